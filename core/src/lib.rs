@@ -1,0 +1,24 @@
+//! # mbs-core
+//!
+//! A `no_std`, allocation-free multibody dynamics kernel: mass properties, bodies, nodes,
+//! integrators. Fixed-size nalgebra types, `libm` for every transcendental function (see
+//! [`real`]), `heapless` for fixed-capacity collections. Nothing here panics on bad input:
+//! every check returns an [`Error`].
+//!
+//! ## Conventions
+//! - SI units throughout (m, kg, s, N, rad).
+//! - Frames: `0` is the world (inertial) frame; `b` a body frame. `R_0b` maps body coordinates
+//!   to world coordinates, `v_0 = R_0b v_b`. Modelica's orientation object `T` is `R_0b^T`.
+//! - Quaternions are scalar first `[w, x, y, z]` ([`math::Quaternion`]).
+//! - Matrices flatten row-major at the C boundary; nalgebra stores column-major inside.
+//! - Generic over the scalar: every type takes `T: Real` (`f32` or `f64`).
+#![no_std]
+
+pub mod error;
+pub mod math;
+pub mod output;
+pub mod real;
+
+pub use error::{Error, Param, Result};
+pub use output::{OutputValue, OutputVariableType};
+pub use real::Real;

@@ -1,0 +1,293 @@
+//! Unit quaternions, **scalar first**: `q = [w, x, y, z]`, Hamilton product, `w >= 0` not enforced.
+//!
+//! Convention: the quaternion of a body frame `b` maps body coordinates to world coordinates,
+//! `v_0 = q v_b q*`, i.e. [`Quaternion::to_matrix`] returns `R_0b` with `v_0 = R_0b v_b`.
+//! Exudyn's Euler parameters and MuJoCo use the same order; Modelica's `Quaternions.Orientation`
+//! is scalar last **and** describes the world-to-frame transformation `T = R_0b^T`:
+//! convert with [`Quaternion::from_modelica`] / [`Quaternion::to_modelica`].
+
+use crate::real::Real;
+use nalgebra::{Matrix3, Vector3};
+
+/// A quaternion `w + x i + y j + z k` (scalar first). Unit length when it is an orientation.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Quaternion<T> {
+    /// Scalar part, `cos(angle/2)` for a rotation (-).
+    pub w: T,
+    /// Vector part, x component, `sin(angle/2) * axis.x` (-).
+    pub x: T,
+    /// Vector part, y component (-).
+    pub y: T,
+    /// Vector part, z component (-).
+    pub z: T,
+}
+
+impl<T: Real> Quaternion<T> {
+    /// Builds `w + x i + y j + z k`.
+    #[inline]
+    pub fn new(w: T, x: T, y: T, z: T) -> Self {
+        Self { w, x, y, z }
+    }
+
+    /// The identity rotation `[1, 0, 0, 0]`.
+    #[inline]
+    pub fn identity() -> Self {
+        Self::new(T::one(), T::zero(), T::zero(), T::zero())
+    }
+
+    /// From a scalar-first array `[w, x, y, z]`.
+    #[inline]
+    pub fn from_array(a: [T; 4]) -> Self {
+        Self::new(a[0], a[1], a[2], a[3])
+    }
+
+    /// To a scalar-first array `[w, x, y, z]`.
+    #[inline]
+    pub fn to_array(self) -> [T; 4] {
+        [self.w, self.x, self.y, self.z]
+    }
+
+    /// From Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last, world-to-frame).
+    #[inline]
+    pub fn from_modelica(q: [T; 4]) -> Self {
+        // Modelica's Q describes T = R_0b^T; its conjugate describes R_0b.
+        Self::new(q[3], -q[0], -q[1], -q[2])
+    }
+
+    /// To Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last, world-to-frame).
+    #[inline]
+    pub fn to_modelica(self) -> [T; 4] {
+        [-self.x, -self.y, -self.z, self.w]
+    }
+
+    /// The vector part `[x, y, z]`.
+    #[inline]
+    pub fn vector(&self) -> Vector3<T> {
+        Vector3::new(self.x, self.y, self.z)
+    }
+
+    /// The conjugate `[w, -x, -y, -z]` (the inverse rotation for a unit quaternion).
+    #[inline]
+    pub fn conjugate(&self) -> Self {
+        Self::new(self.w, -self.x, -self.y, -self.z)
+    }
+
+    /// Squared norm `w^2 + x^2 + y^2 + z^2`.
+    #[inline]
+    pub fn norm_squared(&self) -> T {
+        self.w * self.w + self.x * self.x + self.y * self.y + self.z * self.z
+    }
+
+    /// Norm (libm sqrt).
+    #[inline]
+    pub fn norm(&self) -> T {
+        self.norm_squared().sqrt_l()
+    }
+
+    /// `self / |self|`; `None` for a zero or non-finite quaternion.
+    #[inline]
+    pub fn normalized(&self) -> Option<Self> {
+        let n = self.norm();
+        if !(n.finite() && n > T::zero()) {
+            return None;
+        }
+        let inv = T::one() / n;
+        Some(Self::new(
+            self.w * inv,
+            self.x * inv,
+            self.y * inv,
+            self.z * inv,
+        ))
+    }
+
+    /// Hamilton product `self * r` (apply `r` first, then `self`, when both rotate vectors).
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn mul(&self, r: &Self) -> Self {
+        let (a, b) = (self, r);
+        Self::new(
+            a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+            a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+        )
+    }
+
+    /// `R_0b`: the rotation matrix of a unit quaternion, `v_0 = R_0b v_b`.
+    pub fn to_matrix(&self) -> Matrix3<T> {
+        let two = T::c(2.0);
+        let (w, x, y, z) = (self.w, self.x, self.y, self.z);
+        let one = T::one();
+        Matrix3::new(
+            one - two * (y * y + z * z),
+            two * (x * y - w * z),
+            two * (x * z + w * y),
+            two * (x * y + w * z),
+            one - two * (x * x + z * z),
+            two * (y * z - w * x),
+            two * (x * z - w * y),
+            two * (y * z + w * x),
+            one - two * (x * x + y * y),
+        )
+    }
+
+    /// The unit quaternion of a rotation matrix `R_0b` (Shepperd's method: largest pivot),
+    /// with `w >= 0`. `R` must be orthonormal with det +1.
+    pub fn from_matrix(r: &Matrix3<T>) -> Self {
+        let one = T::one();
+        let quarter = T::c(0.25);
+        let tr = r[(0, 0)] + r[(1, 1)] + r[(2, 2)];
+        let q = if tr >= r[(0, 0)] && tr >= r[(1, 1)] && tr >= r[(2, 2)] {
+            let s = (one + tr).sqrt_l() * T::c(2.0); // s = 4 w
+            Self::new(
+                quarter * s,
+                (r[(2, 1)] - r[(1, 2)]) / s,
+                (r[(0, 2)] - r[(2, 0)]) / s,
+                (r[(1, 0)] - r[(0, 1)]) / s,
+            )
+        } else if r[(0, 0)] >= r[(1, 1)] && r[(0, 0)] >= r[(2, 2)] {
+            let s = (one + r[(0, 0)] - r[(1, 1)] - r[(2, 2)]).sqrt_l() * T::c(2.0); // 4 x
+            Self::new(
+                (r[(2, 1)] - r[(1, 2)]) / s,
+                quarter * s,
+                (r[(0, 1)] + r[(1, 0)]) / s,
+                (r[(0, 2)] + r[(2, 0)]) / s,
+            )
+        } else if r[(1, 1)] >= r[(2, 2)] {
+            let s = (one + r[(1, 1)] - r[(0, 0)] - r[(2, 2)]).sqrt_l() * T::c(2.0); // 4 y
+            Self::new(
+                (r[(0, 2)] - r[(2, 0)]) / s,
+                (r[(0, 1)] + r[(1, 0)]) / s,
+                quarter * s,
+                (r[(1, 2)] + r[(2, 1)]) / s,
+            )
+        } else {
+            let s = (one + r[(2, 2)] - r[(0, 0)] - r[(1, 1)]).sqrt_l() * T::c(2.0); // 4 z
+            Self::new(
+                (r[(1, 0)] - r[(0, 1)]) / s,
+                (r[(0, 2)] + r[(2, 0)]) / s,
+                (r[(1, 2)] + r[(2, 1)]) / s,
+                quarter * s,
+            )
+        };
+        if q.w < T::zero() {
+            Self::new(-q.w, -q.x, -q.y, -q.z)
+        } else {
+            q
+        }
+    }
+
+    /// Rotates a vector: `q v q*` (`R_0b v` for a body quaternion).
+    #[inline]
+    pub fn rotate(&self, v: &Vector3<T>) -> Vector3<T> {
+        // v + 2 u x (u x v + w v), u the vector part.
+        let u = self.vector();
+        let t = u.cross(v) + v * self.w;
+        v + u.cross(&t) * T::c(2.0)
+    }
+
+    /// The exponential map: the unit quaternion of the rotation vector `phi` (rad, axis times
+    /// angle), `[cos(|phi|/2), sin(|phi|/2) phi/|phi|]`.
+    ///
+    /// For `|phi| < 1` it evaluates the Taylor series of `cos(h)` and `sin(h)/h`, `h = |phi|/2`,
+    /// in `h^2 = phi.phi/4` to full precision of `T` (5 terms for f32, 9 for f64): no `sqrt`, no
+    /// `sin`/`cos`, exact at `phi = 0`, and cheap on an FPU without double precision. Larger
+    /// angles use libm's `sin`/`cos`.
+    pub fn exp(phi: &Vector3<T>) -> Self {
+        let h2 = phi.dot(phi) * T::c(0.25);
+        let (c, s_over_h) = if h2 < T::c(0.25) {
+            let terms: usize = if T::EPS > T::c(1e-10) { 5 } else { 9 };
+            half_angle_series(h2, terms)
+        } else {
+            let h = h2.sqrt_l();
+            (h.cos_l(), h.sin_l() / h)
+        };
+        // sin(h)/|phi| * phi = (sin(h)/h) * phi/2
+        let k = s_over_h * T::c(0.5);
+        Self::new(c, phi.x * k, phi.y * k, phi.z * k)
+    }
+
+    /// The rotation vector (rad) of a unit quaternion, the inverse of [`Quaternion::exp`], with
+    /// the angle in [0, pi].
+    pub fn log(&self) -> Vector3<T> {
+        let q = if self.w < T::zero() {
+            Self::new(-self.w, -self.x, -self.y, -self.z)
+        } else {
+            *self
+        };
+        let v = q.vector();
+        let s = v.dot(&v).sqrt_l();
+        if s <= T::EPS {
+            return v * T::c(2.0);
+        }
+        let angle = T::c(2.0) * s.atan2_l(q.w);
+        v * (angle / s)
+    }
+}
+
+/// `(cos h, sin(h)/h)` from `x = h^2` by Horner's rule on the first `terms` Taylor terms.
+#[inline]
+fn half_angle_series<T: Real>(x: T, terms: usize) -> (T, T) {
+    let one = T::one();
+    let mut c = one;
+    let mut s = one;
+    let mut k = terms;
+    while k > 1 {
+        k -= 1;
+        let kk = T::c(k as f64);
+        let two = T::c(2.0);
+        // cos: term ratio -x / ((2k-1)(2k)); sin(h)/h: -x / ((2k)(2k+1)).
+        c = one - x * c / ((two * kk - one) * (two * kk));
+        s = one - x * s / ((two * kk) * (two * kk + one));
+    }
+    (c, s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn exp_matches_closed_form_on_both_branches() {
+        for &ang in &[0.0, 1e-8, 0.3, 0.99, 1.01, 2.5, 3.1] {
+            let axis = Vector3::new(1.0, -2.0, 0.5).normalize();
+            let q = Quaternion::<f64>::exp(&(axis * ang));
+            assert!(close(q.w, libm::cos(ang / 2.0), 1e-16), "w at {ang}");
+            let s = libm::sin(ang / 2.0);
+            assert!((q.vector() - axis * s).norm() < 2e-16, "v at {ang}");
+            let qf = Quaternion::<f32>::exp(&(axis.cast::<f32>() * ang as f32));
+            assert!(close(qf.w as f64, libm::cos(ang / 2.0), 2e-7));
+        }
+    }
+
+    #[test]
+    fn matrix_round_trip_and_rotation_agree() {
+        let q = Quaternion::<f64>::exp(&Vector3::new(0.4, -1.3, 2.2));
+        let r = q.to_matrix();
+        assert!((r.transpose() * r - Matrix3::identity()).norm() < 1e-15);
+        assert!(close(r.determinant(), 1.0, 1e-15));
+        let v = Vector3::new(0.1, 2.0, -3.0);
+        assert!((r * v - q.rotate(&v)).norm() < 1e-14);
+        let q2 = Quaternion::from_matrix(&r);
+        let q = if q.w < 0.0 {
+            Quaternion::new(-q.w, -q.x, -q.y, -q.z)
+        } else {
+            q
+        };
+        assert!(close(q2.w, q.w, 1e-15) && (q2.vector() - q.vector()).norm() < 1e-15);
+        assert!((q.log() - Vector3::new(0.4, -1.3, 2.2)).norm() < 1e-14);
+    }
+
+    #[test]
+    fn rotation_about_z_by_90_degrees_maps_x_to_y() {
+        let q = Quaternion::<f64>::exp(&Vector3::new(0.0, 0.0, core::f64::consts::FRAC_PI_2));
+        let y = q.rotate(&Vector3::x());
+        assert!((y - Vector3::y()).norm() < 1e-15);
+        let qm = q.to_modelica();
+        assert_eq!(Quaternion::from_modelica(qm), q);
+    }
+}

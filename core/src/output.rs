@@ -1,0 +1,101 @@
+//! Output variables, shared by all bodies (Exudyn's `OutputVariableType`), and their values.
+//!
+//! A body answers only the variables its page defines; asking for another one is
+//! [`Error::OutputNotAvailable`](crate::Error::OutputNotAvailable), never a zero.
+
+use nalgebra::{Matrix3, Vector3};
+
+/// What to read from a body, node or sensor. Frames and units are those of each body's docs;
+/// vectors are resolved in the world frame unless the name says `Local`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OutputVariableType {
+    /// Position of a point given by a local position (m, world frame).
+    Position,
+    /// Displacement of the node from its reference position (m, world frame).
+    Displacement,
+    /// Velocity of a point given by a local position (m/s, world frame).
+    Velocity,
+    /// Acceleration of a point given by a local position (m/s^2, world frame).
+    Acceleration,
+    /// Rotation matrix `R_0b` (body to world), 3x3, row-major when flattened.
+    RotationMatrix,
+    /// Rotation parameters (rad); each body states its convention.
+    Rotation,
+    /// Angular velocity (rad/s, world frame).
+    AngularVelocity,
+    /// Angular velocity (rad/s, body frame).
+    AngularVelocityLocal,
+    /// Angular acceleration (rad/s^2, world frame).
+    AngularAcceleration,
+    /// Kinetic energy (J).
+    KineticEnergy,
+    /// Potential (elastic) energy of the body itself (J); loads such as gravity are not part of it.
+    PotentialEnergy,
+}
+
+/// The value of an output variable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OutputValue<T> {
+    /// A scalar (energies).
+    Scalar(T),
+    /// A 3-vector (positions, velocities, rotations).
+    Vector3(Vector3<T>),
+    /// A 3x3 matrix (rotation matrix).
+    Matrix3(Matrix3<T>),
+}
+
+impl<T: crate::Real> OutputValue<T> {
+    /// Number of components: 1, 3 or 9.
+    pub fn len(&self) -> usize {
+        match self {
+            OutputValue::Scalar(_) => 1,
+            OutputValue::Vector3(_) => 3,
+            OutputValue::Matrix3(_) => 9,
+        }
+    }
+
+    /// Always `false` (a value has at least one component).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Writes the components into `out` (matrices row-major) and returns how many were written;
+    /// `Err(CapacityFull)` and nothing written if `out` is too short.
+    pub fn write_to(&self, out: &mut [T]) -> crate::Result<usize> {
+        let n = self.len();
+        if out.len() < n {
+            return Err(crate::Error::CapacityFull);
+        }
+        match self {
+            OutputValue::Scalar(s) => out[0] = *s,
+            OutputValue::Vector3(v) => out[..3].copy_from_slice(v.as_slice()),
+            OutputValue::Matrix3(m) => {
+                for i in 0..3 {
+                    for j in 0..3 {
+                        out[3 * i + j] = m[(i, j)];
+                    }
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matrices_flatten_row_major_and_short_buffers_are_refused() {
+        let m = Matrix3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0);
+        let mut out = [0.0; 9];
+        assert_eq!(OutputValue::Matrix3(m).write_to(&mut out), Ok(9));
+        assert_eq!(out, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+        let mut short = [7.0; 2];
+        assert!(OutputValue::Vector3(Vector3::new(1.0, 2.0, 3.0))
+            .write_to(&mut short)
+            .is_err());
+        assert_eq!(short, [7.0; 2]);
+    }
+}

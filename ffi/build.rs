@@ -1,0 +1,31 @@
+//! Regenerates `include/mbs.h` from this crate's sources with cbindgen.
+//!
+//! The header is checked in; CI runs this and fails on a diff. Set `MBS_SKIP_CBINDGEN=1` to
+//! skip (e.g. when cross-building from a read-only tree).
+
+use std::path::PathBuf;
+
+fn main() {
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-env-changed=MBS_SKIP_CBINDGEN");
+    if std::env::var_os("MBS_SKIP_CBINDGEN").is_some() {
+        return;
+    }
+    let crate_dir =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let out = crate_dir.join("..").join("include").join("mbs.h");
+    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("ffi/cbindgen.toml is valid");
+    let bindings = cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen could not parse ffi/src");
+    // Write only when the text changed, so an unchanged header keeps its mtime.
+    let mut text = Vec::new();
+    bindings.write(&mut text);
+    if std::fs::read(&out).ok().as_deref() != Some(text.as_slice()) {
+        std::fs::write(&out, &text).expect("include/mbs.h is writable");
+    }
+}

@@ -1,0 +1,45 @@
+//! # mbs-ffi: the C API of mbs
+//!
+//! Built as `libmbs.a`, `libmbs.so` and an rlib. The header `include/mbs.h` is generated from
+//! this crate by cbindgen (`build.rs`) and checked in.
+//!
+//! Rules of every `mbs_*` function:
+//! - it returns an [`MbsStatus`] (0 = `MBS_OK`), except the few that return a string or a size;
+//! - null pointers, NaN/inf and out-of-range values are refused with a status, and outputs are
+//!   written only on success: on any error the caller's data is untouched;
+//! - all memory is the caller's: no function allocates.
+//! - nothing panics across the boundary: inputs are checked before core is called and core
+//!   returns errors instead of panicking; on hosted targets [`guard`] also turns an unexpected
+//!   panic into `MBS_ERR_PANIC`.
+#![cfg_attr(target_os = "none", no_std)]
+#![deny(missing_docs)]
+
+pub mod status;
+pub mod version;
+
+pub use status::*;
+
+#[cfg(target_os = "none")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // Unreachable by design (every input is checked); a firmware must not unwind.
+    loop {}
+}
+
+/// Runs `f`, turning a panic into [`MBS_ERR_PANIC`] on hosted targets (no-op on bare metal,
+/// where nothing can unwind).
+#[inline]
+#[allow(dead_code)] // used by the entry points that call into core
+pub(crate) fn guard<F: FnOnce() -> MbsStatus>(f: F) -> MbsStatus {
+    #[cfg(not(target_os = "none"))]
+    {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+            Ok(s) => s,
+            Err(_) => MBS_ERR_PANIC,
+        }
+    }
+    #[cfg(target_os = "none")]
+    {
+        f()
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need on a fresh machine (idempotent, quiet).
+# Rust targets for the no_std builds; Debian's ARM cross compiler, newlib and QEMU for the
+# firmware tests; valgrind for the memory check of a C example.
+set -euo pipefail
+rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi >/dev/null 2>&1 || rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi
+need=()
+command -v arm-none-eabi-gcc >/dev/null 2>&1 || need+=(gcc-arm-none-eabi libnewlib-arm-none-eabi)
+command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
+command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >/dev/null
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
