@@ -14,6 +14,7 @@
 //! - Generic over the scalar: every type takes `T: Real` (`f32` or `f64`).
 #![no_std]
 
+pub mod body;
 pub mod error;
 pub mod math;
 pub mod output;
