@@ -10,9 +10,8 @@
 #include <stdbool.h>
 
 /**
- * Result of every `mbs_*` call: `MBS_OK` (0), a warning (1..=99: the call did its work) or an
- * error (>= 100: the call changed nothing). A fixed-width integer, not a C enum, so its size
- * is the same on every ABI.
+ * Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
+ * so its size is the same on every ABI (C enums are 1 byte on arm-none-eabi).
  */
 typedef uint32_t mbs_status;
 
@@ -22,7 +21,8 @@ typedef uint32_t mbs_status;
 #define MBS_OK 0
 
 /**
- * Warning: the step was taken but |w| dt (or another resolution limit) exceeded its bound.
+ * Warning: the step was taken, but `|w| dt` (or `dt sqrt(k/m)`) exceeded its bound, so the
+ * result is not resolved; sub-step or shorten `dt`.
  */
 #define MBS_WARN_STEP_TOO_LARGE 1
 
@@ -37,64 +37,149 @@ typedef uint32_t mbs_status;
 #define MBS_ERR_NOT_FINITE 101
 
 /**
- * An argument is out of its range (negative density, mass <= 0, ...).
+ * A fixed capacity is full (system items, sensor buffer).
  */
-#define MBS_ERR_OUT_OF_RANGE 102
+#define MBS_ERR_CAPACITY_FULL 102
 
 /**
- * A vector or length that must be non-zero is zero.
+ * An index names no item of that kind.
  */
-#define MBS_ERR_ZERO_LENGTH 103
+#define MBS_ERR_UNKNOWN_INDEX 103
 
 /**
- * innerDiameter is not strictly below diameter.
+ * The system is not assembled (or was changed since): call `mbs_system_assemble`.
  */
-#define MBS_ERR_INNER_DIAMETER 104
-
-/**
- * The time step is <= 0 or not finite.
- */
-#define MBS_ERR_TIME_STEP 105
-
-/**
- * The state holds NaN or infinity.
- */
-#define MBS_ERR_NON_FINITE_STATE 106
-
-/**
- * A fixed capacity is full.
- */
-#define MBS_ERR_CAPACITY_FULL 107
-
-/**
- * An index names no item.
- */
-#define MBS_ERR_UNKNOWN_INDEX 108
+#define MBS_ERR_NOT_ASSEMBLED 104
 
 /**
  * The item does not provide this output variable or Jacobian.
  */
-#define MBS_ERR_NOT_AVAILABLE 109
+#define MBS_ERR_NOT_AVAILABLE 105
 
 /**
- * The system is not assembled.
+ * The solver failed (singular matrix, no Newton convergence).
  */
-#define MBS_ERR_NOT_ASSEMBLED 110
+#define MBS_ERR_SOLVER_FAILED 106
 
 /**
- * An argument is invalid in a way not listed above (unknown enum value, wrong item kind, ...).
+ * The state holds NaN or infinity.
  */
-#define MBS_ERR_INVALID_ARGUMENT 111
+#define MBS_ERR_NON_FINITE_STATE 107
 
 /**
- * The solver failed (singular matrix, no convergence).
+ * An argument is invalid in a way the 2xx codes do not name (unknown enum value, ...).
  */
-#define MBS_ERR_SOLVER_FAILED 112
+#define MBS_ERR_INVALID_ARGUMENT 108
+
+/**
+ * Caller storage too small or misaligned (e.g. the system buffer).
+ */
+#define MBS_ERR_STORAGE 109
 
 /**
  * An internal error that should be impossible (a caught panic).
  */
 #define MBS_ERR_PANIC 199
+
+/**
+ * Invalid mass (must be > 0, or >= 0 where documented).
+ */
+#define MBS_ERR_INVALID_MASS 200
+
+/**
+ * Invalid density (must be >= 0).
+ */
+#define MBS_ERR_INVALID_DENSITY 201
+
+/**
+ * Invalid diameter (must be >= 0).
+ */
+#define MBS_ERR_INVALID_DIAMETER 202
+
+/**
+ * Invalid inner diameter: negative, or not strictly below the diameter.
+ */
+#define MBS_ERR_INVALID_INNER_DIAMETER 203
+
+/**
+ * Invalid length (must be > 0).
+ */
+#define MBS_ERR_INVALID_LENGTH 204
+
+/**
+ * Invalid direction or axis (zero vector).
+ */
+#define MBS_ERR_INVALID_DIRECTION 205
+
+/**
+ * Invalid inertia (not symmetric positive definite, or violating the triangle inequality).
+ */
+#define MBS_ERR_INVALID_INERTIA 206
+
+/**
+ * Invalid time step (must be finite and > 0).
+ */
+#define MBS_ERR_INVALID_TIME_STEP 207
+
+/**
+ * Invalid box dimensions (must be >= 0).
+ */
+#define MBS_ERR_INVALID_DIMENSIONS 208
+
+/**
+ * Invalid orientation (not a unit quaternion).
+ */
+#define MBS_ERR_INVALID_ORIENTATION 209
+
+/**
+ * Invalid rotation sequence (axes 1..3, consecutive axes distinct).
+ */
+#define MBS_ERR_INVALID_SEQUENCE 210
+
+/**
+ * Invalid solver or simulation setting (end time, step count, spectral radius, tolerance).
+ */
+#define MBS_ERR_INVALID_SETTING 211
+
+/**
+ * Invalid local position (must be [0,0,0] for this output).
+ */
+#define MBS_ERR_INVALID_LOCAL_POSITION 212
+
+/**
+ * Invalid stiffness or damping (must be >= 0).
+ */
+#define MBS_ERR_INVALID_STIFFNESS_DAMPING 213
+
+/**
+ * The body cannot carry this marker type (e.g. a rigid marker on a mass point).
+ */
+#define MBS_ERR_INVALID_MARKER 214
+
+/**
+ * A connector joins a marker with itself.
+ */
+#define MBS_ERR_SAME_MARKER 215
+
+/**
+ * An item refers to a node of the wrong kind.
+ */
+#define MBS_ERR_WRONG_NODE_KIND 216
+
+/**
+ * Invalid centre of mass or other position parameter.
+ */
+#define MBS_ERR_INVALID_POSITION 217
+
+/**
+ * Invalid velocity, angular velocity or acceleration parameter.
+ */
+#define MBS_ERR_INVALID_VELOCITY 218
+
+/**
+ * Invalid force or torque.
+ */
+#define MBS_ERR_INVALID_LOAD 219
 
 #ifdef __cplusplus
 extern "C" {
