@@ -14,6 +14,7 @@
 #![cfg_attr(target_os = "none", no_std)]
 #![deny(missing_docs)]
 
+pub mod convert;
 pub mod status;
 pub mod version;
 

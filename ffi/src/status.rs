@@ -102,7 +102,9 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_INVALID_MASS => b"invalid mass\0",
         MBS_ERR_INVALID_DENSITY => b"invalid density\0",
         MBS_ERR_INVALID_DIAMETER => b"invalid diameter\0",
-        MBS_ERR_INVALID_INNER_DIAMETER => b"invalid inner diameter (must be >= 0 and below the diameter)\0",
+        MBS_ERR_INVALID_INNER_DIAMETER => {
+            b"invalid inner diameter (must be >= 0 and below the diameter)\0"
+        }
         MBS_ERR_INVALID_LENGTH => b"invalid length (must be > 0)\0",
         MBS_ERR_INVALID_DIRECTION => b"invalid direction (zero vector)\0",
         MBS_ERR_INVALID_INERTIA => b"invalid inertia\0",
