@@ -29,6 +29,7 @@
 //! if `|r| < 1e-10`), while `r_CM` lies along `lengthDirection`. When the two directions differ,
 //! the result is what Modelica computes, not a cylinder whose axis is `lengthDirection`.
 
+use super::mass_properties::symmetrize;
 use super::MassProperties;
 use crate::frames::{from_nxy, length as vlength, normalize_with_assert, resolve_dyade1, to_unit1};
 use crate::real::all_finite;
@@ -93,7 +94,7 @@ pub struct CylinderDerived<T> {
     /// `r_CM = r_shape + normalizeWithAssert(lengthDirection) length/2` (m, frame_a).
     pub r_cm: Vector3<T>,
     /// `I = resolveDyade1(R, diag(I11, I22, I22)) = R^T diag(I11, I22, I22) R` (kg m^2, about
-    /// the centre of mass, frame_a).
+    /// the centre of mass, frame_a), symmetrized exactly (`(I + I^T)/2`, a rounding-level change).
     pub inertia: Matrix3<T>,
 }
 
@@ -238,10 +239,10 @@ impl<T: Real> Cylinder<T> {
         let i22 = m * (length * length + T::c(3.0) * rr) / T::c(12.0);
         let orientation = from_nxy(&self.r, &Vector3::y());
         let r_cm = self.r_shape + axis * (length * half);
-        let inertia = resolve_dyade1(
+        let inertia = symmetrize(&resolve_dyade1(
             &orientation,
             &Matrix3::from_diagonal(&Vector3::new(i11, i22, i22)),
-        );
+        ));
         fin(m.finite() && mo.finite(), Param::Mass)?;
         fin(all_finite(&r_cm), Param::CenterOfMass)?;
         fin(i22.finite() && all_finite(&inertia), Param::Inertia)?;

@@ -51,8 +51,7 @@ impl<T: Real> MassProperties<T> {
         finite_all(&inertia, Param::Inertia)?;
         let tol = inertia_tolerance::<T>();
         let scale = inertia.iter().fold(T::zero(), |s, x| s.max(x.abs_l()));
-        let half = T::c(0.5);
-        let sym = (inertia + inertia.transpose()) * half;
+        let sym = symmetrize(&inertia);
         for i in 0..3 {
             for j in (i + 1)..3 {
                 if (inertia[(i, j)] - inertia[(j, i)]).abs_l() > tol * scale {
@@ -108,12 +107,12 @@ impl<T: Real> MassProperties<T> {
     /// coordinates to frame-`b` coordinates (`v_b = r v_a`, i.e. Modelica's `T` from `a` to `b`;
     /// for placing a part built in its own frame `p` into `a`, pass `R_ap`).
     /// `com_b = r com_a`, `I_b = r I_a r^T` (Modelica's `resolveDyade2`). `r` must be
-    /// orthonormal (unchecked).
+    /// orthonormal (unchecked). The result is symmetrized exactly.
     pub fn rotated(&self, r: &Matrix3<T>) -> Self {
         Self {
             mass: self.mass,
             com: r * self.com,
-            inertia: r * self.inertia * r.transpose(),
+            inertia: symmetrize(&(r * self.inertia * r.transpose())),
         }
     }
 
@@ -167,6 +166,13 @@ impl<T: Real> MassProperties<T> {
 #[inline]
 pub fn steiner<T: Real>(m: T, d: &Vector3<T>) -> Matrix3<T> {
     (Matrix3::identity() * d.dot(d) - d * d.transpose()) * m
+}
+
+/// The symmetric part `(a + a^T)/2`: removes the rounding asymmetry of `R^T D R` products so
+/// that every stored inertia tensor is exactly symmetric.
+#[inline]
+pub fn symmetrize<T: Real>(a: &Matrix3<T>) -> Matrix3<T> {
+    (a + a.transpose()) * T::c(0.5)
 }
 
 /// `true` if the symmetric `inertia` has principal moments `I_1 <= I_2 <= I_3` with
