@@ -18,6 +18,8 @@
 
 pub mod body;
 pub mod error;
+pub mod frames;
+pub mod inertia;
 pub mod math;
 pub mod output;
 pub mod real;
