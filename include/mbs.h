@@ -16,6 +16,138 @@
 typedef uint32_t mbs_status;
 
 /**
+ * Parameters of a Modelica MultiBody `BodyCylinder` (seed 001). Fill with
+ * `mbs_cylinder_default`, then override fields. A `has_*` flag set to `false` means "use
+ * Modelica's default", which derives from the other parameters.
+ */
+typedef struct mbs_cylinder {
+  /**
+   * `r`: vector from frame_a to frame_b (m, frame_a).
+   */
+  double r[3];
+  /**
+   * `r_shape`: vector from frame_a to the cylinder origin (m, frame_a). Default {0,0,0}.
+   */
+  double r_shape[3];
+  /**
+   * `lengthDirection` (-, frame_a), used when `has_length_direction`; default `r - r_shape`.
+   */
+  double length_direction[3];
+  /**
+   * Use `length_direction` instead of the default.
+   */
+  bool has_length_direction;
+  /**
+   * `length` (m), used when `has_length`; default `|r - r_shape|`.
+   */
+  double length;
+  /**
+   * Use `length` instead of the default.
+   */
+  bool has_length;
+  /**
+   * `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
+   */
+  double diameter;
+  /**
+   * Use `diameter` instead of the default.
+   */
+  bool has_diameter;
+  /**
+   * `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
+   */
+  double inner_diameter;
+  /**
+   * `density` (kg/m^3); 7700 (steel) by default.
+   */
+  double density;
+  /**
+   * `world.defaultWidthFraction` (-); 20 by default.
+   */
+  double width_fraction;
+} mbs_cylinder;
+
+/**
+ * Mass, centre of mass and inertia of a body, all resolved in one frame `a`.
+ */
+typedef struct mbs_mass_properties {
+  /**
+   * Mass (kg).
+   */
+  double mass;
+  /**
+   * Centre of mass `r_CM` (m, frame_a).
+   */
+  double com[3];
+  /**
+   * Inertia tensor about the centre of mass (kg m^2, frame_a), row-major 3x3.
+   */
+  double inertia[9];
+} mbs_mass_properties;
+
+/**
+ * Every derived value of the seed's `BodyCylinder` table, SI units, frame_a.
+ */
+typedef struct mbs_cylinder_derived {
+  /**
+   * Resolved `lengthDirection` (-, frame_a), not normalized.
+   */
+  double length_direction[3];
+  /**
+   * `length` (m).
+   */
+  double length;
+  /**
+   * `diameter` (m).
+   */
+  double diameter;
+  /**
+   * `innerDiameter` (m).
+   */
+  double inner_diameter;
+  /**
+   * `radius` (m).
+   */
+  double radius;
+  /**
+   * `innerRadius` (m).
+   */
+  double inner_radius;
+  /**
+   * `mo`: mass without hole (kg).
+   */
+  double mo;
+  /**
+   * `mi`: mass of the hole (kg).
+   */
+  double mi;
+  /**
+   * `(mo radius^2 - mi innerRadius^2)/2`: inertia about the cylinder axis (kg m^2).
+   */
+  double i11;
+  /**
+   * `I22`: inertia about a perpendicular axis through the centre of mass (kg m^2).
+   */
+  double i22;
+  /**
+   * `m = mo - mi` (kg).
+   */
+  double m;
+  /**
+   * `R = from_nxy(r, {0,1,0})`: Modelica orientation `T` of the cylinder frame, row-major.
+   */
+  double orientation[9];
+  /**
+   * `r_CM` (m, frame_a).
+   */
+  double r_cm[3];
+  /**
+   * `I = resolveDyade1(R, diag(I11, I22, I22))` (kg m^2, about the centre of mass, frame_a), row-major.
+   */
+  double inertia[9];
+} mbs_cylinder_derived;
+
+/**
  * Success.
  */
 #define MBS_OK 0
@@ -184,6 +316,99 @@ typedef uint32_t mbs_status;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Fills `*out` with Modelica's `BodyCylinder` defaults for the given `r` (m, frame_a):
+ * `r_shape = 0`, default length direction, length and diameter, `inner_diameter = 0`,
+ * `density = 7700`, `width_fraction = 20`.
+ *
+ * # Safety
+ * `out` is null or valid for writes; `r` is null or points to 3 doubles.
+ */
+mbs_status mbs_cylinder_default(struct mbs_cylinder *out, const double (*r)[3]);
+
+/**
+ * Mass properties of a `BodyCylinder` about its centre of mass, in frame_a.
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY` (< 0),
+ * `MBS_ERR_INVALID_DIAMETER` (< 0), `MBS_ERR_INVALID_INNER_DIAMETER` (< 0 or not below the
+ * diameter), `MBS_ERR_INVALID_LENGTH` (<= 0), `MBS_ERR_INVALID_DIRECTION` (zero length direction).
+ *
+ * # Safety
+ * `cyl` is null or points to an `mbs_cylinder`; `out` is null or valid for writes.
+ */
+mbs_status mbs_cylinder_mass_properties(const struct mbs_cylinder *cyl,
+                                        struct mbs_mass_properties *out);
+
+/**
+ * Every derived value of the seed's `BodyCylinder` table (errors as
+ * `mbs_cylinder_mass_properties`).
+ *
+ * # Safety
+ * `cyl` is null or points to an `mbs_cylinder`; `out` is null or valid for writes.
+ */
+mbs_status mbs_cylinder_derived_values(const struct mbs_cylinder *cyl,
+                                       struct mbs_cylinder_derived *out);
+
+/**
+ * A uniform box with edge lengths `dimensions` (m, along frame_a's axes) and `density`
+ * (kg/m^3), centred at `center` (m, frame_a). Errors: `MBS_ERR_NULL_POINTER`,
+ * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DIMENSIONS` (< 0), `MBS_ERR_INVALID_DENSITY` (< 0).
+ *
+ * # Safety
+ * Pointers are null or valid (`dimensions`, `center`: 3 doubles; `out`: writable).
+ */
+mbs_status mbs_box_mass_properties(const double (*dimensions)[3],
+                                   double density,
+                                   const double (*center)[3],
+                                   struct mbs_mass_properties *out);
+
+/**
+ * A uniform solid (`inner_diameter = 0`) or hollow sphere of `density` (kg/m^3) centred at
+ * `center` (m, frame_a). Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_DENSITY`.
+ *
+ * # Safety
+ * Pointers are null or valid (`center`: 3 doubles; `out`: writable).
+ */
+mbs_status mbs_sphere_mass_properties(double diameter,
+                                      double inner_diameter,
+                                      double density,
+                                      const double (*center)[3],
+                                      struct mbs_mass_properties *out);
+
+/**
+ * A point mass `mass` (kg, >= 0) at `position` (m, frame_a): zero inertia about itself.
+ *
+ * # Safety
+ * Pointers are null or valid (`position`: 3 doubles; `out`: writable).
+ */
+mbs_status mbs_point_mass_properties(double mass,
+                                     const double (*position)[3],
+                                     struct mbs_mass_properties *out);
+
+/**
+ * Combines `count` bodies (all in the same frame_a): total mass, mass-weighted centre of mass,
+ * inertias shifted to the common centre of mass and summed. Errors: `MBS_ERR_NULL_POINTER`,
+ * `MBS_ERR_INVALID_ARGUMENT` (`count == 0`), `MBS_ERR_INVALID_MASS` (total mass 0), the checks
+ * of each part (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_INERTIA`, ...).
+ *
+ * # Safety
+ * `parts` is null or points to `count` elements; `out` is null or writable.
+ */
+mbs_status mbs_mass_properties_combine(const struct mbs_mass_properties *parts,
+                                       size_t count,
+                                       struct mbs_mass_properties *out);
+
+/**
+ * The inertia of `mp` about `point` (m, frame_a) by the parallel-axis theorem,
+ * `I_p = I_c + m (|d|^2 E - d d^T)`, `d = com - point` (kg m^2, row-major).
+ *
+ * # Safety
+ * Pointers are null or valid (`point`: 3 doubles; `out`: 9 writable doubles).
+ */
+mbs_status mbs_mass_properties_inertia_about(const struct mbs_mass_properties *mp,
+                                             const double (*point)[3],
+                                             double (*out)[9]);
 
 /**
  * A static, NUL-terminated English description of `status` ("unknown status" if unknown).

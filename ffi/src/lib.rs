@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod convert;
+pub mod mass_properties;
 pub mod status;
 pub mod version;
 
