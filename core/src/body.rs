@@ -34,10 +34,19 @@ pub trait Body<T: Real> {
 
     /// The value of `var` at `local_position` (m, body frame, from the reference point);
     /// `Err(OutputNotAvailable)` if the body does not define `var`.
-    fn output(&self, state: &Self::State, var: OutputVariableType, local_position: &Vector3<T>) -> Result<OutputValue<T>>;
+    fn output(
+        &self,
+        state: &Self::State,
+        var: OutputVariableType,
+        local_position: &Vector3<T>,
+    ) -> Result<OutputValue<T>>;
 
     /// `Jpos(local_position) = d v_0 / d q_dot` (world frame rows).
-    fn position_jacobian(&self, state: &Self::State, local_position: &Vector3<T>) -> Result<Jacobian<T>>;
+    fn position_jacobian(
+        &self,
+        state: &Self::State,
+        local_position: &Vector3<T>,
+    ) -> Result<Jacobian<T>>;
 
     /// `Jrot = d omega_0 / d q_dot` (world frame rows); `Err(JacobianNotAvailable)` for bodies
     /// without rotation (a mass point).

@@ -14,11 +14,16 @@
 //! - Generic over the scalar: every type takes `T: Real` (`f32` or `f64`).
 #![no_std]
 
+pub mod bodies;
 pub mod body;
 pub mod error;
+pub mod integrators;
+pub mod loads;
 pub mod math;
+pub mod nodes;
 pub mod output;
 pub mod real;
+pub mod solver;
 
 pub use error::{Error, Param, Result};
 pub use output::{OutputValue, OutputVariableType};
