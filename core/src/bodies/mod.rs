@@ -1,0 +1,7 @@
+//! Bodies: objects with mass on a node (seed 003), each implementing [`Body`](crate::body::Body).
+
+pub mod ground;
+pub mod mass_point_2d;
+
+pub use ground::ObjectGround;
+pub use mass_point_2d::MassPoint2D;
