@@ -45,6 +45,7 @@ fn mini_example_final_x_is_2() {
     let end = solve_dynamic(&node, &body, &[], &settings).unwrap();
     // GetNodeOutput(node, Position)[0]: x = 1 + 0.5 + 0.5 * 1 s = 2
     let p = vec3(node.output(&end, OutputVariableType::Position).unwrap());
+    println!("mini example: x = {:.17}, x - 2 = {:e}", p.x, p.x - 2.0);
     assert!((p.x - 2.0).abs() <= 1e-12, "x = {:.17}", p.x);
     assert!((p.y - 1.0).abs() <= 1e-12, "y = {:.17}", p.y);
     assert_eq!(p.z, 0.0);

@@ -186,23 +186,22 @@ impl<T: Real> GeneralizedAlpha<T> {
         let n_coord = T::c(N.max(1) as f64);
         let eps8 = T::EPS * T::c(8.0);
         let mut x = s.q_tt;
-        let mut r0 = T::zero();
         let mut stagnated = false;
         let mut iterations = 0u32;
         loop {
             let (a1, q1, v1) = kin(&x);
             let m = checked_mass(ode, t1, &q1)?;
             let f = checked_force(ode, t1, &q1, &v1)?;
-            let r = m * x - f;
+            let inertia = m * x;
+            let r = inertia - f;
             let rn = norm(&r);
             if !rn.finite() {
                 return Err(Error::SolverFailed);
             }
-            if iterations == 0 {
-                r0 = rn;
-            }
+            // the size of the two terms whose difference is the residual
+            let scale = norm(&inertia).max(norm(&f));
             let converged = rn / n_coord <= self.newton.absolute_tolerance
-                || (iterations > 0 && rn <= self.newton.relative_tolerance * r0)
+                || rn <= self.newton.relative_tolerance * scale
                 || stagnated;
             if converged {
                 if !(all_finite(&q1) && all_finite(&v1) && all_finite(&a1)) {
@@ -416,6 +415,48 @@ mod tests {
         assert_eq!(
             ga.initial_state(&sing, 0.0, &Vector2::zeros(), &Vector2::zeros()),
             Err(Error::SolverFailed)
+        );
+    }
+
+    #[test]
+    fn no_convergence_is_an_error_and_leaves_the_state_unchanged() {
+        // a stiff cubic spring, far from the predictor, with a single Newton update allowed
+        let newton = NewtonSettings {
+            max_iterations: 1,
+            ..NewtonSettings::default()
+        };
+        let ga = GeneralizedAlpha::new(0.9f64)
+            .unwrap()
+            .with_newton(newton)
+            .unwrap();
+        let ode = FnOde::new(
+            Matrix1::new(1.0),
+            |_t, q: &Vector1<f64>, _v: &Vector1<f64>| Vector1::new(-1e4 * q[0] * q[0] * q[0]),
+        )
+        .unwrap();
+        let mut s = ga
+            .initial_state(&ode, 0.0, &Vector1::new(1.0), &Vector1::new(30.0))
+            .unwrap();
+        let s0 = s;
+        assert_eq!(ga.step(&ode, &mut s, 0.0, 0.05), Err(Error::SolverFailed));
+        assert_eq!(s, s0);
+        // with the default 25 updates it converges
+        let ga = GeneralizedAlpha::new(0.9f64).unwrap();
+        let info = ga.step(&ode, &mut s, 0.0, 0.05).unwrap();
+        assert!(info.newton_iterations > 1, "{info:?}");
+        let r = s.q_tt[0] + 1e4 * s.q[0].powi(3);
+        assert!(
+            r.abs() <= 1e-6 * (1e4 * s.q[0].powi(3)).abs(),
+            "{s:?} {r} {info:?}"
+        );
+        assert_eq!(
+            GeneralizedAlpha::new(0.9f64)
+                .unwrap()
+                .with_newton(NewtonSettings {
+                    max_iterations: 0,
+                    ..NewtonSettings::default()
+                }),
+            Err(Error::OutOfRange(Param::Setting))
         );
     }
 

@@ -17,17 +17,20 @@ pub enum DynamicSolverType {
 
 /// Newton iteration of an implicit step.
 ///
-/// Converged when `|r|_2 / n <= absolute_tolerance` (n = number of coordinates, as Exudyn's
-/// absolute criterion), or when `|r|_2 <= relative_tolerance |r_0|_2` after at least one
-/// iteration, or when an update is below round-off (`|dx| <= 8 eps |x|`; this is what makes
-/// `f32` converge, whose round-off is above 1e-8). `r` is the residual `M q_tt - f` (N).
+/// The residual is `r = M q_tt - f` (N). Converged when `|r|_2 / n <= absolute_tolerance`
+/// (n = number of coordinates, the form of Exudyn's absolute criterion), or when
+/// `|r|_2 <= relative_tolerance max(|M q_tt|_2, |f|_2)`, or when an update is below round-off
+/// (`|dx| <= 8 eps |x|`; this is what makes `f32` converge, whose round-off is above 1e-8).
+/// The relative test is against the size of the forces, not against the first residual, so a
+/// poor predictor does not loosen it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NewtonSettings<T: Real> {
     /// Residual reduction factor (default 1e-8).
     pub relative_tolerance: T,
     /// Absolute residual tolerance per coordinate (default 1e-10, N).
     pub absolute_tolerance: T,
-    /// Maximum number of Newton iterations per step (default 25, Exudyn's `maxIterations`).
+    /// Maximum number of Newton updates per step (default 25, as Exudyn's `newton.maxIterations`);
+    /// a step that has not converged after them is `Err(SolverFailed)`.
     pub max_iterations: u32,
 }
 
