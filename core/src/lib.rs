@@ -16,9 +16,12 @@
 // Tests may use nalgebra's own norm() etc. as an independent reference; the library may not.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
+pub mod bodies;
 pub mod body;
 pub mod error;
+pub mod integrators;
 pub mod math;
+pub mod nodes;
 pub mod output;
 pub mod real;
 

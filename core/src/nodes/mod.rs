@@ -1,0 +1,3 @@
+//! Nodes: the state (coordinates, velocities, last accelerations) that bodies own and steps advance.
+
+pub mod rigid;
