@@ -104,45 +104,48 @@ where
     let mut s = ComState::from_reference(body, state);
     let mut too_large = false;
     let mut limit_reached = false;
-    let mut count: u32 = 0;
+    let mut accepted: u32 = 0;
+    let mut evaluations: u32 = 0;
     if !settings.substep {
         let w0 = s.w.dot(&s.w);
         s = sub(&s, dt)?;
-        count = 1;
+        accepted = 1;
+        evaluations = 1;
         let w1 = s.w.dot(&s.w);
         too_large = w0.max(w1) * dt * dt > theta2;
     } else {
+        // n_left sub-steps share the rest t_rem of dt; n_left never exceeds the budget of
+        // evaluations left, so the loop ends within max_substeps evaluations.
+        let max = settings.max_substeps;
         let mut t_rem = dt;
+        let (mut n_left, lim) = plan(s.w.dot(&s.w), t_rem, theta, max);
+        limit_reached |= lim;
         loop {
-            let w0 = s.w.dot(&s.w);
-            // Sub-steps wanted for the rest of dt at the current rate.
-            let x = (w0.sqrt_l() * t_rem / theta).to_f64();
-            let want: u32 = if !(x > 1.0) {
-                1
-            } else if x >= settings.max_substeps as f64 {
-                settings.max_substeps
-            } else {
-                let n = x as u32; // floor, x >= 1
-                if (n as f64) < x {
-                    n + 1
-                } else {
-                    n
-                }
-            };
-            let avail = settings.max_substeps - count; // >= 1 inside the loop
-            let n = want.min(avail);
-            // Even all the sub-steps left would turn by more than theta each.
-            limit_reached |= x > avail as f64;
-            let h = if n == 1 {
+            let h = if n_left == 1 {
                 t_rem
             } else {
-                t_rem / T::c(n as f64)
+                t_rem / T::c(n_left as f64)
             };
-            s = sub(&s, h)?;
-            count += 1;
-            let w1 = s.w.dot(&s.w);
-            too_large |= w0.max(w1) * h * h > theta2;
-            if n == 1 {
+            let candidate = sub(&s, h)?;
+            evaluations += 1;
+            let rate2 = s.w.dot(&s.w).max(candidate.w.dot(&candidate.w));
+            let exceeded = rate2 * h * h > theta2;
+            if exceeded {
+                // The rate grew within the sub-step: redo it finer if the budget allows.
+                let budget = max - evaluations;
+                let (need, _) = plan(rate2, t_rem, theta, budget);
+                let finer = need.max(n_left + 1).min(budget);
+                if finer > n_left {
+                    n_left = finer;
+                    continue;
+                }
+                limit_reached = true; // only the budget stops a finer redo
+            }
+            s = candidate;
+            accepted += 1;
+            too_large |= exceeded;
+            n_left -= 1;
+            if n_left == 0 {
                 break;
             }
             t_rem -= h;
@@ -174,7 +177,22 @@ where
         } else {
             StepStatus::Ok
         },
-        substeps: count,
+        substeps: accepted,
+        rejected_substeps: evaluations - accepted,
         substep_limit_reached: limit_reached,
     })
+}
+
+/// Sub-steps for the rest `t` (s) of a step at the squared rate `rate2` (rad^2/s^2):
+/// `ceil(|w| t / theta)`, at least 1, at most `budget`; `true` if `budget` cut it.
+fn plan<T: Real>(rate2: T, t: T, theta: T, budget: u32) -> (u32, bool) {
+    let x = (rate2.sqrt_l() * t / theta).to_f64();
+    if x.partial_cmp(&1.0) != Some(core::cmp::Ordering::Greater) {
+        (1, false)
+    } else if x > budget as f64 {
+        (budget.max(1), true)
+    } else {
+        let n = x as u32; // floor, 1 <= n <= budget
+        (if (n as f64) < x { n + 1 } else { n }, false)
+    }
 }

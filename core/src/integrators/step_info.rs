@@ -19,9 +19,14 @@ pub struct StepInfo {
     pub status: StepStatus,
     /// Number of sub-steps taken (1 without sub-stepping).
     pub substeps: u32,
-    /// `true` if sub-stepping wanted more than
-    /// [`StepSettings::max_substeps`](super::StepSettings::max_substeps) sub-steps; the last
-    /// sub-step then covered the rest of `dt` (and `status` is `StepTooLarge`).
+    /// Sub-steps computed and thrown away because the rate grew within them past the bound
+    /// (they were redone finer); `substeps + rejected_substeps` is the work done, at most
+    /// [`StepSettings::max_substeps`](super::StepSettings::max_substeps).
+    pub rejected_substeps: u32,
+    /// `true` if sub-stepping wanted more sub-steps than
+    /// [`StepSettings::max_substeps`](super::StepSettings::max_substeps) allows; the sub-steps
+    /// it could afford then covered all of `dt`, some turning by more than the bound
+    /// (`status` is `StepTooLarge`).
     pub substep_limit_reached: bool,
 }
 

@@ -15,12 +15,14 @@ pub struct StepSettings<T> {
     /// [`StepStatus::StepTooLarge`](super::StepStatus::StepTooLarge), and with `substep` it
     /// is the target of the sub-step size. Finite and > 0.
     pub max_rotation_per_step: T,
-    /// Split `dt` into `n` equal sub-steps, `n = ceil(|w| dt / max_rotation_per_step)`,
-    /// recomputed from the current rate after every sub-step for the rest of `dt`. Default
+    /// Split `dt` into `n` equal sub-steps, `n = ceil(|w| dt / max_rotation_per_step)`. A
+    /// sub-step whose start or end rate turns by more than the bound (the rate grew within it)
+    /// is thrown away and the rest of `dt` re-planned finer from the larger rate. Default
     /// `false` (one step of `dt`, warning only). Loads stay those given for the whole `dt`.
     pub substep: bool,
-    /// Cap on the number of sub-steps in one call (>= 1), default 1024. When it is hit, the last
-    /// sub-step covers the rest of `dt` and the step reports the limit and the warning.
+    /// Cap on the sub-step evaluations (taken or redone) in one call (>= 1), default 1024: it
+    /// bounds the run time of a call. When it binds, the affordable sub-steps cover `dt` and the
+    /// step reports the limit and the warning.
     pub max_substeps: u32,
 }
 
