@@ -55,7 +55,7 @@ pub struct GeneralizedAlpha<T: Real> {
 
 /// What a step did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StepInfo {
+pub struct AlphaStepInfo {
     /// Number of Newton updates (linear solves) of the step; 0 if the predictor already
     /// satisfied the equations of motion.
     pub newton_iterations: u32,
@@ -156,7 +156,7 @@ impl<T: Real> GeneralizedAlpha<T> {
         state: &mut SecondOrderState<T, N>,
         t: T,
         dt: T,
-    ) -> Result<StepInfo> {
+    ) -> Result<AlphaStepInfo> {
         finite(dt, Param::TimeStep)?;
         if dt <= T::zero() {
             return Err(Error::OutOfRange(Param::TimeStep));
@@ -213,7 +213,7 @@ impl<T: Real> GeneralizedAlpha<T> {
                     q_tt: x,
                     a: a1,
                 };
-                return Ok(StepInfo {
+                return Ok(AlphaStepInfo {
                     newton_iterations: iterations,
                 });
             }

@@ -1,4 +1,5 @@
-//! Nodes: the items that own coordinates (Exudyn's `NodePoint2D`, `NodePointGround`).
+//! Nodes: the items that own coordinates (Exudyn's `NodePoint2D`, `NodePointGround`, and the
+//! rigid-body node [`rigid`]).
 //!
 //! A node has static parameters (reference and initial values, validated once) and a dynamic
 //! state kept apart from it (coordinates `q`, velocities `q_t`, last accelerations `q_tt`).
@@ -7,6 +8,7 @@
 
 pub mod ground;
 pub mod point2d;
+pub mod rigid;
 
 pub use ground::NodePointGround;
 pub use point2d::{NodePoint2D, Point2DConfiguration, Point2DState};
