@@ -8,7 +8,6 @@ use super::index::{
 use super::items::System;
 use super::node::Node;
 use super::object::Object;
-use crate::body::Generalized;
 use crate::{Error, Real};
 
 impl<
@@ -83,14 +82,15 @@ impl<
             self.sensor_value(s)
                 .at(ItemRef::Sensor(SensorIndex(i as u16)))?;
         }
-        let mut q = [Generalized::<T>::zeros(); N];
+        let mut q = heapless::Vec::new();
+        super::step::zeros::<T, N>(&mut q, self.nodes.len());
         generalized_forces(
             &self.view(),
             &self.markers,
             &self.loads,
             &self.connectors,
             self.time,
-            &mut q[..self.nodes.len()],
+            &mut q,
         )?;
         self.velocity_dependent = self.connectors.iter().any(|c| c.is_velocity_dependent());
         self.assembled = true;

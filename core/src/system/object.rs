@@ -40,13 +40,13 @@ pub enum Object<T: Real> {
     /// Modelica's `BodyCylinder` (seed 001) as a rigid body on a
     /// [`Node::RigidBody`](super::Node::RigidBody): the node is frame_a, the mass properties
     /// are those of [`Cylinder::mass_properties`] (COM `r_CM` and inertia about it, frame_a).
+    /// The cylinder's parameters are not kept (they would double the size of every object
+    /// slot); keep the [`Cylinder`] if it is needed again.
     BodyCylinder {
         /// Its node (frame_a).
         node: NodeIndex,
         /// The rigid body of the cylinder's mass properties.
         body: RigidBody<T>,
-        /// The cylinder's parameters.
-        cylinder: Cylinder<T>,
     },
 }
 
@@ -70,11 +70,7 @@ impl<T: Real> Object<T> {
     pub fn body_cylinder(node: NodeIndex, cylinder: Cylinder<T>) -> Result<Self> {
         let mp = cylinder.mass_properties()?;
         let body = RigidBody::new(mp.mass, mp.inertia, mp.com)?;
-        Ok(Object::BodyCylinder {
-            node,
-            body,
-            cylinder,
-        })
+        Ok(Object::BodyCylinder { node, body })
     }
 
     /// The node of the object (`None` for the ground).

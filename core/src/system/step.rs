@@ -43,6 +43,13 @@ impl StepReport {
     }
 }
 
+/// Fills `v` with `n` zero generalized forces (O(n), not O(capacity); `n` is at most the
+/// capacity, the number of nodes of a system of that capacity).
+pub(super) fn zeros<T: Real, const N: usize>(v: &mut Vec<Generalized<T>, N, u16>, n: usize) {
+    v.clear();
+    let _ = v.resize(n.min(N), Generalized::zeros());
+}
+
 /// `(f (N, world), tau (N m, body frame, about the COM))` of a rigid body's generalized force
 /// `Q = [f; tau_ref]` (`tau_ref` about the reference point, body frame):
 /// `tau = tau_ref - c x (R_0b^T f)`.
@@ -76,6 +83,9 @@ fn kick<T: Real>(
         let qn = q
             .get(n.get())
             .ok_or(SystemError::new(Error::UnknownIndex, at))?;
+        if qn.iter().all(|x| *x == T::zero()) {
+            continue; // no force: the velocities stay exactly as they are
+        }
         match (o, work.get_mut(n.get())) {
             (Object::MassPoint2D { body, .. }, Some(NodeState::Point2D(s))) => {
                 let k = hk / body.mass();
@@ -220,7 +230,13 @@ impl<
                 ItemRef::System,
             ));
         }
-        let mut work: Vec<NodeState<T>, N, u16> = self.states.clone();
+        // O(number of nodes), not O(capacity): built in place (no by-value move of the whole
+        // buffer), copied back element-wise.
+        let mut work: Vec<NodeState<T>, N, u16> = Vec::new();
+        for s in self.states.iter() {
+            work.push(*s)
+                .map_err(|_| SystemError::new(Error::CapacityFull, ItemRef::System))?;
+        }
         let report = match self.settings.coupling {
             Coupling::HeldLoads => self.held_loads(&mut work, h)?,
             _ => self.kick_drift_kick(&mut work, h, t1)?,
@@ -241,7 +257,9 @@ impl<
             objects: &self.objects,
         };
         record_sensors(&self.sensors, &view, &self.markers, &self.loads, t1, sink)?;
-        self.states = work;
+        for (s, w) in self.states.iter_mut().zip(work.iter()) {
+            *s = *w;
+        }
         self.time = t1;
         Ok(report)
     }
@@ -260,8 +278,9 @@ impl<
             substeps: 0,
             force_evaluations: 0,
         };
-        let mut q = [Generalized::<T>::zeros(); N];
-        let q = &mut q[..n];
+        let mut q = Vec::new();
+        zeros::<T, N>(&mut q, n);
+        let q = &mut q[..];
         let eval = |work: &[NodeState<T>], t: T, q: &mut [Generalized<T>]| {
             let view = View {
                 nodes: &self.nodes,
@@ -287,8 +306,9 @@ impl<
         report.force_evaluations += 1;
         kick(&self.objects, work, q, half)?;
         if self.velocity_dependent {
-            let mut applied = [Generalized::<T>::zeros(); N];
-            let applied = &mut applied[..n];
+            let mut applied = Vec::new();
+            zeros::<T, N>(&mut applied, n);
+            let applied = &mut applied[..];
             for _ in 0..self.settings.damping_corrections {
                 applied.copy_from_slice(q);
                 eval(work, t1, q)?;
@@ -312,8 +332,9 @@ impl<
             substeps: 0,
             force_evaluations: 1,
         };
-        let mut q = [Generalized::<T>::zeros(); N];
-        let q = &mut q[..n];
+        let mut q = Vec::new();
+        zeros::<T, N>(&mut q, n);
+        let q = &mut q[..];
         {
             let view = View {
                 nodes: &self.nodes,
