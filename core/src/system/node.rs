@@ -18,7 +18,11 @@ use nalgebra::Vector3;
 /// initial pose) and the initial twist.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeRigidBody<T: Real> {
-    initial: RigidState<T>,
+    position: Vector3<T>,
+    orientation: Quaternion<T>,
+    velocity: Vector3<T>,
+    /// Body frame.
+    angular_velocity: Vector3<T>,
 }
 
 impl<T: Real> NodeRigidBody<T> {
@@ -38,9 +42,13 @@ impl<T: Real> NodeRigidBody<T> {
         let probe = RigidState::new(position, orientation, velocity, angular_velocity);
         probe.validate()?;
         let w_b = orientation.conjugate().rotate(&angular_velocity);
-        let initial = RigidState::new(position, orientation, velocity, w_b);
-        initial.validate()?;
-        Ok(Self { initial })
+        RigidState::new(position, orientation, velocity, w_b).validate()?;
+        Ok(Self {
+            position,
+            orientation,
+            velocity,
+            angular_velocity: w_b,
+        })
     }
 
     /// A node at rest at `position` (m, world) with `orientation` (`R_0b`).
@@ -50,17 +58,22 @@ impl<T: Real> NodeRigidBody<T> {
 
     /// The initial state (accelerations zero; the angular velocity in the body frame).
     pub fn initial_state(&self) -> RigidState<T> {
-        self.initial
+        RigidState::new(
+            self.position,
+            self.orientation,
+            self.velocity,
+            self.angular_velocity,
+        )
     }
 
     /// Reference (= initial) position (m, world).
     pub fn reference_position(&self) -> Vector3<T> {
-        self.initial.position
+        self.position
     }
 
     /// Reference (= initial) orientation (`R_0b`).
     pub fn reference_orientation(&self) -> Quaternion<T> {
-        self.initial.orientation
+        self.orientation
     }
 }
 
