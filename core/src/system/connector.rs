@@ -234,3 +234,74 @@ impl<T: Real> Connector<T> {
         Ok([q0, q1])
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const M: [MarkerIndex; 2] = [MarkerIndex(0), MarkerIndex(1)];
+
+    #[test]
+    fn spring_damper_force_by_hand() {
+        // p1 - p0 = [3, 4, 0], L = 5, n = [0.6, 0.8, 0]; v1 - v0 = [1, 0, 0], dL/dt = 0.6;
+        // f = 10 (5 - 2) + 2 * 0.6 + 0.5 = 31.7 N (tension): marker 0 is pulled towards 1.
+        let c = SpringDamper::new(M, 10.0, 2.0, 2.0, 0.5).unwrap();
+        let f = c
+            .force_on_marker0(
+                &Vector3::new(1.0, 1.0, 0.0),
+                &Vector3::new(0.0, 0.0, 0.0),
+                &Vector3::new(4.0, 5.0, 0.0),
+                &Vector3::new(1.0, 0.0, 0.0),
+            )
+            .unwrap();
+        let want = Vector3::new(0.6, 0.8, 0.0) * 31.7;
+        assert!((f - want).norm() < 1e-13, "{f}");
+        let p = Vector3::new(1.0, 2.0, 3.0);
+        assert_eq!(
+            c.force_on_marker0(&p, &p, &p, &p),
+            Err(Error::ZeroLength(Param::Length))
+        );
+        assert!(Connector::SpringDamper(c).is_velocity_dependent());
+        let undamped = SpringDamper::new(M, 10.0, 0.0, 2.0, 0.0).unwrap();
+        assert!(!Connector::SpringDamper(undamped).is_velocity_dependent());
+    }
+
+    #[test]
+    fn cartesian_force_by_hand() {
+        let c = CartesianSpringDamper::new(
+            M,
+            Vector3::new(1.0, 2.0, 3.0),
+            Vector3::new(0.5, 0.0, 0.0),
+            Vector3::new(0.1, 0.0, 0.0),
+        )
+        .unwrap();
+        let f = c.force_on_marker0(
+            &Vector3::zeros(),
+            &Vector3::zeros(),
+            &Vector3::new(1.1, 1.0, -1.0),
+            &Vector3::new(2.0, 7.0, 7.0),
+        );
+        // k .* (p1 - p0 - offset) + d .* (v1 - v0) = [1 + 1, 2, -3]
+        assert!((f - Vector3::new(2.0, 2.0, -3.0)).norm() < 1e-15, "{f}");
+        assert!(Connector::CartesianSpringDamper(c).is_velocity_dependent());
+        assert_eq!(
+            CartesianSpringDamper::new(
+                M,
+                Vector3::zeros(),
+                Vector3::new(0.0, -1.0, 0.0),
+                Vector3::zeros()
+            ),
+            Err(Error::OutOfRange(Param::Damping))
+        );
+        assert_eq!(
+            CartesianSpringDamper::new(
+                M,
+                Vector3::zeros(),
+                Vector3::zeros(),
+                Vector3::new(f64::INFINITY, 0.0, 0.0)
+            ),
+            Err(Error::NotFinite(Param::Position))
+        );
+    }
+}

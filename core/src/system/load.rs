@@ -63,7 +63,8 @@ impl UserLoadKind {
     }
 }
 
-/// A callback with its context (compared by address).
+/// A callback with its context. Compared by address (function and context): two distinct
+/// functions with identical machine code may be merged by the linker and then compare equal.
 #[derive(Clone, Copy, Debug)]
 pub struct UserFunction<T> {
     function: LoadFn<T>,
@@ -248,5 +249,39 @@ impl<T: Real> Load<T> {
             }
             UserLoadKind::MassProportional => m.mass_force(view, &v),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    static CALLS: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
+
+    // (core forbids unsafe code, so these callbacks cannot write `out`; a C or unsafe Rust
+    // callback does)
+    extern "C" fn counting(_: *mut c_void, _: f64, _: *mut [f64; 3]) {
+        CALLS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    extern "C" fn echo_time(_: *mut c_void, _t: f64, _out: *mut [f64; 3]) {}
+
+    #[test]
+    fn user_functions_compare_by_address_and_zero_is_the_default_output() {
+        let ctx = 8usize as *mut c_void;
+        let a = UserFunction::new(echo_time, ctx);
+        assert_eq!(a, UserFunction::new(echo_time, ctx));
+        assert_ne!(a, UserFunction::new(counting, ctx));
+        assert_ne!(a, UserFunction::new(echo_time, core::ptr::null_mut()));
+        // a callback that writes nothing leaves the zeros the system gave it
+        assert_eq!(a.call(1.0, Param::Force), Ok(Vector3::zeros()));
+        let before = CALLS.load(core::sync::atomic::Ordering::Relaxed);
+        let c = UserFunction::new(counting, ctx);
+        assert_eq!(c.call(0.5, Param::Torque), Ok(Vector3::zeros()));
+        assert_eq!(
+            CALLS.load(core::sync::atomic::Ordering::Relaxed),
+            before + 1
+        );
     }
 }

@@ -191,3 +191,64 @@ impl<T: Copy> SensorSink<T> for SliceSink<'_, T> {
         self.writing = false;
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_sink_writes_complete_rows_and_drops_the_rest() {
+        let mut buf = [0.0f64; 7];
+        let mut sink = SliceSink::new(&mut buf, 3);
+        sink.begin_row(1.0);
+        sink.record(SensorIndex(0), 1.0, &[2.0, 3.0]);
+        sink.end_row();
+        // a row left without end_row (a failed step) is not counted and is overwritten
+        sink.begin_row(9.0);
+        sink.record(SensorIndex(0), 9.0, &[9.0]);
+        sink.begin_row(4.0);
+        sink.record(SensorIndex(0), 4.0, &[5.0, 6.0]);
+        sink.end_row();
+        assert_eq!(sink.rows(), 2);
+        assert!(!sink.overflowed());
+        // no room for a third row: dropped whole
+        sink.begin_row(7.0);
+        sink.record(SensorIndex(0), 7.0, &[8.0, 8.0]);
+        sink.end_row();
+        assert_eq!(sink.rows(), 2);
+        assert!(sink.overflowed());
+        assert_eq!(sink.written(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(sink.row(1), Some(&[4.0, 5.0, 6.0][..]));
+        assert_eq!(sink.row(2), None);
+        assert_eq!(buf[6], 0.0);
+        // a row longer than row_len is refused, not spilled into the next one
+        let mut buf = [0.0f64; 6];
+        let mut sink = SliceSink::new(&mut buf, 3);
+        sink.begin_row(1.0);
+        sink.record(SensorIndex(0), 1.0, &[2.0, 3.0, 4.0]);
+        sink.end_row();
+        assert_eq!((sink.rows(), sink.overflowed()), (0, true));
+        assert_eq!(buf[3], 0.0);
+    }
+
+    #[test]
+    fn sensor_lengths_follow_the_output_kind() {
+        let s = |variable| Sensor::<f64>::Node {
+            node: NodeIndex(0),
+            variable,
+        };
+        assert_eq!(s(OutputVariableType::RotationMatrix).len(), 9);
+        assert_eq!(s(OutputVariableType::KineticEnergy).len(), 1);
+        assert_eq!(s(OutputVariableType::Position).len(), 3);
+        assert_eq!(Sensor::<f64>::Load { load: LoadIndex(0) }.len(), 3);
+        assert_eq!(
+            Sensor::body(
+                ObjectIndex(0),
+                Vector3::new(f64::NAN, 0.0, 0.0),
+                OutputVariableType::Position
+            ),
+            Err(crate::Error::NotFinite(Param::LocalPosition))
+        );
+    }
+}
