@@ -19,6 +19,8 @@
 pub mod bodies;
 pub mod body;
 pub mod error;
+pub mod frames;
+pub mod inertia;
 pub mod integrators;
 pub mod math;
 pub mod nodes;
