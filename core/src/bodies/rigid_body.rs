@@ -96,8 +96,8 @@ impl<T: Real> RigidBody<T> {
     /// `R_0b`) that `Displacement` is measured from: `Displacement(p) = r + R_0b p - (r_ref +
     /// R_ref p)`. Exudyn keeps this as the node's reference coordinates; mbs keeps it with the
     /// body so the state stays plain data. Errors: `NotFinite(Position)`,
-    /// `OutOfRange(Orientation)` (not a unit quaternion); on error `self` is returned unchanged
-    /// inside the error path (the builder consumes a copy).
+    /// `NonFiniteState` (non-finite quaternion), `OutOfRange(Orientation)` (not a unit
+    /// quaternion).
     pub fn with_reference(
         mut self,
         position: Vector3<T>,
