@@ -1,7 +1,8 @@
 //! A system step never allocates: a counting global allocator sees no allocation on the
 //! stepping thread while a system with every kind of item steps and records its sensors.
 
-use mbs_core::inertia::{Cylinder, MassProperties};
+use mbs_core::bodies::body_cylinder::BodyCylinder;
+use mbs_core::inertia::MassProperties;
 use mbs_core::system::{
     CartesianSpringDamper, Connector, Coupling, HostSystem, Load, Marker, MassPointSpec,
     RigidBodySpec, Sensor, SliceSink, SpringDamper, SystemSettings, UserLoadKind,
@@ -62,8 +63,11 @@ fn stepping_a_full_featured_system_does_not_allocate() {
         let r = mbs.create_rigid_body(&mp, &rs).unwrap();
         let c = mbs
             .create_body_cylinder(
-                &Cylinder::new(Vector3::new(0.3, 0.0, 0.0)).inner_diameter(0.005),
-                &RigidBodySpec::at(Vector3::new(0.0, -1.0, 0.0)),
+                &BodyCylinder::params(Vector3::new(0.3, 0.0, 0.0))
+                    .inner_diameter(0.005)
+                    .build()
+                    .unwrap(),
+                Some(Vector3::new(0.0, -9.81, 0.0)),
             )
             .unwrap();
         let mg = mbs

@@ -6,8 +6,9 @@
 
 mod system_support;
 
+use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::inertia::{Cylinder, MassProperties};
+use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::math::Quaternion;
@@ -99,11 +100,22 @@ fn held_loads_fall_with_the_known_first_order_lag() {
     );
 }
 
-/// Hollow cylinder, frame_a at the reference point, COM at r/2, axis along r (oblique).
-fn hollow_cylinder() -> Cylinder<f64> {
-    Cylinder::new(Vector3::new(0.4, 0.1, -0.2))
+/// Hollow cylinder, frame_a at the reference point, COM at r/2, axis along r (oblique),
+/// started with Modelica's start values: tilted by angles about {1,2,3}, spinning about an
+/// oblique world axis.
+fn hollow_cylinder() -> BodyCylinder<f64> {
+    let start = ModelicaStart {
+        r_0_start: Vector3::new(0.0, 0.0, 1.0),
+        angles_start: [0.2, 0.4, -0.1],
+        w_0_start: Vector3::new(2.0, 3.0, -1.0),
+        ..Default::default()
+    };
+    BodyCylinder::params(Vector3::new(0.4, 0.1, -0.2))
         .diameter(0.1)
         .inner_diameter(0.08)
+        .start(start)
+        .build()
+        .unwrap()
 }
 
 /// After 2 s with step h: relative errors of the rotational energy and |L|, and the
@@ -113,16 +125,17 @@ fn hollow_cylinder() -> Cylinder<f64> {
 /// moments and `L_a = e_a . (I w_b)`.
 fn cylinder_spin_errors(h: f64) -> (f64, f64, f64) {
     let cyl = hollow_cylinder();
-    let d = cyl.derived().unwrap();
-    let mp = cyl.mass_properties().unwrap();
-    let mut spec = RigidBodySpec::at(Vector3::new(0.0, 0.0, 1.0));
-    spec.orientation = Quaternion::exp(&Vector3::new(0.2, 0.4, -0.1));
-    spec.angular_velocity = Vector3::new(2.0, 3.0, -1.0); // oblique to the axis
+    let d = *cyl.derived();
     let mut mbs = HostSystem::<f64>::new();
-    let body = mbs.create_body_cylinder(&cyl, &spec).unwrap();
+    let body = mbs.create_body_cylinder(&cyl, None).unwrap();
     mbs.assemble().unwrap();
-    let i = mp.inertia;
+    let i = *cyl.body().inertia();
     let s0 = rigid(&mbs, body.node);
+    // the node starts from the Modelica start values
+    assert_eq!(s0.position, Vector3::new(0.0, 0.0, 1.0));
+    assert!(
+        (uq(&s0.orientation) * s0.angular_velocity - Vector3::new(2.0, 3.0, -1.0)).norm() < 1e-14
+    );
     let e = |w: &Vector3<f64>| 0.5 * w.dot(&(i * w));
     let l = |w: &Vector3<f64>| (i * w).norm();
     let (e0, l0) = (e(&s0.angular_velocity), l(&s0.angular_velocity));

@@ -11,10 +11,11 @@ use super::load::Load;
 use super::marker::Marker;
 use super::node::{Node, NodeRigidBody};
 use super::object::Object;
+use crate::bodies::body_cylinder::BodyCylinder;
 use crate::bodies::rigid_body::RigidBody;
 use crate::bodies::ObjectGround;
 use crate::error::finite_all;
-use crate::inertia::{Cylinder, MassProperties};
+use crate::inertia::MassProperties;
 use crate::math::Quaternion;
 use crate::nodes::NodePoint2D;
 use crate::{Error, Param, Real, Result};
@@ -63,11 +64,11 @@ impl<T: Real> MassPointSpec<T> {
     }
 }
 
-/// The pose, twist and gravity of [`System::create_rigid_body`] /
-/// [`System::create_body_cylinder`] (Exudyn's `CreateRigidBody` arguments).
+/// The pose, twist and gravity of [`System::create_rigid_body`] (Exudyn's `CreateRigidBody`
+/// arguments).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RigidBodySpec<T: Real> {
-    /// Position of the reference point (m, world; the node; frame_a of a cylinder).
+    /// Position of the reference point (m, world; the node).
     pub position: Vector3<T>,
     /// Orientation `R_0b` (unit quaternion, scalar first; default identity).
     pub orientation: Quaternion<T>,
@@ -153,21 +154,18 @@ impl<
         self.create(node, object, gravity_of(&spec.gravity)?)
     }
 
-    /// Modelica's `BodyCylinder` created like [`System::create_rigid_body`]: the node is
-    /// frame_a at the spec's pose; the mass properties are the cylinder's (seed 001).
+    /// Modelica's `BodyCylinder` (seed 001) with its node: frame_a's node starts from the
+    /// cylinder's Modelica start values ([`BodyCylinder::initial_state`]: `r_0_start`,
+    /// `v_0_start`, `angles_start`/`sequence_start`, `w_0_start`), and with a non-zero
+    /// `gravity` (m/s^2, world) a `MarkerBodyMass` and a `LoadMassProportional`.
     pub fn create_body_cylinder(
         &mut self,
-        cylinder: &Cylinder<T>,
-        spec: &RigidBodySpec<T>,
+        cylinder: &BodyCylinder<T>,
+        gravity: Option<Vector3<T>>,
     ) -> Result<CreatedBody> {
-        let node = Node::RigidBody(NodeRigidBody::new(
-            spec.position,
-            spec.orientation,
-            spec.velocity,
-            spec.angular_velocity,
-        )?);
-        let object = Object::body_cylinder(self.next_node()?, *cylinder)?;
-        self.create(node, object, gravity_of(&spec.gravity)?)
+        let node = Node::RigidBody(NodeRigidBody::from_state(&cylinder.initial_state())?);
+        let object = Object::body_cylinder(self.next_node()?, cylinder);
+        self.create(node, object, gravity_of(&gravity)?)
     }
 
     /// The index the next node will get; `CapacityFull` if there is no room.

@@ -51,6 +51,20 @@ impl<T: Real> NodeRigidBody<T> {
         })
     }
 
+    /// A node whose reference and initial state is `state`'s pose and twist (angular velocity
+    /// in the **body** frame, as [`RigidState`] holds it; its accelerations are not kept), e.g.
+    /// [`BodyCylinder::initial_state`](crate::bodies::body_cylinder::BodyCylinder::initial_state).
+    /// Errors of [`RigidState::validate`].
+    pub fn from_state(state: &RigidState<T>) -> Result<Self> {
+        state.validate()?;
+        Ok(Self {
+            position: state.position,
+            orientation: state.orientation,
+            velocity: state.velocity,
+            angular_velocity: state.angular_velocity,
+        })
+    }
+
     /// A node at rest at `position` (m, world) with `orientation` (`R_0b`).
     pub fn at_rest(position: Vector3<T>, orientation: Quaternion<T>) -> Result<Self> {
         Self::new(position, orientation, Vector3::zeros(), Vector3::zeros())

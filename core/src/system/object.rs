@@ -12,10 +12,11 @@
 //! | [`Object::BodyCylinder`] | [`Node::RigidBody`](super::Node::RigidBody) | yes | yes | yes |
 
 use super::index::NodeIndex;
+use crate::bodies::body_cylinder::BodyCylinder;
 use crate::bodies::rigid_body::RigidBody;
 use crate::bodies::{MassPoint2D, ObjectGround};
-use crate::inertia::Cylinder;
 use crate::{Real, Result};
+use nalgebra::Vector3;
 
 /// A body of a system.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,16 +38,20 @@ pub enum Object<T: Real> {
         /// Mass, inertia about the COM, COM offset (body frame).
         body: RigidBody<T>,
     },
-    /// Modelica's `BodyCylinder` (seed 001) as a rigid body on a
-    /// [`Node::RigidBody`](super::Node::RigidBody): the node is frame_a, the mass properties
-    /// are those of [`Cylinder::mass_properties`] (COM `r_CM` and inertia about it, frame_a).
-    /// The cylinder's parameters are not kept (they would double the size of every object
-    /// slot); keep the [`Cylinder`] if it is needed again.
+    /// Modelica's `BodyCylinder` (seed 001, [`BodyCylinder`]) on a
+    /// [`Node::RigidBody`](super::Node::RigidBody): the node is frame_a, the body its
+    /// [`BodyCylinder::body`] (mass properties of
+    /// [`Cylinder::mass_properties`](crate::inertia::Cylinder::mass_properties): COM `r_CM`
+    /// and inertia about it, frame_a). Of the cylinder's parameters only frame_b is kept (the
+    /// full [`BodyCylinder`] would triple the size of every object slot); keep the
+    /// [`BodyCylinder`] if its derived values are needed again.
     BodyCylinder {
         /// Its node (frame_a).
         node: NodeIndex,
         /// The rigid body of the cylinder's mass properties.
         body: RigidBody<T>,
+        /// frame_b's origin `r` (m, frame_a): a marker's local position for frame_b.
+        frame_b: Vector3<T>,
     },
 }
 
@@ -64,13 +69,15 @@ impl<T: Real> Object<T> {
         Object::RigidBody { node, body }
     }
 
-    /// A `BodyCylinder` on `node` (frame_a). Errors: those of [`Cylinder::derived`], and
-    /// `OutOfRange(Mass | Inertia)` for a massless cylinder (density 0), which has no
-    /// equations of motion.
-    pub fn body_cylinder(node: NodeIndex, cylinder: Cylinder<T>) -> Result<Self> {
-        let mp = cylinder.mass_properties()?;
-        let body = RigidBody::new(mp.mass, mp.inertia, mp.com)?;
-        Ok(Object::BodyCylinder { node, body })
+    /// A `BodyCylinder` on `node` (frame_a); its start values are the node's business
+    /// ([`System::create_body_cylinder`](super::System::create_body_cylinder) makes the node
+    /// from them).
+    pub fn body_cylinder(node: NodeIndex, cylinder: &BodyCylinder<T>) -> Self {
+        Object::BodyCylinder {
+            node,
+            body: *cylinder.body(),
+            frame_b: *cylinder.r(),
+        }
     }
 
     /// The node of the object (`None` for the ground).
