@@ -111,6 +111,15 @@ fn sensors_write_rows_into_a_slice_each_step() {
         }
         other => panic!("{other:?}"),
     }
+    // the generic read agrees
+    assert_eq!(
+        mbs.get_output(
+            mbs_core::system::ItemRef::Node(p.node),
+            OutputVariableType::Position,
+            &Vector3::zeros()
+        ),
+        mbs.read_sensor(s_pos)
+    );
     // a buffer too short for every row: the rows that fit, and the overflow flag
     let mut short = vec![0.0; row_len * 4 + 3];
     let mut sink = SliceSink::new(&mut short, row_len);

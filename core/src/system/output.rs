@@ -96,6 +96,26 @@ impl<
         item(&self.loads, i.get())?.value(self.time)
     }
 
+    /// `var` of any item now, by [`ItemRef`]: a node ([`System::node_output`]), an object at
+    /// `local_position` (m, body frame; [`System::object_output`]), a marker
+    /// ([`System::marker_output`]), a load (its vector, `var` ignored), a sensor (its value,
+    /// `var` ignored). `OutputNotAvailable` for a connector or the system.
+    pub fn get_output(
+        &self,
+        item: ItemRef,
+        var: OutputVariableType,
+        local_position: &Vector3<T>,
+    ) -> Result<OutputValue<T>> {
+        match item {
+            ItemRef::Node(i) => self.node_output(i, var),
+            ItemRef::Object(i) => self.object_output(i, var, local_position),
+            ItemRef::Marker(i) => self.marker_output(i, var),
+            ItemRef::Load(i) => Ok(OutputValue::Vector3(self.load_value(i)?)),
+            ItemRef::Sensor(i) => self.read_sensor(i),
+            ItemRef::Connector(_) | ItemRef::System => Err(crate::Error::OutputNotAvailable),
+        }
+    }
+
     /// The current value of sensor `i`.
     pub fn read_sensor(&self, i: SensorIndex) -> Result<OutputValue<T>> {
         self.sensor_value(item(&self.sensors, i.get())?)
