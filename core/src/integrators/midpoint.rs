@@ -36,6 +36,8 @@
 //! Cost: no matrix is built beyond the 3x3 `A`; `K` and the solve are written out
 //! (about 150 flops, no square root, no trigonometric function for `|w| dt < 2`).
 
+use super::invariant_projection::project_onto_levels;
+use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
 use super::rigid_driver::{advance, renormalize_near_unit, ComState};
 use super::solve3::solve3;
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
@@ -46,24 +48,68 @@ use crate::{Error, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
 /// Settings of the midpoint step. `#[non_exhaustive]`: start from `default()` (the seed's
-/// step) and set fields; later options (issue 10: orientation update, resistance treatment,
-/// invariant projection) are added as one enum field each, defaulting to the seed's variant.
+/// step: [`OrientationUpdate::EndRate`], [`Resistance::Implicit`], [`Invariants::None`]) and
+/// use the `with_*` setters or assign the fields. Each option is a plain enum with
+/// `from_u32`/`as_u32` for the C API ([`midpoint_options`](super::midpoint_options)).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MidpointSettings<T> {
-    /// Rotation-per-step bound and sub-stepping.
+    /// Rotation-per-step bound, load-frequency bound and sub-stepping.
     pub step: StepSettings<T>,
+    /// How the orientation is turned (default: the seed's end rate).
+    pub orientation: OrientationUpdate,
+    /// How the resistance enters (default: the seed's backward Euler).
+    pub resistance: Resistance,
+    /// Whether the torque-free invariants are restored (default: no).
+    pub invariants: Invariants,
 }
 
 impl<T: Real> Default for MidpointSettings<T> {
     fn default() -> Self {
         Self {
             step: StepSettings::default(),
+            orientation: OrientationUpdate::default(),
+            resistance: Resistance::default(),
+            invariants: Invariants::default(),
         }
     }
 }
 
-/// The seed 004 linearly implicit midpoint step (see the module docs).
+impl<T: Real> MidpointSettings<T> {
+    /// Sets [`MidpointSettings::step`].
+    pub fn with_step(mut self, step: StepSettings<T>) -> Self {
+        self.step = step;
+        self
+    }
+
+    /// Sets [`MidpointSettings::orientation`].
+    pub fn with_orientation(mut self, o: OrientationUpdate) -> Self {
+        self.orientation = o;
+        self
+    }
+
+    /// Sets [`MidpointSettings::resistance`].
+    pub fn with_resistance(mut self, r: Resistance) -> Self {
+        self.resistance = r;
+        self
+    }
+
+    /// Sets [`MidpointSettings::invariants`].
+    pub fn with_invariants(mut self, i: Invariants) -> Self {
+        self.invariants = i;
+        self
+    }
+
+    /// The second-order variant: [`OrientationUpdate::MeanRate`] and
+    /// [`Resistance::Trapezoidal`] (read their stability notes), no projection.
+    pub fn second_order() -> Self {
+        Self::default()
+            .with_orientation(OrientationUpdate::MeanRate)
+            .with_resistance(Resistance::Trapezoidal)
+    }
+}
+
+/// The seed 004 linearly implicit midpoint step and its options (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinearlyImplicitMidpoint<T> {
     /// The step's settings.
@@ -92,7 +138,7 @@ impl<T: Real> LinearlyImplicitMidpoint<T> {
     /// The step with the shared step settings `step` (other options at their defaults).
     pub fn with_step_settings(step: StepSettings<T>) -> Self {
         Self {
-            settings: MidpointSettings { step },
+            settings: MidpointSettings::default().with_step(step),
         }
     }
 }
@@ -105,14 +151,16 @@ impl<T: Real> RigidIntegrator<T> for LinearlyImplicitMidpoint<T> {
         state: &mut RigidState<T>,
         dt: T,
     ) -> Result<StepInfo> {
-        advance(body, loads, &self.settings.step, state, dt, |s, h| {
-            midpoint_substep(body, loads, s, h)
+        let o = &self.settings;
+        advance(body, loads, &o.step, state, dt, |s, h| {
+            midpoint_substep_with(body, loads, o, s, h)
         })
     }
 }
 
-/// The rotation matrix `A = I + h R_ang - h/2 K`, `K = [I w]x - [w]x I`, and right-hand side
-/// `h (tau - w x I w - R_ang w)` of the rotational part (body frame), written out.
+/// The seed's rotation matrix `A = I + h R_ang - h/2 K`, `K = [I w]x - [w]x I`, and right-hand
+/// side `h (tau - w x I w - R_ang w)` of the rotational part (body frame): [`rotation_system_weighted`]
+/// with `theta = 1`.
 #[inline]
 pub fn rotation_system<T: Real>(
     inertia: &Matrix3<T>,
@@ -121,9 +169,24 @@ pub fn rotation_system<T: Real>(
     w: &Vector3<T>,
     h: T,
 ) -> (Matrix3<T>, Vector3<T>) {
+    rotation_system_weighted(inertia, angular_resistance, torque, w, h, T::one())
+}
+
+/// `A = I + theta h R_ang - h/2 K` and `h (tau - w x I w - R_ang w)`, written out: `theta = 1`
+/// is backward Euler in the resistance (seed), `theta = 1/2` trapezoidal.
+#[inline]
+pub fn rotation_system_weighted<T: Real>(
+    inertia: &Matrix3<T>,
+    angular_resistance: &Matrix3<T>,
+    torque: &Vector3<T>,
+    w: &Vector3<T>,
+    h: T,
+    theta: T,
+) -> (Matrix3<T>, Vector3<T>) {
     let iw = inertia * w;
     let rhs = (torque - w.cross(&iw) - angular_resistance * w) * h;
     let hh = h * T::c(0.5);
+    let hr = h * theta;
     // -K = [w]x I - [I w]x; column j of [w]x I is w x I e_j, column j of [Iw]x is Iw x e_j.
     let mut a = Matrix3::zeros();
     for j in 0..3 {
@@ -141,13 +204,13 @@ pub fn rotation_system<T: Real>(
         };
         let rc = angular_resistance.column(j);
         for i in 0..3 {
-            a[(i, j)] = ic[i] + h * rc[i] + hh * (wxi[i] - lx[i]);
+            a[(i, j)] = ic[i] + hr * rc[i] + hh * (wxi[i] - lx[i]);
         }
     }
     (a, rhs)
 }
 
-/// One midpoint step of length `h` of the COM state (the seed's equations, module docs).
+/// One seed midpoint step of length `h` of the COM state (the seed's equations, module docs).
 #[inline]
 pub fn midpoint_substep<T: Real>(
     body: &RigidBody<T>,
@@ -155,21 +218,54 @@ pub fn midpoint_substep<T: Real>(
     s: &ComState<T>,
     h: T,
 ) -> Result<ComState<T>> {
+    midpoint_substep_with(body, loads, &MidpointSettings::default(), s, h)
+}
+
+/// One midpoint step of length `h` of the COM state with the options of `o` (module docs).
+#[inline]
+pub fn midpoint_substep_with<T: Real>(
+    body: &RigidBody<T>,
+    loads: &RigidLoads<T>,
+    o: &MidpointSettings<T>,
+    s: &ComState<T>,
+    h: T,
+) -> Result<ComState<T>> {
+    let theta = match o.resistance {
+        Resistance::Implicit => T::one(),
+        Resistance::Trapezoidal => T::c(0.5),
+    };
     // Rotation (body frame).
-    let (a, rhs) = rotation_system(
-        body.inertia(),
+    let inertia = body.inertia();
+    let (a, rhs) = rotation_system_weighted(
+        inertia,
         &loads.angular_resistance,
         &loads.torque,
         &s.w,
         h,
+        theta,
     );
     let dw = solve3(&a, &rhs).ok_or(Error::SolverFailed)?;
-    let w1 = s.w + dw;
+    let mut w1 = s.w + dw;
+    if o.invariants == Invariants::Project && torque_free(loads) {
+        let l0 = inertia * s.w;
+        w1 = project_onto_levels(inertia, &w1, s.w.dot(&l0), l0.dot(&l0));
+    }
     // Translation (world frame).
-    let v1 =
-        s.v + translation_increment(body.mass(), &loads.linear_resistance, &loads.force, &s.v, h)?;
+    let v1 = s.v
+        + translation_increment_weighted(
+            body.mass(),
+            &loads.linear_resistance,
+            &loads.force,
+            &s.v,
+            h,
+            theta,
+        )?;
     let r1 = s.r + v1 * h;
-    let q1 = renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h))));
+    let turn = match o.orientation {
+        OrientationUpdate::EndRate => w1 * h,
+        OrientationUpdate::MeanRate => (s.w + w1) * (h * T::c(0.5)),
+    };
+    let q1 = renormalize_near_unit(&s.q.mul(&Quaternion::exp(&turn)));
     Ok(ComState {
         r: r1,
         v: v1,
@@ -178,10 +274,17 @@ pub fn midpoint_substep<T: Real>(
     })
 }
 
-/// `dv` of `(m E3 + h R_lin) dv = h (f - R_lin v)` (backward Euler in the resistance), per
-/// axis when `R_lin` is diagonal, else by [`solve3`].
+/// `true` if the body torque and the angular resistance are exactly zero: the rotation is then
+/// torque-free and keeps `w.Iw` and `|Iw|` (a force at the COM does not turn the body).
 #[inline]
-#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+pub fn torque_free<T: Real>(loads: &RigidLoads<T>) -> bool {
+    let z = T::zero();
+    loads.torque.iter().all(|x| *x == z) && loads.angular_resistance.iter().all(|x| *x == z)
+}
+
+/// `dv` of `(m E3 + h R_lin) dv = h (f - R_lin v)`: [`translation_increment_weighted`] with
+/// `theta = 1` (backward Euler in the resistance, the seed's).
+#[inline]
 pub fn translation_increment<T: Real>(
     mass: T,
     linear_resistance: &Matrix3<T>,
@@ -189,6 +292,22 @@ pub fn translation_increment<T: Real>(
     v: &Vector3<T>,
     h: T,
 ) -> Result<Vector3<T>> {
+    translation_increment_weighted(mass, linear_resistance, force, v, h, T::one())
+}
+
+/// `dv` of `(m E3 + theta h R_lin) dv = h (f - R_lin v)` (`theta = 1` backward Euler in the
+/// resistance, `1/2` trapezoidal), per axis when `R_lin` is diagonal, else by [`solve3`].
+#[inline]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+pub fn translation_increment_weighted<T: Real>(
+    mass: T,
+    linear_resistance: &Matrix3<T>,
+    force: &Vector3<T>,
+    v: &Vector3<T>,
+    h: T,
+    theta: T,
+) -> Result<Vector3<T>> {
+    let hr = h * theta;
     let r = linear_resistance;
     let z = T::zero();
     let diagonal = r[(0, 1)] == z
@@ -200,7 +319,7 @@ pub fn translation_increment<T: Real>(
     if diagonal {
         let mut dv = Vector3::zeros();
         for i in 0..3 {
-            let d = mass + h * r[(i, i)];
+            let d = mass + hr * r[(i, i)];
             if !(d.abs_l() > z) {
                 return Err(Error::SolverFailed);
             }
@@ -208,7 +327,7 @@ pub fn translation_increment<T: Real>(
         }
         Ok(dv)
     } else {
-        let a = Matrix3::identity() * mass + r * h;
+        let a = Matrix3::identity() * mass + r * hr;
         solve3(&a, &((force - r * v) * h)).ok_or(Error::SolverFailed)
     }
 }
