@@ -47,14 +47,20 @@ pub enum Invariants {
     /// Seed 004: no correction (energy and `|L|` kept to second order in `dt`).
     #[default]
     None = 0,
-    /// When the body torque and the angular resistance are exactly zero in the step, the new
-    /// body-frame rate `w'` is moved (by at most 3 Newton steps on two Lagrange multipliers,
-    /// see [`invariant_projection`](super::invariant_projection)) onto the kinetic energy
-    /// `w.Iw/2` and the `|L|^2 = |Iw|^2` of the start of the step: both are then kept to
-    /// rounding (about `1e-15` relative per step, a random walk over many steps). Orders are
-    /// unchanged (a projection onto invariants of the exact flow keeps the order); the
-    /// direction of the world-frame `L` and the orientation are not corrected. With a
-    /// non-zero torque or angular resistance nothing is done (there is nothing to preserve).
+    /// When the body torque and the angular resistance are exactly zero in the step (a force at
+    /// the COM and a linear resistance do not matter), the new body-frame rate `w'` is moved by
+    /// 2 or 3 Newton steps on two Lagrange multipliers
+    /// ([`invariant_projection`](super::invariant_projection)) onto the levels of the kinetic
+    /// energy `w.Iw/2` and of `|L|^2 = |Iw|^2`: those of the start of the step, or the fixed
+    /// levels of [`MidpointSettings::projection_levels`](super::midpoint::MidpointSettings::projection_levels).
+    /// Preserved exactly (to rounding): the energy and `|L|`. Not corrected: the direction of
+    /// the world-frame `L` and the orientation. Measured over 500,000 steps (dt = 1e-3,
+    /// diag(1, 2, 3), `w0 = [0.1, 5, 0.1]`): start-of-step levels 1.5e-13 (energy) and 6e-14
+    /// (`|L|`), a rounding random walk; fixed levels 9e-16 and 4e-16; the seed 2e-6 and 1e-6.
+    /// In f32 the start-of-step random walk (1.3e-5 after 10^4 steps) exceeds the seed's error
+    /// (6e-6): use fixed levels there (4e-7). Orders are unchanged (projecting onto invariants
+    /// of the exact flow keeps the order). With a non-zero torque or angular resistance the
+    /// step is the unprojected one, bit for bit.
     Project = 1,
 }
 
