@@ -1,5 +1,5 @@
 //! The linearly implicit midpoint step of seed 004 (`RigidInertialMidpointNode`, algorithm
-//! MIME-NODE-112), exactly as the seed states it.
+//! MIME-NODE-112), exactly as the seed states it by default, and its options (issue 10).
 //!
 //! With the twist `V = [v_com; w_b]`, `M = diag(m E3, I)`, the resistance `R = diag(R_lin,
 //! R_ang)` and the load `F = [f; tau_b]` (see [`RigidLoads`]):
@@ -18,23 +18,67 @@
 //! symmetric positive definite tensor (not only principal axes). The quaternion is renormalized
 //! after the turn.
 //!
-//! Order and what to keep small:
-//! - Torque-free, it is a Rosenbrock (W-) step with the exact Jacobian and `gamma = 1/2`:
-//!   the angular velocity, the kinetic energy and `|L|` converge with order 2.
-//!   The orientation converges with order 1 (it is turned by the end rate `w'`, not the mean
-//!   rate), and so do the position (`r' = r + dt v'`) and the direction of the world-frame
-//!   angular momentum.
-//! - The resistance is backward Euler (order 1 in the velocity when `R != 0`, L-stable: any
-//!   `dt` damps): pure damping gives exactly `v_{n+1} = v_n / (1 + c dt / m)`.
-//! - Loads other than the resistance are held at their start-of-step value (zero-order hold);
-//!   a stiff spring or a fast-changing torque applied through them is explicit and needs
-//!   `dt` well below its time scale (`dt sqrt(k/m) << 1`).
-//! - Keep `|w| dt < 0.5` rad (the seed's bound, MIME-ANO-129): beyond it the gyroscopic term is
+//! # Options ([`MidpointSettings`], the seed's variant first and default)
+//!
+//! | option | variant | equation | order | stability |
+//! |---|---|---|---|---|
+//! | [`OrientationUpdate`] | `EndRate` (seed) | `q' = q exp(dt w')` | orientation 1 | held torsional spring: symplectic-Euler coupling |
+//! | | `MeanRate` | `q' = q exp(dt (w + w')/2)` | orientation 2 | held undamped torsional spring grows at any `dt` |
+//! | [`Resistance`] | `Implicit` (seed) | `M/dt + R - K/2` | velocity 1 if `R != 0` | L-stable |
+//! | | `Trapezoidal` | `M/dt + R/2 - K/2`, same rhs `F - w x Iw - R V` | velocity 2 | A-stable, not L-stable |
+//! | [`Invariants`] | `None` (seed) | - | energy, `\|L\|` order 2 | - |
+//! | | `Project` | `w'` onto `w.Iw`, `\|Iw\|^2` levels (torque-free steps only) | unchanged | energy, `\|L\|` to rounding |
+//!
+//! Trapezoidal resistance: the resistance torque `-R w` taken at the mean `-R (w + w')/2`,
+//! `(M/dt + R/2 - K/2) dV = F - w x Iw - R V`. Pure damping then gives
+//! `v' = v (1 - a)/(1 + a)`, `a = c dt / (2m)`: for `c dt / m > 2` the velocity changes sign
+//! every step (the price of not being L-stable).
+//!
+//! Measured orders (tests `rigid_midpoint_orders.rs`, body diag(1, 2, 3), `w0 = [0.1, 5, 0.1]`,
+//! 4 s, dt 0.02 .. 0.00125, against an independent fine RK4): torque-free, `w` 2.00 for every
+//! variant, orientation 1.17 (EndRate, pre-asymptotic; 1.00 damped) and 2.00 (MeanRate); with
+//! angular resistance 0.5 and linear resistance 1.5 (mass 2): Implicit `w` 0.99 and `v` 1.00,
+//! Trapezoidal 2.00 and 2.00, orientation 2.00 only with both MeanRate and Trapezoidal.
+//! The position `r' = r + dt v'` is order 1 under forces (exact without them) in every variant.
+//!
+//! # What to keep small
+//!
+//! - `|w| dt < 0.5` rad (the seed's bound, MIME-ANO-129): beyond it the gyroscopic term is
 //!   not resolved. The step reports [`StepStatus::StepTooLarge`](super::StepStatus) above
 //!   [`StepSettings::max_rotation_per_step`] and sub-steps on request ([`StepSettings::substep`]).
+//! - Held state-dependent loads (springs, dampers, PD controllers evaluated at the start of
+//!   the step: every load but the resistance `R`). With `theta = dt omega`, `omega = sqrt(k/m)`
+//!   (or `sqrt(k_t/I)`), `zeta = c/(2 m omega)`, the step is stable for (measured to 0.1 % in
+//!   `rigid_held_loads.rs`, equal to the closed forms of the linear recurrences):
+//!
+//!   | coupling | stable for `theta <` |
+//!   |---|---|
+//!   | spring and damper held, translation or EndRate torsion | `2 (sqrt(1 + zeta^2) - zeta)` (2 undamped; 1.81 at `zeta` 0.1, 1.24 at 0.5) |
+//!   | spring held, damper as `R`, `Implicit` | `2 (sqrt(1 + zeta^2) + zeta)` (3.24 at 0.5) |
+//!   | spring held, damper as `R`, `Trapezoidal` | `2` |
+//!   | torsional spring and damper held, `MeanRate` | `min(4 zeta, 1/zeta)`: **never stable undamped** |
+//!
+//!   Undamped and held, the end-rate coupling (symplectic Euler) keeps a modified energy: from
+//!   rest, `E/E0` stays in `[1/(1 + theta/2), 1/(1 - theta/2)]` (+-10 % at `theta = 0.2`).
+//!   The mean-rate update with a held undamped torsional spring multiplies the energy by
+//!   `1 + theta^2/2` every step (this is the held-load energy growth that made MuJoCo withdraw
+//!   its implicit midpoint): use `EndRate` for stiff held torsional springs, or damp them with
+//!   `zeta > theta/4`. A spring at an offset point of a spinning body follows the same limit
+//!   for its highest mode (`1/m_eff = 1/m + |p|^2/I`, measured within 0.2 %).
+//!   Declare `omega_max` in [`StepSettings::load_frequency`]: the step then reports
+//!   `StepTooLarge` when `theta > StepSettings::max_load_phase_per_step` (default 1.0, a
+//!   factor 2 below the undamped limit, covering held dampers up to `zeta = 0.75`). Sub-stepping
+//!   does not help a held load: call the step (and evaluate the load) more often.
+//! - Piecewise-constant inputs (zero-order hold, not state-dependent) have no stability limit:
+//!   the rate integrates a held torque exactly about a fixed axis, `MeanRate` the angle too,
+//!   `EndRate` leads the exact angle by `dt^2 tau / (2 I)` per step; on a tumbling body the
+//!   energy balance against the held torque's work converges with order 2.
+//! - The resistance is backward Euler by default: any `dt` damps, pure damping gives exactly
+//!   `v_{n+1} = v_n / (1 + c dt / m)`.
 //!
 //! Cost: no matrix is built beyond the 3x3 `A`; `K` and the solve are written out
-//! (about 150 flops, no square root, no trigonometric function for `|w| dt < 2`).
+//! (about 150 flops, no square root, no trigonometric function for `|w| dt < 2`); see
+//! `docs/midpoint.md` for the measured cost of each option.
 
 use super::invariant_projection::project_onto_levels;
 use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
