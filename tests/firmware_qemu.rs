@@ -1,0 +1,382 @@
+//! The firmware under QEMU: builds the C firmware (`c_examples/firmware`, linked against
+//! `libmbs.a` for the target) and the pure Rust firmware (`firmware/rust`), runs each on an
+//! emulated Cortex-M4F (`mps2-an386`) and Cortex-M0 (`microbit`), and checks exit status and
+//! printed values; and compares the firmware's trajectory hashes with the same workloads
+//! stepped here on the host, bit for bit.
+//!
+//! Needs `arm-none-eabi-gcc` and `qemu-system-arm` (`scripts/setup.sh` installs them). Without
+//! them the tests FAIL when `CI` is set or `MBS_REQUIRE_QEMU=1`, and are skipped (loudly)
+//! otherwise. The nested cargo builds use their own target dir, `target/firmware`, so they
+//! never wait on the outer cargo's lock.
+
+#[path = "../firmware/rust/src/workload.rs"]
+#[allow(dead_code)] // the firmware uses all of it; this test only the hashed workloads
+mod workload;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+const M4F: &str = "thumbv7em-none-eabihf";
+const M0: &str = "thumbv6m-none-eabi";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn firmware_target_dir() -> PathBuf {
+    root().join("target").join("firmware")
+}
+
+/// `true` if the cross tools are there; if not, panics when they are required (CI) and
+/// otherwise prints why the test is skipped.
+fn tools_or_skip(test: &str) -> bool {
+    let have = |cmd: &str| {
+        Command::new(cmd)
+            .arg("--version")
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    let missing: Vec<&str> = ["arm-none-eabi-gcc", "qemu-system-arm", "make"]
+        .into_iter()
+        .filter(|c| !have(c))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let required = std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+        || std::env::var("MBS_REQUIRE_QEMU").as_deref() == Ok("1");
+    assert!(
+        !required,
+        "{test}: {missing:?} not found, and CI / MBS_REQUIRE_QEMU=1 require the firmware \
+         tests: run scripts/setup.sh"
+    );
+    eprintln!(
+        "\n*** SKIPPED {test}: {missing:?} not found (run scripts/setup.sh; set \
+         MBS_REQUIRE_QEMU=1 to make this a failure) ***\n"
+    );
+    false
+}
+
+/// A command with the outer cargo's build settings removed (they would override the
+/// firmware's own `.cargo/config.toml`, e.g. its `-Tlink.x`).
+fn clean_cmd(program: &str) -> Command {
+    let mut c = Command::new(program);
+    for v in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET_DIR",
+        "CARGO_MAKEFLAGS",
+        "MAKEFLAGS",
+        "MFLAGS",
+    ] {
+        c.env_remove(v);
+    }
+    c.env("CARGO_TARGET_DIR", firmware_target_dir());
+    c
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn run_checked(mut c: Command, what: &str) -> Result<Output, String> {
+    let out = c
+        .output()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    if out.status.success() {
+        Ok(out)
+    } else {
+        Err(format!(
+            "{what} failed ({:?})\nstdout:\n{}\nstderr:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Builds everything once per test process, both targets in one cargo invocation each (the
+/// two targets' dependencies compile in parallel, and the Rust firmware reuses the ones
+/// libmbs.a's build compiled): libmbs.a, the Rust firmware, the C firmware.
+fn build_all() {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let mut ffi = clean_cmd(&cargo());
+        ffi.current_dir(root())
+            .env("MBS_SKIP_CBINDGEN", "1")
+            .args(["build", "--quiet", "--release", "-p", "mbs-ffi"])
+            .args(["--target", M4F, "--target", M0]);
+        run_checked(ffi, "cargo build -p mbs-ffi (libmbs.a)")?;
+        let mut fw = clean_cmd(&cargo());
+        // cargo reads .cargo/config.toml from the working directory: run it in the crate.
+        fw.current_dir(root().join("firmware").join("rust"))
+            .args(["build", "--quiet", "--release", "--locked"])
+            .args(["--target", M4F, "--target", M0]);
+        run_checked(fw, "cargo build (firmware/rust)")?;
+        for target in [M4F, M0] {
+            let mut c = clean_cmd("make");
+            c.current_dir(root())
+                .args(["-s", "-C", "c_examples/firmware"])
+                .arg(format!("TARGET={target}"))
+                .arg(format!("CARGO={}", cargo()));
+            run_checked(c, &format!("make -C c_examples/firmware TARGET={target}"))?;
+        }
+        Ok(())
+    });
+    if let Err(e) = built {
+        panic!("{e}");
+    }
+}
+
+/// The Rust firmware ELF for `target`.
+fn rust_firmware(target: &str) -> PathBuf {
+    build_all();
+    firmware_target_dir()
+        .join(target)
+        .join("release")
+        .join("mbs-firmware")
+}
+
+/// The C firmware ELF for `target`.
+fn c_firmware(target: &str) -> PathBuf {
+    build_all();
+    firmware_target_dir()
+        .join(format!("c-{target}"))
+        .join("fw.elf")
+}
+
+/// What one QEMU run printed and how it ended.
+struct Run {
+    code: Option<i32>,
+    text: String,
+}
+
+impl Run {
+    /// The `key=value` words of every line whose first word is `kind`.
+    fn lines(&self, kind: &str) -> Vec<HashMap<String, String>> {
+        self.text
+            .lines()
+            .filter(|l| l.split_whitespace().next() == Some(kind))
+            .map(|l| {
+                l.split_whitespace()
+                    .filter_map(|w| w.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The `result` line of workload `name` in scalar type `ty`.
+    fn result(&self, name: &str, ty: &str) -> HashMap<String, String> {
+        let found: Vec<_> = self
+            .lines("result")
+            .into_iter()
+            .filter(|m| m.get("name").map(String::as_str) == Some(name))
+            .filter(|m| m.get("type").map(String::as_str) == Some(ty))
+            .collect();
+        assert_eq!(found.len(), 1, "one result {name}/{ty} in:\n{}", self.text);
+        found.into_iter().next().unwrap_or_default()
+    }
+}
+
+/// Runs `elf` under QEMU for `target`'s machine with semihosting command line `mode`.
+fn qemu(target: &str, elf: &Path, mode: Option<&str>) -> Run {
+    let machine: &[&str] = if target == M4F {
+        &["-M", "mps2-an386", "-cpu", "cortex-m4"]
+    } else {
+        &["-M", "microbit"]
+    };
+    let mut semi = String::from("enable=on,target=native");
+    if let Some(m) = mode {
+        semi.push_str(",arg=");
+        semi.push_str(m);
+    }
+    let out = Command::new("timeout")
+        .arg("60")
+        .arg("qemu-system-arm")
+        .args(machine)
+        .arg("-nographic")
+        .args(["-semihosting-config", &semi, "-kernel"])
+        .arg(elf)
+        .output()
+        .expect("timeout/qemu-system-arm start");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(
+        out.status.code(),
+        Some(124),
+        "QEMU timed out (a hang):\n{text}"
+    );
+    Run {
+        code: out.status.code(),
+        text,
+    }
+}
+
+fn hex(v: &str) -> u64 {
+    u64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("hex {v}"))
+}
+
+/// A passing run: exit status 0 and `done failures=0`.
+fn assert_passed(run: &Run, what: &str) {
+    assert_eq!(run.code, Some(0), "{what} exit status:\n{}", run.text);
+    let done = run.lines("done");
+    assert_eq!(done.len(), 1, "{what}: one done line:\n{}", run.text);
+    assert_eq!(
+        done[0].get("failures").map(String::as_str),
+        Some("0"),
+        "{}",
+        run.text
+    );
+}
+
+/// Every stack figure of a step is printed and within issue 7's budget of 1 KiB.
+fn assert_stack_within_budget(run: &Run) {
+    let stacks = run.lines("stack");
+    assert!(stacks.len() >= 2, "stack lines:\n{}", run.text);
+    for s in stacks {
+        let bytes: usize = s["bytes"].parse().expect("stack bytes");
+        assert!(bytes > 0, "a probed call uses stack: {s:?}");
+        if s["what"] != "since_reset" {
+            assert!(bytes <= 1024, "one step within 1 KiB of stack: {s:?}");
+        }
+    }
+}
+
+fn rust_firmware_checks(target: &str) {
+    let elf = rust_firmware(target);
+    let run = qemu(target, &elf, None);
+    assert_passed(&run, "rust firmware");
+    let head = run.lines("mbs-firmware");
+    assert_eq!(head.len(), 1, "{}", run.text);
+    assert_eq!(head[0]["target"], target);
+    for ty in ["f32", "f64"] {
+        let r = run.result("quat_spin", ty);
+        assert_eq!(r["steps"], "1000");
+        let error: f64 = r["error"].parse().expect("error is a number");
+        let tol: f64 = r["tol"].parse().expect("tol is a number");
+        assert!(error <= tol && tol > 0.0, "{r:?}");
+    }
+    assert_stack_within_budget(&run);
+}
+
+#[test]
+fn rust_firmware_passes_its_checks_on_cortex_m4f() {
+    if tools_or_skip("rust_firmware_passes_its_checks_on_cortex_m4f") {
+        rust_firmware_checks(M4F);
+    }
+}
+
+#[test]
+fn rust_firmware_passes_its_checks_on_cortex_m0() {
+    if tools_or_skip("rust_firmware_passes_its_checks_on_cortex_m0") {
+        rust_firmware_checks(M0);
+    }
+}
+
+/// A wrong result and a fault must reach QEMU's exit status (otherwise every other check here
+/// could pass vacuously).
+#[test]
+fn firmware_failures_reach_the_exit_status() {
+    if !tools_or_skip("firmware_failures_reach_the_exit_status") {
+        return;
+    }
+    for elf in [rust_firmware(M4F), c_firmware(M4F)] {
+        let fail = qemu(M4F, &elf, Some("selftest-fail"));
+        assert_eq!(
+            fail.code,
+            Some(1),
+            "{}: failed check -> 1:\n{}",
+            elf.display(),
+            fail.text
+        );
+        assert!(fail.text.contains("FAIL"), "{}", fail.text);
+        let fault = qemu(M4F, &elf, Some("selftest-fault"));
+        assert_eq!(
+            fault.code,
+            Some(101),
+            "{}: fault -> 101:\n{}",
+            elf.display(),
+            fault.text
+        );
+    }
+}
+
+fn c_firmware_checks(target: &str) {
+    let elf = c_firmware(target);
+    let run = qemu(target, &elf, None);
+    assert_passed(&run, "C firmware");
+    let head = run.lines("mbs-c-firmware");
+    assert_eq!(head.len(), 1, "{}", run.text);
+    assert_eq!(head[0]["target"], target);
+    assert!(
+        run.text
+            .contains(&format!("mbs_version={}\n", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        run.text
+    );
+    assert_eq!(run.lines("check").len(), 3, "{}", run.text);
+    assert!(!run.text.contains("FAIL"), "{}", run.text);
+    assert_stack_within_budget(&run);
+}
+
+#[test]
+fn c_firmware_runs_libmbs_on_cortex_m4f() {
+    if tools_or_skip("c_firmware_runs_libmbs_on_cortex_m4f") {
+        c_firmware_checks(M4F);
+    }
+}
+
+#[test]
+fn c_firmware_runs_libmbs_on_cortex_m0() {
+    if tools_or_skip("c_firmware_runs_libmbs_on_cortex_m0") {
+        c_firmware_checks(M0);
+    }
+}
+
+/// Determinism: 1000 steps hashed over every state bit after every step are the same on
+/// x86_64 (this process, through mbs-core) and on the emulated Cortex-M4F (hardware f32,
+/// soft f64) and Cortex-M0 (all soft float).
+#[test]
+fn firmware_trajectories_are_bit_identical_to_x86_64() {
+    if !tools_or_skip("firmware_trajectories_are_bit_identical_to_x86_64") {
+        return;
+    }
+    let host = [
+        ("quat_spin", "f64", workload::quat_spin::<f64>(1000), 1e-12),
+        ("quat_spin", "f32", workload::quat_spin::<f32>(1000), 2e-4),
+    ];
+    for (name, ty, o, tol) in host {
+        assert!(
+            o.error <= tol,
+            "host {name}/{ty} against its closed form: {o:?}"
+        );
+    }
+    for target in [M4F, M0] {
+        let run = qemu(target, &rust_firmware(target), None);
+        assert_passed(&run, target);
+        for (name, ty, o, _) in host {
+            let r = run.result(name, ty);
+            assert_eq!(
+                hex(&r["hash"]),
+                o.hash,
+                "{target} {name}/{ty}: trajectory hash differs from x86_64 ({:#018x})",
+                o.hash
+            );
+            assert_eq!(
+                hex(&r["value_bits"]),
+                o.value.to_bits(),
+                "{target} {name}/{ty}"
+            );
+        }
+    }
+}
