@@ -1,6 +1,7 @@
 //! Compiles every C/C++ example in `c_examples/` into this package, renaming each `main` to
 //! `mbs_example_<name>_main`, so `cargo test` runs the real C programs against the ffi rlib
 //! (the same code as `libmbs.a`). `src/bin/mbs-example.rs` dispatches to them by name.
+//! `c_tests/*.c` (C tests of the API's refusals) are compiled the same way.
 //!
 //! The examples also build standalone against `libmbs.a`: `make -C c_examples`.
 
@@ -10,13 +11,15 @@ use std::path::{Path, PathBuf};
 fn main() {
     let root =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let dir = root.join("c_examples");
     println!("cargo:rerun-if-changed=c_examples");
+    println!("cargo:rerun-if-changed=c_tests");
     println!("cargo:rerun-if-changed=include/mbs.h");
     let mut c_files = Vec::new();
     let mut cpp_files = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .expect("c_examples/ exists")
+    let mut entries: Vec<_> = ["c_examples", "c_tests"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+        .flatten()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();

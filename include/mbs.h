@@ -10,11 +10,142 @@
 #include <stdbool.h>
 
 /**
- * Result of every `mbs_*` call: `MBS_OK` (0), a warning (1..=99: the call did its work) or an
- * error (>= 100: the call changed nothing). A fixed-width integer, not a C enum, so its size
- * is the same on every ABI.
+ * Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
+ * so its size is the same on every ABI (C enums are 1 byte on arm-none-eabi).
  */
 typedef uint32_t mbs_status;
+
+/**
+ * Parameters of a Modelica MultiBody `BodyCylinder` (seed 001). Fill with
+ * `mbs_cylinder_default`, then override fields. A `has_*` flag set to `false` means "use
+ * Modelica's default", which derives from the other parameters.
+ */
+typedef struct mbs_cylinder {
+  /**
+   * `r`: vector from frame_a to frame_b (m, frame_a).
+   */
+  double r[3];
+  /**
+   * `r_shape`: vector from frame_a to the cylinder origin (m, frame_a). Default {0,0,0}.
+   */
+  double r_shape[3];
+  /**
+   * `lengthDirection` (-, frame_a), used when `has_length_direction`; default `r - r_shape`.
+   */
+  double length_direction[3];
+  /**
+   * Use `length_direction` instead of the default.
+   */
+  bool has_length_direction;
+  /**
+   * `length` (m), used when `has_length`; default `|r - r_shape|`.
+   */
+  double length;
+  /**
+   * Use `length` instead of the default.
+   */
+  bool has_length;
+  /**
+   * `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
+   */
+  double diameter;
+  /**
+   * Use `diameter` instead of the default.
+   */
+  bool has_diameter;
+  /**
+   * `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
+   */
+  double inner_diameter;
+  /**
+   * `density` (kg/m^3); 7700 (steel) by default.
+   */
+  double density;
+  /**
+   * `world.defaultWidthFraction` (-); 20 by default.
+   */
+  double width_fraction;
+} mbs_cylinder;
+
+/**
+ * Mass, centre of mass and inertia of a body, all resolved in one frame `a`.
+ */
+typedef struct mbs_mass_properties {
+  /**
+   * Mass (kg).
+   */
+  double mass;
+  /**
+   * Centre of mass `r_CM` (m, frame_a).
+   */
+  double com[3];
+  /**
+   * Inertia tensor about the centre of mass (kg m^2, frame_a), row-major 3x3.
+   */
+  double inertia[9];
+} mbs_mass_properties;
+
+/**
+ * Every derived value of the seed's `BodyCylinder` table, SI units, frame_a.
+ */
+typedef struct mbs_cylinder_derived {
+  /**
+   * Resolved `lengthDirection` (-, frame_a), not normalized.
+   */
+  double length_direction[3];
+  /**
+   * `length` (m).
+   */
+  double length;
+  /**
+   * `diameter` (m).
+   */
+  double diameter;
+  /**
+   * `innerDiameter` (m).
+   */
+  double inner_diameter;
+  /**
+   * `radius` (m).
+   */
+  double radius;
+  /**
+   * `innerRadius` (m).
+   */
+  double inner_radius;
+  /**
+   * `mo`: mass without hole (kg).
+   */
+  double mo;
+  /**
+   * `mi`: mass of the hole (kg).
+   */
+  double mi;
+  /**
+   * `(mo radius^2 - mi innerRadius^2)/2`: inertia about the cylinder axis (kg m^2).
+   */
+  double i11;
+  /**
+   * `I22`: inertia about a perpendicular axis through the centre of mass (kg m^2).
+   */
+  double i22;
+  /**
+   * `m = mo - mi` (kg).
+   */
+  double m;
+  /**
+   * `R = from_nxy(r, {0,1,0})`: Modelica orientation `T` of the cylinder frame, row-major.
+   */
+  double orientation[9];
+  /**
+   * `r_CM` (m, frame_a).
+   */
+  double r_cm[3];
+  /**
+   * `I = resolveDyade1(R, diag(I11, I22, I22))` (kg m^2, about the centre of mass, frame_a), row-major.
+   */
+  double inertia[9];
+} mbs_cylinder_derived;
 
 /**
  * Success.
@@ -22,7 +153,8 @@ typedef uint32_t mbs_status;
 #define MBS_OK 0
 
 /**
- * Warning: the step was taken but |w| dt (or another resolution limit) exceeded its bound.
+ * Warning: the step was taken, but `|w| dt` (or `dt sqrt(k/m)`) exceeded its bound, so the
+ * result is not resolved; sub-step or shorten `dt`.
  */
 #define MBS_WARN_STEP_TOO_LARGE 1
 
@@ -37,68 +169,246 @@ typedef uint32_t mbs_status;
 #define MBS_ERR_NOT_FINITE 101
 
 /**
- * An argument is out of its range (negative density, mass <= 0, ...).
+ * A fixed capacity is full (system items, sensor buffer).
  */
-#define MBS_ERR_OUT_OF_RANGE 102
+#define MBS_ERR_CAPACITY_FULL 102
 
 /**
- * A vector or length that must be non-zero is zero.
+ * An index names no item of that kind.
  */
-#define MBS_ERR_ZERO_LENGTH 103
+#define MBS_ERR_UNKNOWN_INDEX 103
 
 /**
- * innerDiameter is not strictly below diameter.
+ * The system is not assembled (or was changed since): call `mbs_system_assemble`.
  */
-#define MBS_ERR_INNER_DIAMETER 104
-
-/**
- * The time step is <= 0 or not finite.
- */
-#define MBS_ERR_TIME_STEP 105
-
-/**
- * The state holds NaN or infinity.
- */
-#define MBS_ERR_NON_FINITE_STATE 106
-
-/**
- * A fixed capacity is full.
- */
-#define MBS_ERR_CAPACITY_FULL 107
-
-/**
- * An index names no item.
- */
-#define MBS_ERR_UNKNOWN_INDEX 108
+#define MBS_ERR_NOT_ASSEMBLED 104
 
 /**
  * The item does not provide this output variable or Jacobian.
  */
-#define MBS_ERR_NOT_AVAILABLE 109
+#define MBS_ERR_NOT_AVAILABLE 105
 
 /**
- * The system is not assembled.
+ * The solver failed (singular matrix, no Newton convergence).
  */
-#define MBS_ERR_NOT_ASSEMBLED 110
+#define MBS_ERR_SOLVER_FAILED 106
 
 /**
- * An argument is invalid in a way not listed above (unknown enum value, wrong item kind, ...).
+ * The state holds NaN or infinity.
  */
-#define MBS_ERR_INVALID_ARGUMENT 111
+#define MBS_ERR_NON_FINITE_STATE 107
 
 /**
- * The solver failed (singular matrix, no convergence).
+ * An argument is invalid in a way the 2xx codes do not name (unknown enum value, ...).
  */
-#define MBS_ERR_SOLVER_FAILED 112
+#define MBS_ERR_INVALID_ARGUMENT 108
+
+/**
+ * Caller storage too small or misaligned (e.g. the system buffer).
+ */
+#define MBS_ERR_STORAGE 109
 
 /**
  * An internal error that should be impossible (a caught panic).
  */
 #define MBS_ERR_PANIC 199
 
+/**
+ * Invalid mass (must be > 0, or >= 0 where documented).
+ */
+#define MBS_ERR_INVALID_MASS 200
+
+/**
+ * Invalid density (must be >= 0).
+ */
+#define MBS_ERR_INVALID_DENSITY 201
+
+/**
+ * Invalid diameter (must be >= 0).
+ */
+#define MBS_ERR_INVALID_DIAMETER 202
+
+/**
+ * Invalid inner diameter: negative, or not strictly below the diameter.
+ */
+#define MBS_ERR_INVALID_INNER_DIAMETER 203
+
+/**
+ * Invalid length (must be > 0).
+ */
+#define MBS_ERR_INVALID_LENGTH 204
+
+/**
+ * Invalid direction or axis (zero vector).
+ */
+#define MBS_ERR_INVALID_DIRECTION 205
+
+/**
+ * Invalid inertia (not symmetric positive definite, or violating the triangle inequality).
+ */
+#define MBS_ERR_INVALID_INERTIA 206
+
+/**
+ * Invalid time step (must be finite and > 0).
+ */
+#define MBS_ERR_INVALID_TIME_STEP 207
+
+/**
+ * Invalid box dimensions (must be >= 0).
+ */
+#define MBS_ERR_INVALID_DIMENSIONS 208
+
+/**
+ * Invalid orientation (not a unit quaternion).
+ */
+#define MBS_ERR_INVALID_ORIENTATION 209
+
+/**
+ * Invalid rotation sequence (axes 1..3, consecutive axes distinct).
+ */
+#define MBS_ERR_INVALID_SEQUENCE 210
+
+/**
+ * Invalid solver or simulation setting (end time, step count, spectral radius, tolerance).
+ */
+#define MBS_ERR_INVALID_SETTING 211
+
+/**
+ * Invalid local position (must be [0,0,0] for this output).
+ */
+#define MBS_ERR_INVALID_LOCAL_POSITION 212
+
+/**
+ * Invalid stiffness or damping (must be >= 0).
+ */
+#define MBS_ERR_INVALID_STIFFNESS_DAMPING 213
+
+/**
+ * The body cannot carry this marker type (e.g. a rigid marker on a mass point).
+ */
+#define MBS_ERR_INVALID_MARKER 214
+
+/**
+ * A connector joins a marker with itself.
+ */
+#define MBS_ERR_SAME_MARKER 215
+
+/**
+ * An item refers to a node of the wrong kind.
+ */
+#define MBS_ERR_WRONG_NODE_KIND 216
+
+/**
+ * Invalid centre of mass or other position parameter.
+ */
+#define MBS_ERR_INVALID_POSITION 217
+
+/**
+ * Invalid velocity, angular velocity or acceleration parameter.
+ */
+#define MBS_ERR_INVALID_VELOCITY 218
+
+/**
+ * Invalid force or torque.
+ */
+#define MBS_ERR_INVALID_LOAD 219
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Fills `*out` with Modelica's `BodyCylinder` defaults for the given `r` (m, frame_a):
+ * `r_shape = 0`, default length direction, length and diameter, `inner_diameter = 0`,
+ * `density = 7700`, `width_fraction = 20`.
+ *
+ * # Safety
+ * `out` is null or valid for writes; `r` is null or points to 3 doubles.
+ */
+mbs_status mbs_cylinder_default(struct mbs_cylinder *out, const double (*r)[3]);
+
+/**
+ * Mass properties of a `BodyCylinder` about its centre of mass, in frame_a.
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY` (< 0),
+ * `MBS_ERR_INVALID_DIAMETER` (< 0), `MBS_ERR_INVALID_INNER_DIAMETER` (< 0 or not below the
+ * diameter), `MBS_ERR_INVALID_LENGTH` (<= 0), `MBS_ERR_INVALID_DIRECTION` (zero length direction).
+ *
+ * # Safety
+ * `cyl` is null or points to an `mbs_cylinder`; `out` is null or valid for writes.
+ */
+mbs_status mbs_cylinder_mass_properties(const struct mbs_cylinder *cyl,
+                                        struct mbs_mass_properties *out);
+
+/**
+ * Every derived value of the seed's `BodyCylinder` table (errors as
+ * `mbs_cylinder_mass_properties`).
+ *
+ * # Safety
+ * `cyl` is null or points to an `mbs_cylinder`; `out` is null or valid for writes.
+ */
+mbs_status mbs_cylinder_derived_values(const struct mbs_cylinder *cyl,
+                                       struct mbs_cylinder_derived *out);
+
+/**
+ * A uniform box with edge lengths `dimensions` (m, along frame_a's axes) and `density`
+ * (kg/m^3), centred at `center` (m, frame_a). Errors: `MBS_ERR_NULL_POINTER`,
+ * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DIMENSIONS` (< 0), `MBS_ERR_INVALID_DENSITY` (< 0).
+ *
+ * # Safety
+ * Pointers are null or valid (`dimensions`, `center`: 3 doubles; `out`: writable).
+ */
+mbs_status mbs_box_mass_properties(const double (*dimensions)[3],
+                                   double density,
+                                   const double (*center)[3],
+                                   struct mbs_mass_properties *out);
+
+/**
+ * A uniform solid (`inner_diameter = 0`) or hollow sphere of `density` (kg/m^3) centred at
+ * `center` (m, frame_a). Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_DENSITY`.
+ *
+ * # Safety
+ * Pointers are null or valid (`center`: 3 doubles; `out`: writable).
+ */
+mbs_status mbs_sphere_mass_properties(double diameter,
+                                      double inner_diameter,
+                                      double density,
+                                      const double (*center)[3],
+                                      struct mbs_mass_properties *out);
+
+/**
+ * A point mass `mass` (kg, >= 0) at `position` (m, frame_a): zero inertia about itself.
+ *
+ * # Safety
+ * Pointers are null or valid (`position`: 3 doubles; `out`: writable).
+ */
+mbs_status mbs_point_mass_properties(double mass,
+                                     const double (*position)[3],
+                                     struct mbs_mass_properties *out);
+
+/**
+ * Combines `count` bodies (all in the same frame_a): total mass, mass-weighted centre of mass,
+ * inertias shifted to the common centre of mass and summed. Errors: `MBS_ERR_NULL_POINTER`,
+ * `MBS_ERR_INVALID_ARGUMENT` (`count == 0`), `MBS_ERR_INVALID_MASS` (total mass 0), the checks
+ * of each part (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_INERTIA`, ...).
+ *
+ * # Safety
+ * `parts` is null or points to `count` elements; `out` is null or writable.
+ */
+mbs_status mbs_mass_properties_combine(const struct mbs_mass_properties *parts,
+                                       size_t count,
+                                       struct mbs_mass_properties *out);
+
+/**
+ * The inertia of `mp` about `point` (m, frame_a) by the parallel-axis theorem,
+ * `I_p = I_c + m (|d|^2 E - d d^T)`, `d = com - point` (kg m^2, row-major).
+ *
+ * # Safety
+ * Pointers are null or valid (`point`: 3 doubles; `out`: 9 writable doubles).
+ */
+mbs_status mbs_mass_properties_inertia_about(const struct mbs_mass_properties *mp,
+                                             const double (*point)[3],
+                                             double (*out)[9]);
 
 /**
  * A static, NUL-terminated English description of `status` ("unknown status" if unknown).

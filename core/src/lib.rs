@@ -16,11 +16,18 @@
 // Tests may use nalgebra's own norm() etc. as an independent reference; the library may not.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
+pub mod bodies;
 pub mod body;
 pub mod error;
+pub mod frames;
+pub mod inertia;
+pub mod integrators;
+pub mod loads;
 pub mod math;
+pub mod nodes;
 pub mod output;
 pub mod real;
+pub mod solver;
 
 pub use error::{Error, Param, Result};
 pub use output::{OutputValue, OutputVariableType};

@@ -14,6 +14,8 @@
 #![cfg_attr(target_os = "none", no_std)]
 #![deny(missing_docs)]
 
+pub mod convert;
+pub mod mass_properties;
 pub mod status;
 pub mod version;
 

@@ -1,45 +1,85 @@
 //! Status codes: `mbs_status` values with fixed numbers, never reused.
+//!
+//! - `0`: success.
+//! - `1..=99`: warnings: the call did its work, read the outputs.
+//! - `100..=199`: errors: the call changed nothing.
+//! - `200..=299`: "invalid argument", naming which one: the call changed nothing.
 
 use core::ffi::c_char;
 
-/// Result of every `mbs_*` call: `MBS_OK` (0), a warning (1..=99: the call did its work) or an
-/// error (>= 100: the call changed nothing). A fixed-width integer, not a C enum, so its size
-/// is the same on every ABI.
+/// Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
+/// so its size is the same on every ABI (C enums are 1 byte on arm-none-eabi).
 pub type MbsStatus = u32;
 
 /// Success.
 pub const MBS_OK: MbsStatus = 0;
-/// Warning: the step was taken but |w| dt (or another resolution limit) exceeded its bound.
+/// Warning: the step was taken, but `|w| dt` (or `dt sqrt(k/m)`) exceeded its bound, so the
+/// result is not resolved; sub-step or shorten `dt`.
 pub const MBS_WARN_STEP_TOO_LARGE: MbsStatus = 1;
 
 /// A required pointer argument was null.
 pub const MBS_ERR_NULL_POINTER: MbsStatus = 100;
 /// An argument is NaN or infinite.
 pub const MBS_ERR_NOT_FINITE: MbsStatus = 101;
-/// An argument is out of its range (negative density, mass <= 0, ...).
-pub const MBS_ERR_OUT_OF_RANGE: MbsStatus = 102;
-/// A vector or length that must be non-zero is zero.
-pub const MBS_ERR_ZERO_LENGTH: MbsStatus = 103;
-/// innerDiameter is not strictly below diameter.
-pub const MBS_ERR_INNER_DIAMETER: MbsStatus = 104;
-/// The time step is <= 0 or not finite.
-pub const MBS_ERR_TIME_STEP: MbsStatus = 105;
-/// The state holds NaN or infinity.
-pub const MBS_ERR_NON_FINITE_STATE: MbsStatus = 106;
-/// A fixed capacity is full.
-pub const MBS_ERR_CAPACITY_FULL: MbsStatus = 107;
-/// An index names no item.
-pub const MBS_ERR_UNKNOWN_INDEX: MbsStatus = 108;
+/// A fixed capacity is full (system items, sensor buffer).
+pub const MBS_ERR_CAPACITY_FULL: MbsStatus = 102;
+/// An index names no item of that kind.
+pub const MBS_ERR_UNKNOWN_INDEX: MbsStatus = 103;
+/// The system is not assembled (or was changed since): call `mbs_system_assemble`.
+pub const MBS_ERR_NOT_ASSEMBLED: MbsStatus = 104;
 /// The item does not provide this output variable or Jacobian.
-pub const MBS_ERR_NOT_AVAILABLE: MbsStatus = 109;
-/// The system is not assembled.
-pub const MBS_ERR_NOT_ASSEMBLED: MbsStatus = 110;
-/// An argument is invalid in a way not listed above (unknown enum value, wrong item kind, ...).
-pub const MBS_ERR_INVALID_ARGUMENT: MbsStatus = 111;
-/// The solver failed (singular matrix, no convergence).
-pub const MBS_ERR_SOLVER_FAILED: MbsStatus = 112;
+pub const MBS_ERR_NOT_AVAILABLE: MbsStatus = 105;
+/// The solver failed (singular matrix, no Newton convergence).
+pub const MBS_ERR_SOLVER_FAILED: MbsStatus = 106;
+/// The state holds NaN or infinity.
+pub const MBS_ERR_NON_FINITE_STATE: MbsStatus = 107;
+/// An argument is invalid in a way the 2xx codes do not name (unknown enum value, ...).
+pub const MBS_ERR_INVALID_ARGUMENT: MbsStatus = 108;
+/// Caller storage too small or misaligned (e.g. the system buffer).
+pub const MBS_ERR_STORAGE: MbsStatus = 109;
 /// An internal error that should be impossible (a caught panic).
 pub const MBS_ERR_PANIC: MbsStatus = 199;
+
+/// Invalid mass (must be > 0, or >= 0 where documented).
+pub const MBS_ERR_INVALID_MASS: MbsStatus = 200;
+/// Invalid density (must be >= 0).
+pub const MBS_ERR_INVALID_DENSITY: MbsStatus = 201;
+/// Invalid diameter (must be >= 0).
+pub const MBS_ERR_INVALID_DIAMETER: MbsStatus = 202;
+/// Invalid inner diameter: negative, or not strictly below the diameter.
+pub const MBS_ERR_INVALID_INNER_DIAMETER: MbsStatus = 203;
+/// Invalid length (must be > 0).
+pub const MBS_ERR_INVALID_LENGTH: MbsStatus = 204;
+/// Invalid direction or axis (zero vector).
+pub const MBS_ERR_INVALID_DIRECTION: MbsStatus = 205;
+/// Invalid inertia (not symmetric positive definite, or violating the triangle inequality).
+pub const MBS_ERR_INVALID_INERTIA: MbsStatus = 206;
+/// Invalid time step (must be finite and > 0).
+pub const MBS_ERR_INVALID_TIME_STEP: MbsStatus = 207;
+/// Invalid box dimensions (must be >= 0).
+pub const MBS_ERR_INVALID_DIMENSIONS: MbsStatus = 208;
+/// Invalid orientation (not a unit quaternion).
+pub const MBS_ERR_INVALID_ORIENTATION: MbsStatus = 209;
+/// Invalid rotation sequence (axes 1..3, consecutive axes distinct).
+pub const MBS_ERR_INVALID_SEQUENCE: MbsStatus = 210;
+/// Invalid solver or simulation setting (end time, step count, spectral radius, tolerance).
+pub const MBS_ERR_INVALID_SETTING: MbsStatus = 211;
+/// Invalid local position (must be [0,0,0] for this output).
+pub const MBS_ERR_INVALID_LOCAL_POSITION: MbsStatus = 212;
+/// Invalid stiffness or damping (must be >= 0).
+pub const MBS_ERR_INVALID_STIFFNESS_DAMPING: MbsStatus = 213;
+/// The body cannot carry this marker type (e.g. a rigid marker on a mass point).
+pub const MBS_ERR_INVALID_MARKER: MbsStatus = 214;
+/// A connector joins a marker with itself.
+pub const MBS_ERR_SAME_MARKER: MbsStatus = 215;
+/// An item refers to a node of the wrong kind.
+pub const MBS_ERR_WRONG_NODE_KIND: MbsStatus = 216;
+/// Invalid centre of mass or other position parameter.
+pub const MBS_ERR_INVALID_POSITION: MbsStatus = 217;
+/// Invalid velocity, angular velocity or acceleration parameter.
+pub const MBS_ERR_INVALID_VELOCITY: MbsStatus = 218;
+/// Invalid force or torque.
+pub const MBS_ERR_INVALID_LOAD: MbsStatus = 219;
 
 /// A static, NUL-terminated English description of `status` ("unknown status" if unknown).
 /// Never null; the caller must not free it.
@@ -50,18 +90,37 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_WARN_STEP_TOO_LARGE => b"warning: step too large for the rotation rate or stiffness\0",
         MBS_ERR_NULL_POINTER => b"null pointer argument\0",
         MBS_ERR_NOT_FINITE => b"argument is NaN or infinite\0",
-        MBS_ERR_OUT_OF_RANGE => b"argument out of range\0",
-        MBS_ERR_ZERO_LENGTH => b"zero-length vector or length\0",
-        MBS_ERR_INNER_DIAMETER => b"inner diameter not below diameter\0",
-        MBS_ERR_TIME_STEP => b"time step must be finite and > 0\0",
-        MBS_ERR_NON_FINITE_STATE => b"state is NaN or infinite\0",
         MBS_ERR_CAPACITY_FULL => b"capacity full\0",
         MBS_ERR_UNKNOWN_INDEX => b"unknown index\0",
-        MBS_ERR_NOT_AVAILABLE => b"output or Jacobian not available for this item\0",
         MBS_ERR_NOT_ASSEMBLED => b"system not assembled\0",
-        MBS_ERR_INVALID_ARGUMENT => b"invalid argument\0",
+        MBS_ERR_NOT_AVAILABLE => b"output or Jacobian not available for this item\0",
         MBS_ERR_SOLVER_FAILED => b"solver failed\0",
+        MBS_ERR_NON_FINITE_STATE => b"state is NaN or infinite\0",
+        MBS_ERR_INVALID_ARGUMENT => b"invalid argument\0",
+        MBS_ERR_STORAGE => b"storage too small or misaligned\0",
         MBS_ERR_PANIC => b"internal error\0",
+        MBS_ERR_INVALID_MASS => b"invalid mass\0",
+        MBS_ERR_INVALID_DENSITY => b"invalid density\0",
+        MBS_ERR_INVALID_DIAMETER => b"invalid diameter\0",
+        MBS_ERR_INVALID_INNER_DIAMETER => {
+            b"invalid inner diameter (must be >= 0 and below the diameter)\0"
+        }
+        MBS_ERR_INVALID_LENGTH => b"invalid length (must be > 0)\0",
+        MBS_ERR_INVALID_DIRECTION => b"invalid direction (zero vector)\0",
+        MBS_ERR_INVALID_INERTIA => b"invalid inertia\0",
+        MBS_ERR_INVALID_TIME_STEP => b"invalid time step (must be finite and > 0)\0",
+        MBS_ERR_INVALID_DIMENSIONS => b"invalid dimensions\0",
+        MBS_ERR_INVALID_ORIENTATION => b"invalid orientation\0",
+        MBS_ERR_INVALID_SEQUENCE => b"invalid rotation sequence\0",
+        MBS_ERR_INVALID_SETTING => b"invalid setting\0",
+        MBS_ERR_INVALID_LOCAL_POSITION => b"invalid local position\0",
+        MBS_ERR_INVALID_STIFFNESS_DAMPING => b"invalid stiffness or damping\0",
+        MBS_ERR_INVALID_MARKER => b"marker type not supported by this body\0",
+        MBS_ERR_SAME_MARKER => b"connector joins a marker with itself\0",
+        MBS_ERR_WRONG_NODE_KIND => b"node of the wrong kind\0",
+        MBS_ERR_INVALID_POSITION => b"invalid position\0",
+        MBS_ERR_INVALID_VELOCITY => b"invalid velocity\0",
+        MBS_ERR_INVALID_LOAD => b"invalid force or torque\0",
         _ => b"unknown status\0",
     };
     s.as_ptr().cast()

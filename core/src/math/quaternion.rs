@@ -2,9 +2,11 @@
 //!
 //! Convention: the quaternion of a body frame `b` maps body coordinates to world coordinates,
 //! `v_0 = q v_b q*`, i.e. [`Quaternion::to_matrix`] returns `R_0b` with `v_0 = R_0b v_b`.
-//! Exudyn's Euler parameters and MuJoCo use the same order; Modelica's `Quaternions.Orientation`
-//! is scalar last **and** describes the world-to-frame transformation `T = R_0b^T`:
-//! convert with [`Quaternion::from_modelica`] / [`Quaternion::to_modelica`].
+//! Exudyn's Euler parameters and MuJoCo use the same order. Modelica's `Quaternions.Orientation`
+//! `{n sin(phi/2), cos(phi/2)}` is scalar last; it turns frame 1 into frame 2 by +phi about n,
+//! the same rotation as mbs's `[cos(phi/2), n sin(phi/2)]` (its `from_Q` gives `T = R_0b^T`
+//! from the same components). Convert with [`Quaternion::from_modelica`] /
+//! [`Quaternion::to_modelica`]: a reordering, no conjugation.
 
 use crate::real::Real;
 use nalgebra::{Matrix3, Vector3};
@@ -47,17 +49,16 @@ impl<T: Real> Quaternion<T> {
         [self.w, self.x, self.y, self.z]
     }
 
-    /// From Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last, world-to-frame).
+    /// From Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last).
     #[inline]
     pub fn from_modelica(q: [T; 4]) -> Self {
-        // Modelica's Q describes T = R_0b^T; its conjugate describes R_0b.
-        Self::new(q[3], -q[0], -q[1], -q[2])
+        Self::new(q[3], q[0], q[1], q[2])
     }
 
-    /// To Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last, world-to-frame).
+    /// To Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last).
     #[inline]
     pub fn to_modelica(self) -> [T; 4] {
-        [-self.x, -self.y, -self.z, self.w]
+        [self.x, self.y, self.z, self.w]
     }
 
     /// The vector part `[x, y, z]`.
@@ -289,5 +290,20 @@ mod tests {
         assert!((y - Vector3::y()).norm() < 1e-15);
         let qm = q.to_modelica();
         assert_eq!(Quaternion::from_modelica(qm), q);
+        // Modelica's from_Q (Frames.Quaternions.to_T), written out: T = R_0b^T.
+        let [q1, q2, q3, q4] = Quaternion::<f64>::exp(&Vector3::new(0.3, -0.7, 1.1)).to_modelica();
+        let t = Matrix3::new(
+            2.0 * (q1 * q1 + q4 * q4) - 1.0,
+            2.0 * (q1 * q2 + q3 * q4),
+            2.0 * (q1 * q3 - q2 * q4),
+            2.0 * (q2 * q1 - q3 * q4),
+            2.0 * (q2 * q2 + q4 * q4) - 1.0,
+            2.0 * (q2 * q3 + q1 * q4),
+            2.0 * (q3 * q1 + q2 * q4),
+            2.0 * (q3 * q2 - q1 * q4),
+            2.0 * (q3 * q3 + q4 * q4) - 1.0,
+        );
+        let r = Quaternion::<f64>::exp(&Vector3::new(0.3, -0.7, 1.1)).to_matrix();
+        assert!((t - r.transpose()).norm() < 1e-15);
     }
 }

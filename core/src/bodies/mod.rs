@@ -1,0 +1,9 @@
+//! Bodies: objects with mass on a node (seed 003), each implementing [`Body`](crate::body::Body).
+
+pub mod body_cylinder;
+pub mod ground;
+pub mod mass_point_2d;
+pub mod rigid_body;
+
+pub use ground::ObjectGround;
+pub use mass_point_2d::MassPoint2D;

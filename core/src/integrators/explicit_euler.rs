@@ -1,0 +1,104 @@
+//! Baseline: explicit (forward) Euler on `[r, v, q, w]` with the quaternion kinematics
+//! `q_dot = 1/2 q [0, w_b]`, quaternion renormalized after the step.
+//!
+//! ```text
+//! r' = r + dt v,   v' = v + dt (f - R_lin v)/m,
+//! q' = normalize(q + dt/2 q [0, w]),   w' = w + dt I^-1 (tau - w x I w - R_ang w)
+//! ```
+//!
+//! Order 1. Torque-free its kinetic energy and `|L|` **grow** every step (the explicit
+//! gyroscopic update moves `w` along the tangent of the energy ellipsoid, leaving it outward);
+//! the resistance is explicit and unstable for `dt c/m > 2`. Here only to be compared with.
+
+use super::rigid_driver::{advance, ComState};
+use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
+use crate::bodies::rigid_body::RigidBody;
+use crate::math::Quaternion;
+use crate::nodes::rigid::RigidState;
+use crate::{Error, Real, Result};
+
+/// Explicit Euler (baseline, see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExplicitEuler<T> {
+    /// Rotation-per-step bound and sub-stepping.
+    pub settings: StepSettings<T>,
+}
+
+impl<T: Real> Default for ExplicitEuler<T> {
+    fn default() -> Self {
+        Self {
+            settings: StepSettings::default(),
+        }
+    }
+}
+
+impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
+    fn step(
+        &self,
+        body: &RigidBody<T>,
+        loads: &RigidLoads<T>,
+        state: &mut RigidState<T>,
+        dt: T,
+    ) -> Result<StepInfo> {
+        advance(body, loads, &self.settings, state, dt, |s, h| {
+            let d = rigid_derivative(body, loads, s);
+            let q = Quaternion::new(
+                s.q.w + h * d.q.w,
+                s.q.x + h * d.q.x,
+                s.q.y + h * d.q.y,
+                s.q.z + h * d.q.z,
+            );
+            Ok(ComState {
+                r: s.r + d.r * h,
+                v: s.v + d.v * h,
+                q: q.normalized().ok_or(Error::NonFiniteState)?,
+                w: s.w + d.w * h,
+            })
+        })
+    }
+}
+
+/// The time derivative of the COM state under constant `loads`: `[v, (f - R_lin v)/m,
+/// 1/2 q [0, w], I^-1 (tau - w x I w - R_ang w)]` (the fields of the returned [`ComState`]
+/// hold the rates: m/s, m/s^2, 1/s, rad/s^2).
+#[inline]
+pub fn rigid_derivative<T: Real>(
+    body: &RigidBody<T>,
+    loads: &RigidLoads<T>,
+    s: &ComState<T>,
+) -> ComState<T> {
+    let w = &s.w;
+    let iw = body.inertia() * w;
+    let wdot =
+        body.inertia_inverse() * (loads.torque - w.cross(&iw) - loads.angular_resistance * w);
+    let vdot = (loads.force - loads.linear_resistance * s.v) / body.mass();
+    let half = T::c(0.5);
+    let qdot = s.q.mul(&Quaternion::new(
+        T::zero(),
+        w.x * half,
+        w.y * half,
+        w.z * half,
+    ));
+    ComState {
+        r: s.v,
+        v: vdot,
+        q: qdot,
+        w: wdot,
+    }
+}
+
+/// `y + h k` for COM states holding values (`y`) and rates (`k`), the quaternion unnormalized.
+#[inline]
+pub fn axpy<T: Real>(y: &ComState<T>, h: T, k: &ComState<T>) -> ComState<T> {
+    ComState {
+        r: y.r + k.r * h,
+        v: y.v + k.v * h,
+        q: Quaternion::new(
+            y.q.w + h * k.q.w,
+            y.q.x + h * k.q.x,
+            y.q.y + h * k.q.y,
+            y.q.z + h * k.q.z,
+        ),
+        w: y.w + k.w * h,
+    }
+}

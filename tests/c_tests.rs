@@ -1,0 +1,21 @@
+//! Runs the C tests of `c_tests/` (compiled into `mbs-example` by build.rs): each exits 0 and
+//! prints "0 failures" only if every check of the C API passed.
+
+use std::process::Command;
+
+fn run_c_test(name: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mbs-example"))
+        .arg(name)
+        .output()
+        .expect("mbs-example runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains(": 0 failures"),
+        "C test {name} failed:\n{stdout}"
+    );
+}
+
+#[test]
+fn c_mass_properties_results_and_refusals() {
+    run_c_test("test_mass_properties");
+}

@@ -1,0 +1,97 @@
+//! The rigid-body steps never allocate: a counting global allocator sees no allocation on the
+//! stepping thread while steps run (core is `no_std` without `alloc`, so this guards against a
+//! dependency or a feature change pulling one in).
+
+use mbs_core::bodies::rigid_body::RigidBody;
+use mbs_core::body::Body;
+use mbs_core::integrators::explicit_euler::ExplicitEuler;
+use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rk4::Rk4;
+use mbs_core::integrators::symplectic_euler::SymplecticEuler;
+use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepSettings};
+use mbs_core::math::Quaternion;
+use mbs_core::nodes::rigid::RigidState;
+use mbs_core::OutputVariableType;
+use nalgebra::Vector3;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ARMED.try_with(|a| {
+            if a.get() {
+                COUNT.with(|c| c.set(c.get() + 1));
+            }
+        });
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    COUNT.with(|c| c.set(0));
+    ARMED.with(|a| a.set(true));
+    f();
+    ARMED.with(|a| a.set(false));
+    COUNT.with(|c| c.get())
+}
+
+fn steps_without_allocating<I: RigidIntegrator<f64>>(integ: &I) -> usize {
+    let b = RigidBody::from_principal(1.0, [1.0, 2.0, 3.0], Vector3::new(0.1, 0.0, 0.0)).unwrap();
+    let loads = RigidLoads::none()
+        .with_force(Vector3::new(0.0, -9.81, 0.0))
+        .with_linear_damping(0.1)
+        .with_angular_damping(0.01);
+    let mut s = RigidState::new(
+        Vector3::zeros(),
+        Quaternion::identity(),
+        Vector3::zeros(),
+        Vector3::new(0.1, 5.0, 0.1),
+    );
+    allocations_during(|| {
+        for _ in 0..1000 {
+            integ.step(&b, &loads, &mut s, 1e-2).unwrap();
+            b.output(&s, OutputVariableType::KineticEnergy, &Vector3::zeros())
+                .unwrap();
+            b.position_jacobian(&s, &Vector3::new(1.0, 0.0, 0.0))
+                .unwrap();
+        }
+        // Refused input: the error path does not allocate either.
+        assert!(integ.step(&b, &loads, &mut s, -1.0).is_err());
+    })
+}
+
+#[test]
+fn no_step_allocates() {
+    // The counter works: a Vec on the armed thread is seen.
+    assert_eq!(
+        allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))),
+        1
+    );
+    assert_eq!(
+        steps_without_allocating(&LinearlyImplicitMidpoint::new()),
+        0
+    );
+    let sub = StepSettings::default()
+        .with_substep(true)
+        .with_max_rotation_per_step(0.01);
+    assert_eq!(
+        steps_without_allocating(&LinearlyImplicitMidpoint::with_step_settings(sub)),
+        0
+    );
+    assert_eq!(steps_without_allocating(&ExplicitEuler::default()), 0);
+    assert_eq!(steps_without_allocating(&SymplecticEuler::default()), 0);
+    assert_eq!(steps_without_allocating(&Rk4::default()), 0);
+}
