@@ -13,7 +13,9 @@
 #   bash scripts/embedded-figures.sh            # everything, both targets
 #   KEEP_LOGS=1 bash scripts/embedded-figures.sh  # keep the exec logs in target/firmware/logs
 #
-# Needs scripts/setup.sh's tools. Builds into target/firmware (like tests/firmware_qemu.rs).
+# Needs scripts/setup.sh's tools. Builds into target/firmware (like tests/firmware_qemu.rs),
+# with the `dist` profile (one codegen unit, fat LTO: how libmbs.a ships); PROFILE=release
+# measures the test builds instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -21,6 +23,7 @@ FW=$ROOT/target/firmware
 LOGS=$FW/logs
 M4F=thumbv7em-none-eabihf
 M0=thumbv6m-none-eabi
+PROFILE=${PROFILE:-dist}
 export CARGO_TARGET_DIR=$FW MBS_SKIP_CBINDGEN=1
 unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS MAKEFLAGS MFLAGS
 mkdir -p "$LOGS"
@@ -35,12 +38,13 @@ quiet() { # runs "$@", shows its output only if it fails
 }
 
 # ---- build ---------------------------------------------------------------------------
-quiet cargo build --quiet --release -p mbs-ffi --target $M4F --target $M0
-(cd firmware/rust && quiet cargo build --quiet --release --locked --target $M4F --target $M0)
-for t in $M4F $M0; do quiet make -s -C c_examples/firmware TARGET=$t; done
+quiet cargo build --quiet --profile "$PROFILE" -p mbs-ffi --target $M4F --target $M0
+(cd firmware/rust && quiet cargo build --quiet --profile "$PROFILE" --locked --target $M4F --target $M0)
+for t in $M4F $M0; do quiet make -s -C c_examples/firmware TARGET=$t PROFILE="$PROFILE"; done
 
-rust_elf() { echo "$FW/$1/release/mbs-firmware"; }
-c_elf() { echo "$FW/c-$1/fw.elf"; }
+suffix=""; [ "$PROFILE" = release ] || suffix="-$PROFILE"
+rust_elf() { echo "$FW/$1/$PROFILE/mbs-firmware"; }
+c_elf() { echo "$FW/c-$1$suffix/fw.elf"; }
 machine() { if [ "$1" = $M4F ]; then echo "-M mps2-an386 -cpu cortex-m4"; else echo "-M microbit"; fi; }
 qemu_major=$(qemu-system-arm --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)
 if [ "${qemu_major:-0}" -ge 8 ]; then ONE_INSN="-accel tcg,one-insn-per-tb=on"; else ONE_INSN="-singlestep"; fi
@@ -83,7 +87,7 @@ echo
 echo "| firmware | target | mbs code (libmbs.a: mbs) | libmbs.a: compiler_builtins | rest of firmware | whole image (text+data) |"
 echo "|---|---|---|---|---|---|"
 for t in $M4F $M0; do
-  read -r _ m _ b _ o _ tot <<<"$(map_flash "$FW/c-$t/fw.map")"
+  read -r _ m _ b _ o _ tot <<<"$(map_flash "$FW/c-$t$suffix/fw.map")"
   echo "| C (c_examples/firmware) | $t | $m | $b | $o | $tot |"
 done
 for t in $M4F $M0; do

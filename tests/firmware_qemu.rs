@@ -239,16 +239,43 @@ fn assert_passed(run: &Run, what: &str) {
     );
 }
 
-/// Every stack figure of a step is printed and within issue 7's budget of 1 KiB.
-fn assert_stack_within_budget(run: &Run) {
+/// Every stack figure is printed and positive (a probed call uses stack), within the
+/// firmware's stack region, and on the Cortex-M4F one f32 step is within issue 7's budget of
+/// 1 KiB (deterministic, so a regression guard; the f64 and soft-float Cortex-M0 figures are
+/// reported in docs/embedded.md, not bounded).
+fn assert_stack(run: &Run, target: &str, min_lines: usize) {
     let stacks = run.lines("stack");
-    assert!(stacks.len() >= 2, "stack lines:\n{}", run.text);
+    assert!(stacks.len() >= min_lines, "stack lines:\n{}", run.text);
     for s in stacks {
         let bytes: usize = s["bytes"].parse().expect("stack bytes");
-        assert!(bytes > 0, "a probed call uses stack: {s:?}");
-        if s["what"] != "since_reset" {
-            assert!(bytes <= 1024, "one step within 1 KiB of stack: {s:?}");
+        assert!(bytes > 0 && bytes < 4096, "{s:?}");
+        if target == M4F && s.get("type").map(String::as_str) == Some("f32") {
+            assert!(bytes <= 1024, "one f32 step within 1 KiB of stack: {s:?}");
         }
+    }
+}
+
+/// The workloads of firmware/rust/src/workload.rs with their steps and tolerances (the
+/// firmware prints its own tolerance; this test checks it is the one stated here).
+const WORKLOADS: [(&str, &str, u32, f64); 4] = [
+    ("mini_masspoint", "f64", 100, 1e-12),
+    ("mini_masspoint", "f32", 100, 1e-5),
+    ("spinning_cylinder", "f64", workload::CYLINDER_STEPS, 5e-5),
+    ("spinning_cylinder", "f32", workload::CYLINDER_STEPS, 5e-5),
+];
+
+/// The same workloads stepped here, on the host.
+fn host_outcome(name: &str, ty: &str) -> workload::Outcome {
+    match (name, ty) {
+        ("mini_masspoint", "f64") => workload::mini_masspoint::<f64>(),
+        ("mini_masspoint", "f32") => workload::mini_masspoint::<f32>(),
+        ("spinning_cylinder", "f64") => {
+            workload::spinning_cylinder::<f64>(workload::CYLINDER_STEPS)
+        }
+        ("spinning_cylinder", "f32") => {
+            workload::spinning_cylinder::<f32>(workload::CYLINDER_STEPS)
+        }
+        _ => unreachable!("unknown workload {name}/{ty}"),
     }
 }
 
@@ -259,14 +286,20 @@ fn rust_firmware_checks(target: &str) {
     let head = run.lines("mbs-firmware");
     assert_eq!(head.len(), 1, "{}", run.text);
     assert_eq!(head[0]["target"], target);
-    for ty in ["f32", "f64"] {
-        let r = run.result("quat_spin", ty);
-        assert_eq!(r["steps"], "1000");
+    for (name, ty, steps, tol) in WORKLOADS {
+        let r = run.result(name, ty);
+        assert_eq!(r["steps"], steps.to_string(), "{r:?}");
         let error: f64 = r["error"].parse().expect("error is a number");
-        let tol: f64 = r["tol"].parse().expect("tol is a number");
-        assert!(error <= tol && tol > 0.0, "{r:?}");
+        let printed_tol: f64 = r["tol"].parse().expect("tol is a number");
+        assert_eq!(printed_tol, tol, "{r:?}");
+        assert!(error <= tol, "{name}/{ty} against its closed form: {r:?}");
     }
-    assert_stack_within_budget(&run);
+    // The mini example's final x = 2 (seed 002), to the f32/f64 tolerance.
+    for ty in ["f32", "f64"] {
+        let x = f64::from_bits(hex(&run.result("mini_masspoint", ty)["value_bits"]));
+        assert!((x - 2.0).abs() <= 1e-5, "{ty}: x = {x}");
+    }
+    assert_stack(&run, target, 5);
 }
 
 #[test]
@@ -326,7 +359,7 @@ fn c_firmware_checks(target: &str) {
     );
     assert_eq!(run.lines("check").len(), 3, "{}", run.text);
     assert!(!run.text.contains("FAIL"), "{}", run.text);
-    assert_stack_within_budget(&run);
+    assert_stack(&run, target, 2);
 }
 
 #[test]
@@ -343,19 +376,18 @@ fn c_firmware_runs_libmbs_on_cortex_m0() {
     }
 }
 
-/// Determinism: 1000 steps hashed over every state bit after every step are the same on
-/// x86_64 (this process, through mbs-core) and on the emulated Cortex-M4F (hardware f32,
-/// soft f64) and Cortex-M0 (all soft float).
+/// Determinism: every workload's trajectory, hashed over every state bit after every step
+/// (1000 steps of the f64 midpoint step among them), is the same on x86_64 (this process,
+/// through mbs-core) and on the emulated Cortex-M4F (hardware f32, soft f64) and Cortex-M0
+/// (all soft float).
 #[test]
 fn firmware_trajectories_are_bit_identical_to_x86_64() {
     if !tools_or_skip("firmware_trajectories_are_bit_identical_to_x86_64") {
         return;
     }
-    let host = [
-        ("quat_spin", "f64", workload::quat_spin::<f64>(1000), 1e-12),
-        ("quat_spin", "f32", workload::quat_spin::<f32>(1000), 2e-4),
-    ];
-    for (name, ty, o, tol) in host {
+    for (name, ty, steps, tol) in WORKLOADS {
+        let o = host_outcome(name, ty);
+        assert_eq!(o.steps, steps, "host {name}/{ty}");
         assert!(
             o.error <= tol,
             "host {name}/{ty} against its closed form: {o:?}"
@@ -364,7 +396,8 @@ fn firmware_trajectories_are_bit_identical_to_x86_64() {
     for target in [M4F, M0] {
         let run = qemu(target, &rust_firmware(target), None);
         assert_passed(&run, target);
-        for (name, ty, o, _) in host {
+        for (name, ty, _, _) in WORKLOADS {
+            let o = host_outcome(name, ty);
             let r = run.result(name, ty);
             assert_eq!(
                 hex(&r["hash"]),
