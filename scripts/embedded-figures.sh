@@ -95,11 +95,11 @@ for t in $M4F $M0; do
   echo "| Rust (firmware/rust, with core::fmt for printing) | $t | - | - | - | $((text + data)) |"
 done
 echo
-echo "Largest mbs functions in the C firmware ($M4F, bytes):"
+echo "Largest symbols of libmbs.a in the C firmware ($M4F, bytes; Rust symbols and the mbs_* C API):"
 echo
 echo '```'
-arm-none-eabi-nm --size-sort -S -C "$(c_elf $M4F)" | awk "$AWK_HEX"'{ print hex($2), $3, $4 }' |
-  grep -E ' mbs_|mbs::|mbs_core' | grep -v ' mbs_count_' | sort -rn | head -12 || true
+arm-none-eabi-nm --size-sort -S -C "$(c_elf $M4F)" | awk "$AWK_HEX"'{ n = $4; for (i = 5; i <= NF; i++) n = n " " $i
+    if ((n ~ /::/ || n ~ /^mbs_/) && n !~ /^mbs_count_/) print hex($2), $3, n }' | sort -rn | head -15
 echo '```'
 
 # ---- 2, 3. stack and RAM ---------------------------------------------------------------
@@ -143,10 +143,12 @@ count_regions() { # target elf tag -> "name instructions vfp softfloat-calls vfp
   e=$(arm-none-eabi-nm "$elf" | awk '$3 == "mbs_count_end" { print $1 }')
   arm-none-eabi-objdump -d --no-show-raw-insn "$elf" |
     awk '/^ +[0-9a-f]+:\t/ { a = $1; sub(":", "", a); print substr("00000000" a, length(a) + 1), $2 }' >"$dis"
-  awk -v b="$b" -v e="$e" -v order="$order" '
-    FNR == NR { mn[$1] = $2; next }
+  # Addresses are compared as strings with an "x" prefix: awk would read "0000e800" as the
+  # number 0e800 = 0.
+  awk -v b="x$b" -v e="x$e" -v order="$order" '
+    FNR == NR { mn["x" $1] = $2; next }
     /^Trace/ {
-      split($4, a, "/"); pc = a[2]
+      split($4, a, "/"); pc = "x" a[2]
       if (pc == b && !on) { on = 1; r++; n[r] = 0; v[r] = 0; sf[r] = 0 }
       else if (pc == e && on) { on = 0 }
       if (on) {

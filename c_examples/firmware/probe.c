@@ -24,6 +24,10 @@ __attribute__((noinline)) size_t probe_stack_bytes(void (*f)(void *), void *ctx)
     return (size_t)(sp - (uintptr_t)p);
 }
 
+size_t probe_stack_region_bytes(void) {
+    return (size_t)((uintptr_t)__stack_top - (uintptr_t)__stack_bottom);
+}
+
 size_t probe_stack_bytes_since_reset(void) {
     volatile uint32_t *p = __stack_bottom;
     while (p < __stack_top && *p == MBS_FW_PAINT) {

@@ -12,6 +12,8 @@
 /* Bytes of stack f(ctx) uses, the call itself included: paints every free word below the
  * current SP, calls f, finds the lowest word that is no longer paint. */
 size_t probe_stack_bytes(void (*f)(void *), void *ctx);
+/* Size of the painted stack region (bytes). */
+size_t probe_stack_region_bytes(void);
 /* Bytes of stack used since reset (startup.S painted the whole stack region). */
 size_t probe_stack_bytes_since_reset(void);
 /* Runs f(ctx) once between mbs_count_begin() and mbs_count_end(). */

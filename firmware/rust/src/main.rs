@@ -99,8 +99,9 @@ fn main() -> ! {
         CYLINDER_TOL,
     );
     hprintln!(
-        "stack what=since_reset bytes={}",
-        probe::stack_bytes_since_reset()
+        "stack what=since_reset bytes={} region={}",
+        probe::stack_bytes_since_reset(),
+        probe::stack_region_bytes()
     );
     failures += stack();
     ram();
@@ -180,8 +181,40 @@ fn stack_line<S>(what: &str, ty: &str, p: Option<Prepared<S>>, step: fn(&mut Pre
     }
 }
 
-/// Stack of one step of each workload.
+fn cylinder_setup<T: Real>(out: &mut Option<SpinningCylinder<T>>) {
+    *out = SpinningCylinder::<T>::new().ok();
+}
+
+fn mini_setup<T: Real>(out: &mut Option<MiniMassPoint<T>>) {
+    *out = MiniMassPoint::<T>::new().ok();
+}
+
+/// Prints the stack of building a workload (its body, integrator and initial state).
+fn setup_line<S>(what: &str, ty: &str, f: fn(&mut Option<S>)) -> u32 {
+    let mut out = None;
+    let bytes = probe::stack_bytes(f, &mut out);
+    let ok = out.is_some();
+    hprintln!(
+        "stack what={} type={} bytes={} {}",
+        what,
+        ty,
+        bytes,
+        if ok { "ok" } else { "FAIL" }
+    );
+    u32::from(!ok)
+}
+
+/// Stack of one step of each workload, and of building each.
 fn stack() -> u32 {
+    setup_line("mini_masspoint_setup", "f32", mini_setup::<f32>)
+        + setup_line("mini_masspoint_setup", "f64", mini_setup::<f64>)
+        + setup_line("cylinder_setup", "f32", cylinder_setup::<f32>)
+        + setup_line("cylinder_setup", "f64", cylinder_setup::<f64>)
+        + stack_steps()
+}
+
+/// Stack of one step of each workload.
+fn stack_steps() -> u32 {
     stack_line(
         "mini_masspoint_step",
         "f32",

@@ -53,6 +53,12 @@ pub fn stack_bytes<S>(f: fn(&mut S), s: &mut S) -> usize {
     sp - p
 }
 
+/// Size of the painted stack region (bytes): a figure equal to it means the stack overflowed
+/// the region, and the figure is not a measurement.
+pub fn stack_region_bytes() -> usize {
+    stack_top() - stack_bottom()
+}
+
 /// Bytes of stack used since reset (cortex-m-rt painted the whole stack region before `main`).
 pub fn stack_bytes_since_reset() -> usize {
     let (bottom, top) = (stack_bottom(), stack_top());

@@ -6,9 +6,9 @@
 //!   (reference `[1, 1]`, initial `[0.5, 0]`, velocity `[0.5, 0]` m/s), Exudyn's `SolveDynamic`
 //!   defaults (generalized-alpha, rho_inf = 0.9, 100 steps to t = 1 s). Reference: free motion,
 //!   final `x = 1 + 0.5 + 0.5 * 1 = 2` m, `y = 1` m.
-//! - [`SpinningCylinder`]: a steel cylinder (Modelica `BodyCylinder` mass properties: r = [0.1,
-//!   0, 0] m, diameter 0.1 m, density 7700 kg/m^3) spinning torque-free under the seed 004
-//!   midpoint step, dt = 1 ms, 1000 steps. Reference: Euler's equations of a symmetric top
+//! - [`SpinningCylinder`]: a steel `BodyCylinder` (seed 001: r = [0.1, 0, 0] m, diameter 0.1 m,
+//!   Modelica's density 7700 kg/m^3; started with `w_0_start` = [`CYLINDER_W0`]) spinning
+//!   torque-free under the seed 004 midpoint step, dt = 1 ms, 1000 steps. Reference: Euler's equations of a symmetric top
 //!   (axial moment `I1`, transverse `I2 = I3`) in the body frame: `w1` constant and
 //!   `w2 + i w3 = (w2(0) + i w3(0)) exp(-i lambda t)`, `lambda = (I2 - I1)/I2 w1`; the kinetic
 //!   energy `1/2 w.Iw` is conserved. The step converges with order 2 in `w`, so the error at
@@ -19,14 +19,13 @@
 //! component after every step, and the error against the closed form. Only `mbs_core`,
 //! `nalgebra`, `libm` and `core` are used here (no std, no allocation).
 
+use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::MassPoint2D;
-use mbs_core::inertia::Cylinder;
 use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{
     GeneralizedAlpha, RigidIntegrator, RigidLoads, SecondOrderState, StepStatus,
 };
-use mbs_core::math::Quaternion;
 use mbs_core::nodes::rigid::RigidState;
 use mbs_core::nodes::{NodePoint2D, PositionNode};
 use mbs_core::solver::{MassPointOde, SimulationSettings};
@@ -226,30 +225,29 @@ pub struct SpinningCylinder<T: Real> {
 }
 
 impl<T: Real> SpinningCylinder<T> {
-    /// The cylinder at the origin, identity orientation, at rest except for
-    /// [`CYLINDER_W0`], its reference point at frame_a (the COM is `[0.05, 0, 0]` m).
+    /// The cylinder with frame_a at the origin, identity orientation, at rest except for
+    /// `w_0_start` = [`CYLINDER_W0`] (world = body frame at the start); the reference point is
+    /// frame_a, the COM at `[0.05, 0, 0]` m.
     pub fn new() -> Result<Self> {
-        let d = Cylinder::new(Vector3::new(T::c(0.1), T::zero(), T::zero()))
+        let start = ModelicaStart {
+            w_0_start: Vector3::new(
+                T::c(CYLINDER_W0[0]),
+                T::c(CYLINDER_W0[1]),
+                T::c(CYLINDER_W0[2]),
+            ),
+            ..ModelicaStart::default()
+        };
+        let cylinder = BodyCylinder::params(Vector3::new(T::c(0.1), T::zero(), T::zero()))
             .diameter(T::c(0.1))
-            .derived()?;
-        let body = RigidBody::new(d.m, d.inertia, d.r_cm)?;
-        let w0 = Vector3::new(
-            T::c(CYLINDER_W0[0]),
-            T::c(CYLINDER_W0[1]),
-            T::c(CYLINDER_W0[2]),
-        );
-        let state = RigidState::new(
-            Vector3::zeros(),
-            Quaternion::identity(),
-            Vector3::zeros(),
-            w0,
-        );
+            .start(start)
+            .build()?;
+        let d = cylinder.derived();
         Ok(Self {
-            body,
+            body: *cylinder.body(),
             loads: RigidLoads::none(),
             integrator: LinearlyImplicitMidpoint::new(),
             dt: T::c(CYLINDER_DT),
-            state,
+            state: cylinder.initial_state(),
             i1: d.i11,
             i2: d.i22,
         })
