@@ -157,7 +157,7 @@ count_regions() { # target elf tag -> "name instructions vfp softfloat-calls vfp
           v[r]++; if (!((r, mn[pc]) in hv)) ml[r] = ml[r] " " mn[pc]; hv[r, mn[pc]]++ }
         f = $5
         if (!(r SUBSEP f in seen)) { seen[r, f] = 1; fl[r] = fl[r] " " f
-          if (f ~ /(__aeabi_[fd]|[a-z]+[sd]f3|compiler_builtins.*float)/) sf[r]++ }
+          if (f ~ /(__aeabi_[fd]|__[a-z]+([sd]f[23]|[sd]f[sd]i|[sd]i[sd]f))/) sf[r]++ }
       }
     }
     END {

@@ -39,10 +39,16 @@ fn tools_or_skip(test: &str) -> bool {
             .map(|o| o.status.success())
             .unwrap_or(false)
     };
-    let missing: Vec<&str> = ["arm-none-eabi-gcc", "qemu-system-arm", "make"]
-        .into_iter()
-        .filter(|c| !have(c))
-        .collect();
+    let missing: Vec<&str> = [
+        "arm-none-eabi-gcc",
+        "arm-none-eabi-nm",
+        "arm-none-eabi-objdump",
+        "qemu-system-arm",
+        "make",
+    ]
+    .into_iter()
+    .filter(|c| !have(c))
+    .collect();
     if missing.is_empty() {
         return true;
     }
@@ -457,6 +463,189 @@ fn firmware_trajectories_are_bit_identical_to_x86_64() {
                 o.value.to_bits(),
                 "{target} {name}/{ty}"
             );
+        }
+    }
+}
+
+/// One counted region of the firmware's `count` mode, from QEMU's exec log.
+#[derive(Debug, Default)]
+struct Region {
+    instructions: usize,
+    vfp_arithmetic: usize,
+    soft_float_routines: Vec<String>,
+}
+
+/// `true` for a compiler_builtins/libgcc soft-float routine's (possibly mangled) name: the ARM
+/// EABI entry points `__aeabi_f*`/`__aeabi_d*` and the generic `__addsf3`, `__muldf3`,
+/// `__fixsfsi`, `__floatsisf`, `__extendsfdf2`, ... (a word after `__` with a float mode suffix;
+/// a Rust symbol's hash never follows `__`).
+fn is_soft_float(symbol: &str) -> bool {
+    if symbol.contains("__aeabi_f") || symbol.contains("__aeabi_d") {
+        return true;
+    }
+    let suffixes = [
+        "sf2", "sf3", "df2", "df3", "sfsi", "dfsi", "sfdi", "dfdi", "sisf", "sidf", "disf", "didf",
+    ];
+    // Every (overlapping) "__": a v0-mangled name holds `8___adddf3`.
+    (0..symbol.len()).any(|i| {
+        let Some(rest) = symbol.get(i..).and_then(|t| t.strip_prefix("__")) else {
+            return false;
+        };
+        let word: String = rest
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect();
+        suffixes.iter().any(|s| word.ends_with(s))
+    })
+}
+
+/// Runs the firmware's `count` mode with one instruction per translation block and QEMU's exec
+/// log, and splits the log at the marker functions (as scripts/embedded-figures.sh does).
+fn counted_regions(target: &str, elf: &Path) -> Vec<(String, Region)> {
+    let tool = |name: &str, args: &[&str]| {
+        let out = Command::new(name)
+            .args(args)
+            .arg(elf)
+            .output()
+            .expect("binutils run");
+        assert!(out.status.success(), "{name} failed");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let nm = tool("arm-none-eabi-nm", &[]);
+    let addr_of = |sym: &str| {
+        nm.lines()
+            .find(|l| l.split_whitespace().nth(2) == Some(sym))
+            .and_then(|l| l.split_whitespace().next())
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("{sym} not in the ELF"))
+    };
+    let (begin, end) = (addr_of("mbs_count_begin"), addr_of("mbs_count_end"));
+    let mut mnemonic = HashMap::new();
+    for l in tool("arm-none-eabi-objdump", &["-d", "--no-show-raw-insn"]).lines() {
+        let mut it = l.split('\t');
+        if let (Some(a), Some(m)) = (it.next(), it.next()) {
+            if let Some(a) = a.trim().strip_suffix(':') {
+                if let Ok(v) = u64::from_str_radix(a, 16) {
+                    mnemonic.insert(format!("{v:08x}"), m.trim().to_string());
+                }
+            }
+        }
+    }
+    let version = Command::new("qemu-system-arm")
+        .arg("--version")
+        .output()
+        .expect("qemu runs");
+    let major: u32 = String::from_utf8_lossy(&version.stdout)
+        .split("version ")
+        .nth(1)
+        .and_then(|v| v.split('.').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let one_insn: &[&str] = if major >= 8 {
+        &["-accel", "tcg,one-insn-per-tb=on"]
+    } else {
+        &["-singlestep"]
+    };
+    let log = firmware_target_dir().join(format!("count-{target}.log"));
+    let out = Command::new("timeout")
+        .arg("60")
+        .arg("qemu-system-arm")
+        .args(["-M", "mps2-an386", "-cpu", "cortex-m4", "-nographic"])
+        .args(["-semihosting-config", "enable=on,target=native,arg=count"])
+        .args(one_insn)
+        .args(["-d", "exec,nochain", "-D"])
+        .arg(&log)
+        .arg("-kernel")
+        .arg(elf)
+        .output()
+        .expect("qemu runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "count mode:\n{text}");
+    let order: Vec<String> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("count order="))
+        .expect("count order line")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let log_text = std::fs::read_to_string(&log).expect("exec log");
+    std::fs::remove_file(&log).ok();
+    let mut regions: Vec<Region> = Vec::new();
+    let mut on = false;
+    for line in log_text.lines().filter(|l| l.starts_with("Trace")) {
+        let mut fields = line.split_whitespace().skip(3);
+        let (Some(info), symbol) = (fields.next(), fields.next().unwrap_or("")) else {
+            continue;
+        };
+        let pc = info.split('/').nth(1).unwrap_or("");
+        if pc == begin && !on {
+            on = true;
+            regions.push(Region::default());
+        } else if pc == end && on {
+            on = false;
+        }
+        if let (true, Some(r)) = (on, regions.last_mut()) {
+            r.instructions += 1;
+            let m = mnemonic.get(pc).map(String::as_str).unwrap_or("");
+            let vfp_move = [
+                "vpush", "vpop", "vldr", "vstr", "vmov", "vldm", "vstm", "vmrs", "vmsr",
+            ];
+            if m.starts_with('v') && !vfp_move.iter().any(|p| m.starts_with(p)) {
+                r.vfp_arithmetic += 1;
+            }
+            if is_soft_float(symbol) && !r.soft_float_routines.iter().any(|s| s == symbol) {
+                r.soft_float_routines.push(symbol.to_string());
+            }
+        }
+    }
+    assert_eq!(
+        regions.len(),
+        order.len(),
+        "one region per name in {order:?}"
+    );
+    let empty = regions[0].instructions;
+    order
+        .into_iter()
+        .zip(regions)
+        .skip(1)
+        .map(|(name, mut r)| {
+            r.instructions -= empty;
+            (name, r)
+        })
+        .collect()
+}
+
+/// Issue 7: on the Cortex-M4F the f32 path uses the hardware FPU. Every instruction executed
+/// in one f32 step is looked up in the disassembly: the step must execute VFP arithmetic and
+/// enter no soft-float routine; each f64 step must enter soft-float routines (the detector
+/// works: the M4F's FPU is single precision only).
+#[test]
+fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
+    if !tools_or_skip("f32_steps_run_on_the_fpu_of_cortex_m4f") {
+        return;
+    }
+    let regions = counted_regions(M4F, &rust_firmware(M4F));
+    assert_eq!(regions.len(), 4, "{regions:?}");
+    for (name, r) in &regions {
+        eprintln!(
+            "{name}: {} instructions, {} VFP arithmetic, soft float {:?}",
+            r.instructions, r.vfp_arithmetic, r.soft_float_routines
+        );
+        assert!(r.instructions > 0, "{name}: {r:?}");
+        if name.ends_with("/f32") {
+            assert!(
+                r.vfp_arithmetic > 0,
+                "{name} executes no VFP arithmetic: {r:?}"
+            );
+            assert!(
+                r.soft_float_routines.is_empty(),
+                "{name} calls soft float: {r:?}"
+            );
+        } else {
+            assert!(name.ends_with("/f64"), "{name}");
+            assert_eq!(r.vfp_arithmetic, 0, "{name}: {r:?}");
+            assert!(!r.soft_float_routines.is_empty(), "{name}: {r:?}");
         }
     }
 }
