@@ -19,6 +19,7 @@
 pub mod body;
 pub mod error;
 pub mod frames;
+pub mod graphics;
 pub mod inertia;
 pub mod math;
 pub mod output;
