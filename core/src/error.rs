@@ -65,6 +65,10 @@ pub enum Param {
     Setting,
     /// A width fraction or other dimensionless ratio.
     Ratio,
+    /// A color (RGBA, each component in [0, 1] or -1 for the default color).
+    Color,
+    /// A radius of a drawn shape (m).
+    Radius,
 }
 
 /// Everything that can go wrong in `mbs-core`.

@@ -20,6 +20,7 @@ pub mod bodies;
 pub mod body;
 pub mod error;
 pub mod frames;
+pub mod graphics;
 pub mod inertia;
 pub mod integrators;
 pub mod loads;
