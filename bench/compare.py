@@ -18,7 +18,8 @@ contact; dt = 1e-3 s for 10 s. Every scheme runs the same 10 000 steps.
 - Reference: scipy `solve_ivp` DOP853 (rtol 1e-12, atol 1e-14) on Euler's equations and the
   quaternion kinematics.
 
-Printed: per-step time and its ratio to the mbs f64 midpoint measured in this run, and the
+Printed: per-step time and its ratio to the mbs f64 midpoint measured in this run (plus a paired
+ratio to mj_step: 10 rounds of mbs and mj_step timed back to back, for a shared machine), and the
 energy, |L|, rate and orientation errors at 10 s (and the largest energy error over the run).
 Written: results JSON, a Markdown table and the error plot (PNG) into --out.
 """
@@ -108,7 +109,8 @@ def run_mbs(binary, repeats):
     runs = []
     for s in data["schemes"]:
         runs.append({
-            "name": ("mbs " if not s["name"].startswith("mbs") else "") + s["name"]
+            "name": ("Bullet-style " + s["name"].replace("Bullet ", "") if "Bullet" in s["name"]
+                     else ("" if s["name"].startswith("mbs") else "mbs ") + s["name"])
                     + ("" if s["scalar"] == "f64" else f" {s['scalar']}"),
             "group": "mbs" if s["name"].startswith("mbs") else
                      ("Bullet-style" if "Bullet" in s["name"] else "mbs baseline"),
@@ -117,7 +119,7 @@ def run_mbs(binary, repeats):
             "ns_min": s["ns_per_step_min"], "ns_median": s["ns_per_step_median"],
             "timing": "Rust loop",
         })
-    return runs
+    return runs, data.get("micro_ns", {})
 
 
 # --- MuJoCo -----------------------------------------------------------------------------------
@@ -257,6 +259,36 @@ def run_exudyn(repeats, steps):
              "timing": "SolveDynamic wall time / steps"}]
 
 
+# --- paired ratio: mbs and mj_step interleaved ---------------------------------------------
+
+def paired_ratio(binary, steps, rounds=10):
+    """Median over `rounds` of (mj_step Euler ns / mbs f64 midpoint ns), the two timed back to
+    back in each round (best of 3 each), so that a load change on a shared machine hits both."""
+    import mujoco
+
+    m = mujoco.MjModel.from_xml_string(MJCF.format(dt=DT, integrator="Euler"))
+    d = mujoco.MjData(m)
+    ratios, mbs_ns, mj_ns = [], [], []
+    for _ in range(rounds):
+        out = subprocess.run([binary, "--only", "midpoint f64", "--repeats", "3",
+                              "--every", str(steps)], check=True, capture_output=True, text=True)
+        a = json.loads(out.stdout)["schemes"][0]["ns_per_step_min"]
+        best = math.inf
+        for _ in range(3):
+            mujoco.mj_resetData(m, d)
+            d.qvel[3:6] = W0
+            t0 = time.perf_counter_ns()
+            mujoco.mj_step(m, d, nstep=steps)
+            best = min(best, (time.perf_counter_ns() - t0) / steps)
+        ratios.append(best / a)
+        mbs_ns.append(a)
+        mj_ns.append(best)
+    ratios.sort()
+    return {"ratio_median": ratios[len(ratios) // 2], "ratio_min": ratios[0],
+            "ratio_max": ratios[-1], "mbs_ns_min": min(mbs_ns), "mj_ns_min": min(mj_ns),
+            "rounds": rounds}
+
+
 # --- report -----------------------------------------------------------------------------------
 
 def errors(run, w_ref_fn, r_ref_fn, e0, l0):
@@ -310,10 +342,11 @@ def main():
 
     # Order: mbs first (its timing is the unit), then the peers; mbs again at the end so a
     # load change during the run shows up as a difference between the two mbs timings.
-    runs = run_mbs(args.mbs_bin, args.repeats)
+    runs, micro = run_mbs(args.mbs_bin, args.repeats)
     runs += run_mujoco(args.repeats, steps)
     runs += run_exudyn(max(3, args.repeats // 4), steps)
-    runs_again = run_mbs(args.mbs_bin, args.repeats)
+    runs_again, _ = run_mbs(args.mbs_bin, args.repeats)
+    paired = paired_ratio(args.mbs_bin, steps)
     unit = min(runs[0]["ns_min"], runs_again[0]["ns_min"])
     unit_med = min(runs[0]["ns_median"], runs_again[0]["ns_median"])
 
@@ -337,6 +370,10 @@ def main():
         "f64 midpoint step <= 50 ns": (unit <= 50.0, f"{unit:.1f} ns (best of both mbs runs)"),
         ">= 20x faster than MuJoCo mj_step (nstep, loop in C)":
             (mj_c["ns_min"] / unit >= 20, f"{mj_c['ns_min'] / unit:.1f}x"),
+        ">= 20x faster than MuJoCo mj_step (nstep), paired rounds (median)":
+            (paired["ratio_median"] >= 20,
+             f"{paired['ratio_median']:.1f}x (range {paired['ratio_min']:.1f}-"
+             f"{paired['ratio_max']:.1f}x over {paired['rounds']} rounds)"),
         ">= 20x faster than MuJoCo mj_step (Python loop)":
             (mj_py["ns_min"] / unit >= 20, f"{mj_py['ns_min'] / unit:.1f}x"),
         "energy drift at 10 s >= 10x smaller than semi-implicit Euler":
@@ -364,6 +401,8 @@ def main():
             acc = "(same run as above) | | | |"
         lines.append(f"| {r['name']} | {r['timing']} | {r['ns_min']:.1f} | {r['ns_median']:.1f} | "
                      f"{r['ratio_min']:.2f} | {acc} |")
+    lines += ["", "mbs, other calls (ns per call, min of batches): "
+              + "; ".join(f"{k} {v:.1f}" for k, v in micro.items())]
     lines += ["", "Targets:"]
     for k, (ok, v) in targets.items():
         lines.append(f"- {'MET' if ok else 'NOT MET'}: {k}: {v}")
@@ -373,6 +412,7 @@ def main():
         f.write(text + "\n")
     with open(os.path.join(args.out, "torque_free.json"), "w") as f:
         json.dump({"machine": {"cpu": cpu, "cpus": ncpu}, "rows": rows,
+                   "paired_mj_step_ratio": paired, "mbs_micro_ns": micro,
                    "targets": {k: {"met": bool(ok), "value": v} for k, (ok, v) in targets.items()},
                    "reference_drift": {"energy": ref_drift_e, "L": ref_drift_l}}, f, indent=1)
 

@@ -1,7 +1,9 @@
 //! Runs the torque-free comparison body (see `mbs_bench::torque_free`) with every mbs scheme and
 //! the Bullet-style baseline, and prints one JSON object on stdout: per scheme the per-step time
 //! (ns, min and median over repeated runs of the whole trajectory, the binary looping itself)
-//! and the recorded trajectory (time, body rate, quaternion).
+//! and the recorded trajectory (time, body rate, quaternion); without `--only` also
+//! `micro_ns`: the mass point 2D generalized-alpha step and the cylinder mass properties (ns per
+//! call, min of batches).
 //!
 //! Usage: `mbs-torque-free [--dt S] [--t-end S] [--every N] [--repeats N] [--only TEXT]`
 //! (defaults 1e-3, 10, 10, 30; `--only` keeps the schemes whose "name scalar" contains TEXT,
@@ -133,7 +135,16 @@ fn run(a: &Args) -> Result<String> {
         &BulletImplicitGyro::default(),
         a,
     )?;
-    out.push_str("\n]}\n");
+    out.push_str("\n]");
+    if a.only.is_none() {
+        let mp = mbs_bench::micro::mass_point_step_ns(10_000, a.repeats)?;
+        let cyl = mbs_bench::micro::cylinder_ns(10_000, a.repeats);
+        let _ = write!(
+            out,
+            ",\"micro_ns\":{{\"mass point 2D generalized-alpha step f64\":{mp:.3},\"cylinder mass properties f64\":{cyl:.3}}}"
+        );
+    }
+    out.push_str("}\n");
     Ok(out)
 }
 
