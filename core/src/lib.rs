@@ -28,6 +28,7 @@ pub mod nodes;
 pub mod output;
 pub mod real;
 pub mod solver;
+pub mod system;
 
 pub use error::{Error, Param, Result};
 pub use output::{OutputValue, OutputVariableType};
