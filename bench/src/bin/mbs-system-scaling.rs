@@ -2,7 +2,8 @@
 //! for several body counts and fits `t(n) = a + b n` by least squares: `b` is the cost per
 //! body (with its spring-damper), `a` the fixed cost of a step.
 //!
-//! Usage: `mbs-system-scaling [--steps N] [--repeats N]` (defaults 2000, 15). Prints a
+//! Usage: `mbs-system-scaling [--steps N] [--repeats N] [--bodies 1,3,10,30,100]` (defaults
+//! 2000, 15 and those counts). Prints a
 //! Markdown table (min and median over the repeats of `steps` steps).
 
 use mbs_bench::chain;
@@ -23,7 +24,15 @@ fn arg(name: &str, default: usize) -> usize {
 fn main() -> ExitCode {
     let steps = arg("--steps", 2000).max(1);
     let repeats = arg("--repeats", 15).max(1);
-    let counts = [1usize, 3, 10, 30, 100];
+    let counts: Vec<usize> = std::env::args()
+        .skip_while(|x| x != "--bodies")
+        .nth(1)
+        .map(|v| v.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 3, 10, 30, 100]);
+    if counts.len() < 2 {
+        eprintln!("mbs-system-scaling: --bodies needs at least two counts, e.g. 1,10,100");
+        return ExitCode::from(2);
+    }
     let mut rows = Vec::new();
     for &n in &counts {
         let mut per = Vec::new();
