@@ -43,8 +43,8 @@ int main(void) {
     int k, i;
     mbs_status s;
 
-    if (mbs_rigid_body_init_f32(&body, 1.5f, &inertia, &com) != MBS_OK ||
-        mbs_rigid_state_init_f32(&state, &zero, &q0, &zero, &zero) != MBS_OK ||
+    if (mbs_rigid_body_init_f32(&body, 1.5f, inertia, com) != MBS_OK ||
+        mbs_rigid_state_init_f32(&state, zero, q0, zero, zero) != MBS_OK ||
         mbs_step_settings_default_f32(&settings) != MBS_OK) {
         printf("setup failed\n");
         return 1;

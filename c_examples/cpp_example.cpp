@@ -28,14 +28,14 @@ int main() {
     mbs_cylinder cyl{};
     std::array<mbs_mass_properties, 2> parts{};
     mbs_mass_properties total{};
-    if (!ok(mbs_cylinder_default(&cyl, &r), "cylinder")) return 1;
+    if (!ok(mbs_cylinder_default(&cyl, r), "cylinder")) return 1;
     cyl.has_diameter = true;
     cyl.diameter = 0.1;
     if (!ok(mbs_cylinder_mass_properties(&cyl, &parts[0]), "cylinder mass")) return 1;
     // A 0.1 m aluminium cube at the far end, centred on the axis at x = 0.45 m.
     const double dims[3] = {0.1, 0.1, 0.1};
     const double center[3] = {0.45, 0.0, 0.0};
-    if (!ok(mbs_box_mass_properties(&dims, 2700.0, &center, &parts[1]), "box")) return 1;
+    if (!ok(mbs_box_mass_properties(dims, 2700.0, center, &parts[1]), "box")) return 1;
     if (!ok(mbs_mass_properties_combine(parts.data(), parts.size(), &total), "combine")) return 1;
 
     const double m_cyl = 7700.0 * kPi * 0.4 * 0.05 * 0.05;
@@ -52,8 +52,8 @@ int main() {
     const double zero[3] = {0.0, 0.0, 0.0};
     const double identity[4] = {1.0, 0.0, 0.0, 0.0};
     // Reference point at the combined centre of mass, body axes = frame_a's axes.
-    if (!ok(mbs_rigid_body_init(&body, total.mass, &total.inertia, &zero), "body") ||
-        !ok(mbs_rigid_state_init(&state, &total.com, &identity, &zero, &zero), "state") ||
+    if (!ok(mbs_rigid_body_init(&body, total.mass, total.inertia, zero), "body") ||
+        !ok(mbs_rigid_state_init(&state, total.com, identity, zero, zero), "state") ||
         !ok(mbs_step_settings_default(&settings), "settings")) {
         return 1;
     }
@@ -65,7 +65,7 @@ int main() {
     }
     double w_world[3] = {0.0, 0.0, 0.0};
     size_t n = 0;
-    if (!ok(mbs_rigid_output(&body, &state, MBS_OUTPUT_ANGULAR_VELOCITY, &zero, w_world, 3, &n),
+    if (!ok(mbs_rigid_output(&body, &state, MBS_OUTPUT_ANGULAR_VELOCITY, zero, w_world, 3, &n),
             "output")) {
         return 1;
     }

@@ -33,10 +33,10 @@ int main(void) {
     unsigned i;
 
     memset(&loads, 0, sizeof loads); /* no force, no gravity */
-    if (check(mbs_mass_point_2d_init(&body, 1.0, &reference), "init") ||
+    if (check(mbs_mass_point_2d_init(&body, 1.0, reference), "init") ||
         check(mbs_simulation_settings_default(&settings), "settings") ||
-        check(mbs_mass_point_2d_solve_dynamic(&body, &loads, &settings, &q0, &v0, &end), "solve") ||
-        check(mbs_mass_point_2d_output(&body, &end, MBS_OUTPUT_POSITION, &origin, p, 3, &n),
+        check(mbs_mass_point_2d_solve_dynamic(&body, &loads, &settings, q0, v0, &end), "solve") ||
+        check(mbs_mass_point_2d_output(&body, &end, MBS_OUTPUT_POSITION, origin, p, 3, &n),
               "output")) {
         return 1;
     }
@@ -46,7 +46,7 @@ int main(void) {
     printf("final y = %.17g\n", p[1]);
 
     /* The same, one step at a time. */
-    if (check(mbs_mass_point_2d_init_state(&body, &loads, &settings, &q0, &v0, &state), "start")) {
+    if (check(mbs_mass_point_2d_init_state(&body, &loads, &settings, q0, v0, &state), "start")) {
         return 1;
     }
     for (i = 0; i < settings.number_of_steps; i++) {
@@ -54,7 +54,7 @@ int main(void) {
             return 1;
         }
     }
-    if (check(mbs_mass_point_2d_output(&body, &state, MBS_OUTPUT_POSITION, &origin, stepped, 3, &n),
+    if (check(mbs_mass_point_2d_output(&body, &state, MBS_OUTPUT_POSITION, origin, stepped, 3, &n),
               "output")) {
         return 1;
     }

@@ -39,7 +39,7 @@ static double kinetic_energy(const mbs_rigid_body *b, const mbs_rigid_state *s) 
     const double origin[3] = {0.0, 0.0, 0.0};
     double e = NAN;
     size_t n = 0;
-    if (mbs_rigid_output(b, s, MBS_OUTPUT_KINETIC_ENERGY, &origin, &e, 1, &n) != MBS_OK) return NAN;
+    if (mbs_rigid_output(b, s, MBS_OUTPUT_KINETIC_ENERGY, origin, &e, 1, &n) != MBS_OK) return NAN;
     return e;
 }
 
@@ -55,7 +55,7 @@ int main(void) {
     double e0, l0, e1, l1, w1, wp, omega, t, c, s, err = 0.0;
     int k, warnings = 0;
 
-    if (check(mbs_cylinder_default(&cyl, &r), "cylinder")) return 1;
+    if (check(mbs_cylinder_default(&cyl, r), "cylinder")) return 1;
     cyl.has_diameter = true;
     cyl.diameter = 0.2;
     cyl.inner_diameter = 0.16;

@@ -912,9 +912,8 @@ extern "C" {
  * Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
  * `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
  * `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_LENGTH`,
- * `MBS_ERR_INVALID_DIRECTION`), `MBS_ERR_INVALID_MASS` (density 0: no mass),
- * `MBS_ERR_INVALID_INERTIA` (diameter 0: a line has no rotational inertia about its axis),
- * `MBS_ERR_INVALID_SEQUENCE`.
+ * `MBS_ERR_INVALID_DIRECTION`), `MBS_ERR_INVALID_MASS` (density or diameter 0: no mass to
+ * step), `MBS_ERR_INVALID_SEQUENCE`.
  *
  * # Safety
  * `cyl` and `start` are null or valid; `body_out` and `state_out` are null or writable.
@@ -958,7 +957,7 @@ mbs_status mbs_rigid_state_from_start(const struct mbs_body_start *start, mbs_ri
  */
 mbs_status mbs_mass_point_2d_init(struct mbs_mass_point_2d *out,
                                   double mass,
-                                  const double (*reference_coordinates)[2]);
+                                  const double *reference_coordinates);
 
 /**
  * The start state at `settings->start_time` (s) with displacement `initial_coordinates`
@@ -974,8 +973,8 @@ mbs_status mbs_mass_point_2d_init(struct mbs_mass_point_2d *out,
 mbs_status mbs_mass_point_2d_init_state(const struct mbs_mass_point_2d *body,
                                         const struct mbs_mass_point_2d_loads *loads,
                                         const struct mbs_simulation_settings *settings,
-                                        const double (*initial_coordinates)[2],
-                                        const double (*initial_velocities)[2],
+                                        const double *initial_coordinates,
+                                        const double *initial_velocities,
                                         struct mbs_point2d_state *out);
 
 /**
@@ -1018,7 +1017,7 @@ mbs_status mbs_mass_point_2d_step(const struct mbs_mass_point_2d *body,
 mbs_status mbs_mass_point_2d_output(const struct mbs_mass_point_2d *body,
                                     const struct mbs_point2d_state *state,
                                     mbs_output_variable var,
-                                    const double (*local_position)[3],
+                                    const double *local_position,
                                     double *out,
                                     size_t out_len,
                                     size_t *written);
@@ -1037,8 +1036,8 @@ mbs_status mbs_mass_point_2d_output(const struct mbs_mass_point_2d *body,
  */
 mbs_status mbs_mass_point_2d_position_jacobian(const struct mbs_mass_point_2d *body,
                                                const struct mbs_point2d_state *state,
-                                               const double (*local_position)[3],
-                                               double (*out)[6]);
+                                               const double *local_position,
+                                               double *out);
 
 /**
  * Exudyn's `SolveDynamic` for the mass point (the seed 002 mini example): from
@@ -1057,8 +1056,8 @@ mbs_status mbs_mass_point_2d_position_jacobian(const struct mbs_mass_point_2d *b
 mbs_status mbs_mass_point_2d_solve_dynamic(const struct mbs_mass_point_2d *body,
                                            const struct mbs_mass_point_2d_loads *loads,
                                            const struct mbs_simulation_settings *settings,
-                                           const double (*initial_coordinates)[2],
-                                           const double (*initial_velocities)[2],
+                                           const double *initial_coordinates,
+                                           const double *initial_velocities,
                                            struct mbs_point2d_state *out);
 
 /**
@@ -1069,7 +1068,7 @@ mbs_status mbs_mass_point_2d_solve_dynamic(const struct mbs_mass_point_2d *body,
  * # Safety
  * `out` is null or valid for writes; `r` is null or points to 3 doubles.
  */
-mbs_status mbs_cylinder_default(struct mbs_cylinder *out, const double (*r)[3]);
+mbs_status mbs_cylinder_default(struct mbs_cylinder *out, const double *r);
 
 /**
  * Mass properties of a `BodyCylinder` about its centre of mass, in frame_a.
@@ -1101,9 +1100,9 @@ mbs_status mbs_cylinder_derived_values(const struct mbs_cylinder *cyl,
  * # Safety
  * Pointers are null or valid (`dimensions`, `center`: 3 doubles; `out`: writable).
  */
-mbs_status mbs_box_mass_properties(const double (*dimensions)[3],
+mbs_status mbs_box_mass_properties(const double *dimensions,
                                    double density,
-                                   const double (*center)[3],
+                                   const double *center,
                                    struct mbs_mass_properties *out);
 
 /**
@@ -1117,7 +1116,7 @@ mbs_status mbs_box_mass_properties(const double (*dimensions)[3],
 mbs_status mbs_sphere_mass_properties(double diameter,
                                       double inner_diameter,
                                       double density,
-                                      const double (*center)[3],
+                                      const double *center,
                                       struct mbs_mass_properties *out);
 
 /**
@@ -1127,7 +1126,7 @@ mbs_status mbs_sphere_mass_properties(double diameter,
  * Pointers are null or valid (`position`: 3 doubles; `out`: writable).
  */
 mbs_status mbs_point_mass_properties(double mass,
-                                     const double (*position)[3],
+                                     const double *position,
                                      struct mbs_mass_properties *out);
 
 /**
@@ -1151,8 +1150,8 @@ mbs_status mbs_mass_properties_combine(const struct mbs_mass_properties *parts,
  * Pointers are null or valid (`point`: 3 doubles; `out`: 9 writable doubles).
  */
 mbs_status mbs_mass_properties_inertia_about(const struct mbs_mass_properties *mp,
-                                             const double (*point)[3],
-                                             double (*out)[9]);
+                                             const double *point,
+                                             double *out);
 
 /**
  * The number of values output variable `var` has (1, 3 or 9), or 0 for an unknown number.
@@ -1175,8 +1174,8 @@ size_t mbs_output_variable_len(mbs_output_variable var);
  */
 mbs_status mbs_rigid_body_init(mbs_rigid_body *out,
                                double mass,
-                               const double (*inertia)[9],
-                               const double (*center_of_mass)[3]);
+                               const double *inertia,
+                               const double *center_of_mass);
 
 /**
  * `mbs_rigid_body_init` in single precision.
@@ -1186,8 +1185,8 @@ mbs_status mbs_rigid_body_init(mbs_rigid_body *out,
  */
 mbs_status mbs_rigid_body_init_f32(mbs_rigid_body_f32 *out,
                                    float mass,
-                                   const float (*inertia)[9],
-                                   const float (*center_of_mass)[3]);
+                                   const float *inertia,
+                                   const float *center_of_mass);
 
 /**
  * Reads output `var` (`MBS_OUTPUT_*`) of the body in `state` at `local_position` (m, body
@@ -1210,7 +1209,7 @@ mbs_status mbs_rigid_body_init_f32(mbs_rigid_body_f32 *out,
 mbs_status mbs_rigid_output(const mbs_rigid_body *body,
                             const mbs_rigid_state *state,
                             mbs_output_variable var,
-                            const double (*local_position)[3],
+                            const double *local_position,
                             double *out,
                             size_t out_len,
                             size_t *written);
@@ -1224,7 +1223,7 @@ mbs_status mbs_rigid_output(const mbs_rigid_body *body,
 mbs_status mbs_rigid_output_f32(const mbs_rigid_body_f32 *body,
                                 const mbs_rigid_state_f32 *state,
                                 mbs_output_variable var,
-                                const float (*local_position)[3],
+                                const float *local_position,
                                 float *out,
                                 size_t out_len,
                                 size_t *written);
@@ -1243,8 +1242,8 @@ mbs_status mbs_rigid_output_f32(const mbs_rigid_body_f32 *body,
  */
 mbs_status mbs_rigid_position_jacobian(const mbs_rigid_body *body,
                                        const mbs_rigid_state *state,
-                                       const double (*local_position)[3],
-                                       double (*out)[18]);
+                                       const double *local_position,
+                                       double *out);
 
 /**
  * `mbs_rigid_position_jacobian` in single precision.
@@ -1254,8 +1253,8 @@ mbs_status mbs_rigid_position_jacobian(const mbs_rigid_body *body,
  */
 mbs_status mbs_rigid_position_jacobian_f32(const mbs_rigid_body_f32 *body,
                                            const mbs_rigid_state_f32 *state,
-                                           const float (*local_position)[3],
-                                           float (*out)[18]);
+                                           const float *local_position,
+                                           float *out);
 
 /**
  * The rotation Jacobian `Jrot = d omega_0 / d q_dot = [0, R_0b]` as a row-major 3x6 matrix
@@ -1270,7 +1269,7 @@ mbs_status mbs_rigid_position_jacobian_f32(const mbs_rigid_body_f32 *body,
  */
 mbs_status mbs_rigid_rotation_jacobian(const mbs_rigid_body *body,
                                        const mbs_rigid_state *state,
-                                       double (*out)[18]);
+                                       double *out);
 
 /**
  * `mbs_rigid_rotation_jacobian` in single precision.
@@ -1280,7 +1279,7 @@ mbs_status mbs_rigid_rotation_jacobian(const mbs_rigid_body *body,
  */
 mbs_status mbs_rigid_rotation_jacobian_f32(const mbs_rigid_body_f32 *body,
                                            const mbs_rigid_state_f32 *state,
-                                           float (*out)[18]);
+                                           float *out);
 
 /**
  * Checks and writes a state: `position` (m, world), `orientation` (unit quaternion
@@ -1294,10 +1293,10 @@ mbs_status mbs_rigid_rotation_jacobian_f32(const mbs_rigid_body_f32 *body,
  * `out` is null or writable; the inputs are null or point to 3 (`orientation`: 4) doubles.
  */
 mbs_status mbs_rigid_state_init(mbs_rigid_state *out,
-                                const double (*position)[3],
-                                const double (*orientation)[4],
-                                const double (*velocity)[3],
-                                const double (*angular_velocity)[3]);
+                                const double *position,
+                                const double *orientation,
+                                const double *velocity,
+                                const double *angular_velocity);
 
 /**
  * `mbs_rigid_state_init` in single precision.
@@ -1306,10 +1305,10 @@ mbs_status mbs_rigid_state_init(mbs_rigid_state *out,
  * As `mbs_rigid_state_init` (floats).
  */
 mbs_status mbs_rigid_state_init_f32(mbs_rigid_state_f32 *out,
-                                    const float (*position)[3],
-                                    const float (*orientation)[4],
-                                    const float (*velocity)[3],
-                                    const float (*angular_velocity)[3]);
+                                    const float *position,
+                                    const float *orientation,
+                                    const float *velocity,
+                                    const float *angular_velocity);
 
 /**
  * Advances `*state` of `body` by `dt` (s) under `loads` with the integrator and step control

@@ -27,9 +27,8 @@ fn body_of(cyl: &mbs_cylinder) -> FfiResult<RigidBody<f64>> {
 /// Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
 /// `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
 /// `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_LENGTH`,
-/// `MBS_ERR_INVALID_DIRECTION`), `MBS_ERR_INVALID_MASS` (density 0: no mass),
-/// `MBS_ERR_INVALID_INERTIA` (diameter 0: a line has no rotational inertia about its axis),
-/// `MBS_ERR_INVALID_SEQUENCE`.
+/// `MBS_ERR_INVALID_DIRECTION`), `MBS_ERR_INVALID_MASS` (density or diameter 0: no mass to
+/// step), `MBS_ERR_INVALID_SEQUENCE`.
 ///
 /// # Safety
 /// `cyl` and `start` are null or valid; `body_out` and `state_out` are null or writable.

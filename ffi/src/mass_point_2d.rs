@@ -136,8 +136,9 @@ impl mbs_mass_point_2d_loads {
 pub unsafe extern "C" fn mbs_mass_point_2d_init(
     out: *mut mbs_mass_point_2d,
     mass: f64,
-    reference_coordinates: *const [f64; 2],
+    reference_coordinates: *const f64,
 ) -> MbsStatus {
+    let reference_coordinates = reference_coordinates.cast::<[f64; 2]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         unsafe {
@@ -167,10 +168,12 @@ pub unsafe extern "C" fn mbs_mass_point_2d_init_state(
     body: *const mbs_mass_point_2d,
     loads: *const mbs_mass_point_2d_loads,
     settings: *const mbs_simulation_settings,
-    initial_coordinates: *const [f64; 2],
-    initial_velocities: *const [f64; 2],
+    initial_coordinates: *const f64,
+    initial_velocities: *const f64,
     out: *mut mbs_point2d_state,
 ) -> MbsStatus {
+    let initial_coordinates = initial_coordinates.cast::<[f64; 2]>();
+    let initial_velocities = initial_velocities.cast::<[f64; 2]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         unsafe {
@@ -264,11 +267,12 @@ pub unsafe extern "C" fn mbs_mass_point_2d_output(
     body: *const mbs_mass_point_2d,
     state: *const mbs_point2d_state,
     var: MbsOutputVariable,
-    local_position: *const [f64; 3],
+    local_position: *const f64,
     out: *mut f64,
     out_len: usize,
     written: *mut usize,
 ) -> MbsStatus {
+    let local_position = local_position.cast::<[f64; 3]>();
     guard(|| {
         let r = (|| {
             non_null_out(out)?;
@@ -303,9 +307,11 @@ pub unsafe extern "C" fn mbs_mass_point_2d_output(
 pub unsafe extern "C" fn mbs_mass_point_2d_position_jacobian(
     body: *const mbs_mass_point_2d,
     state: *const mbs_point2d_state,
-    local_position: *const [f64; 3],
-    out: *mut [f64; 6],
+    local_position: *const f64,
+    out: *mut f64,
 ) -> MbsStatus {
+    let local_position = local_position.cast::<[f64; 3]>();
+    let out = out.cast::<[f64; 6]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         unsafe {
@@ -340,10 +346,12 @@ pub unsafe extern "C" fn mbs_mass_point_2d_solve_dynamic(
     body: *const mbs_mass_point_2d,
     loads: *const mbs_mass_point_2d_loads,
     settings: *const mbs_simulation_settings,
-    initial_coordinates: *const [f64; 2],
-    initial_velocities: *const [f64; 2],
+    initial_coordinates: *const f64,
+    initial_velocities: *const f64,
     out: *mut mbs_point2d_state,
 ) -> MbsStatus {
+    let initial_coordinates = initial_coordinates.cast::<[f64; 2]>();
+    let initial_velocities = initial_velocities.cast::<[f64; 2]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         unsafe {

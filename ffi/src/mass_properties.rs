@@ -133,10 +133,8 @@ fn write<T>(out: &mut T, v: FfiResult<T>) -> MbsStatus {
 /// # Safety
 /// `out` is null or valid for writes; `r` is null or points to 3 doubles.
 #[no_mangle]
-pub unsafe extern "C" fn mbs_cylinder_default(
-    out: *mut mbs_cylinder,
-    r: *const [f64; 3],
-) -> MbsStatus {
+pub unsafe extern "C" fn mbs_cylinder_default(out: *mut mbs_cylinder, r: *const f64) -> MbsStatus {
+    let r = r.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (out, r) = match unsafe { (non_null_mut(out), non_null(r)) } {
@@ -231,11 +229,13 @@ pub unsafe extern "C" fn mbs_cylinder_derived_values(
 /// Pointers are null or valid (`dimensions`, `center`: 3 doubles; `out`: writable).
 #[no_mangle]
 pub unsafe extern "C" fn mbs_box_mass_properties(
-    dimensions: *const [f64; 3],
+    dimensions: *const f64,
     density: f64,
-    center: *const [f64; 3],
+    center: *const f64,
     out: *mut mbs_mass_properties,
 ) -> MbsStatus {
+    let dimensions = dimensions.cast::<[f64; 3]>();
+    let center = center.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (d, c, out) =
@@ -264,9 +264,10 @@ pub unsafe extern "C" fn mbs_sphere_mass_properties(
     diameter: f64,
     inner_diameter: f64,
     density: f64,
-    center: *const [f64; 3],
+    center: *const f64,
     out: *mut mbs_mass_properties,
 ) -> MbsStatus {
+    let center = center.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (c, out) = match unsafe { (non_null(center), non_null_mut(out)) } {
@@ -292,9 +293,10 @@ pub unsafe extern "C" fn mbs_sphere_mass_properties(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_point_mass_properties(
     mass: f64,
-    position: *const [f64; 3],
+    position: *const f64,
     out: *mut mbs_mass_properties,
 ) -> MbsStatus {
+    let position = position.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (p, out) = match unsafe { (non_null(position), non_null_mut(out)) } {
@@ -360,9 +362,11 @@ pub unsafe extern "C" fn mbs_mass_properties_combine(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_mass_properties_inertia_about(
     mp: *const mbs_mass_properties,
-    point: *const [f64; 3],
-    out: *mut [f64; 9],
+    point: *const f64,
+    out: *mut f64,
 ) -> MbsStatus {
+    let point = point.cast::<[f64; 3]>();
+    let out = out.cast::<[f64; 9]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (mp, p, out) = match unsafe { (non_null(mp), non_null(point), non_null_mut(out)) } {

@@ -194,11 +194,11 @@ pub unsafe fn rotation_jacobian<T: Real>(
 pub unsafe extern "C" fn mbs_rigid_body_init(
     out: *mut mbs_rigid_body,
     mass: f64,
-    inertia: *const [f64; 9],
-    center_of_mass: *const [f64; 3],
+    inertia: *const f64,
+    center_of_mass: *const f64,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { init(out, mass, inertia, center_of_mass) }
+    unsafe { init(out, mass, inertia.cast(), center_of_mass.cast()) }
 }
 
 /// `mbs_rigid_body_init` in single precision.
@@ -209,11 +209,11 @@ pub unsafe extern "C" fn mbs_rigid_body_init(
 pub unsafe extern "C" fn mbs_rigid_body_init_f32(
     out: *mut mbs_rigid_body_f32,
     mass: f32,
-    inertia: *const [f32; 9],
-    center_of_mass: *const [f32; 3],
+    inertia: *const f32,
+    center_of_mass: *const f32,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { init(out, mass, inertia, center_of_mass) }
+    unsafe { init(out, mass, inertia.cast(), center_of_mass.cast()) }
 }
 
 /// Reads output `var` (`MBS_OUTPUT_*`) of the body in `state` at `local_position` (m, body
@@ -237,13 +237,23 @@ pub unsafe extern "C" fn mbs_rigid_output(
     body: *const mbs_rigid_body,
     state: *const crate::rigid_state::mbs_rigid_state,
     var: MbsOutputVariable,
-    local_position: *const [f64; 3],
+    local_position: *const f64,
     out: *mut f64,
     out_len: usize,
     written: *mut usize,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { output(body, state, var, local_position, out, out_len, written) }
+    unsafe {
+        output(
+            body,
+            state,
+            var,
+            local_position.cast(),
+            out,
+            out_len,
+            written,
+        )
+    }
 }
 
 /// `mbs_rigid_output` in single precision.
@@ -255,13 +265,23 @@ pub unsafe extern "C" fn mbs_rigid_output_f32(
     body: *const mbs_rigid_body_f32,
     state: *const crate::rigid_state::mbs_rigid_state_f32,
     var: MbsOutputVariable,
-    local_position: *const [f32; 3],
+    local_position: *const f32,
     out: *mut f32,
     out_len: usize,
     written: *mut usize,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { output(body, state, var, local_position, out, out_len, written) }
+    unsafe {
+        output(
+            body,
+            state,
+            var,
+            local_position.cast(),
+            out,
+            out_len,
+            written,
+        )
+    }
 }
 
 /// The position Jacobian `Jpos(p) = d v_0(p) / d q_dot = [E3, -R_0b [p]x]` at `local_position`
@@ -278,11 +298,11 @@ pub unsafe extern "C" fn mbs_rigid_output_f32(
 pub unsafe extern "C" fn mbs_rigid_position_jacobian(
     body: *const mbs_rigid_body,
     state: *const crate::rigid_state::mbs_rigid_state,
-    local_position: *const [f64; 3],
-    out: *mut [f64; 18],
+    local_position: *const f64,
+    out: *mut f64,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { position_jacobian(body, state, local_position, out) }
+    unsafe { position_jacobian(body, state, local_position.cast(), out.cast()) }
 }
 
 /// `mbs_rigid_position_jacobian` in single precision.
@@ -293,11 +313,11 @@ pub unsafe extern "C" fn mbs_rigid_position_jacobian(
 pub unsafe extern "C" fn mbs_rigid_position_jacobian_f32(
     body: *const mbs_rigid_body_f32,
     state: *const crate::rigid_state::mbs_rigid_state_f32,
-    local_position: *const [f32; 3],
-    out: *mut [f32; 18],
+    local_position: *const f32,
+    out: *mut f32,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { position_jacobian(body, state, local_position, out) }
+    unsafe { position_jacobian(body, state, local_position.cast(), out.cast()) }
 }
 
 /// The rotation Jacobian `Jrot = d omega_0 / d q_dot = [0, R_0b]` as a row-major 3x6 matrix
@@ -313,10 +333,10 @@ pub unsafe extern "C" fn mbs_rigid_position_jacobian_f32(
 pub unsafe extern "C" fn mbs_rigid_rotation_jacobian(
     body: *const mbs_rigid_body,
     state: *const crate::rigid_state::mbs_rigid_state,
-    out: *mut [f64; 18],
+    out: *mut f64,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { rotation_jacobian(body, state, out) }
+    unsafe { rotation_jacobian(body, state, out.cast()) }
 }
 
 /// `mbs_rigid_rotation_jacobian` in single precision.
@@ -327,8 +347,8 @@ pub unsafe extern "C" fn mbs_rigid_rotation_jacobian(
 pub unsafe extern "C" fn mbs_rigid_rotation_jacobian_f32(
     body: *const mbs_rigid_body_f32,
     state: *const crate::rigid_state::mbs_rigid_state_f32,
-    out: *mut [f32; 18],
+    out: *mut f32,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { rotation_jacobian(body, state, out) }
+    unsafe { rotation_jacobian(body, state, out.cast()) }
 }

@@ -118,13 +118,21 @@ pub unsafe fn init<T: Real>(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_state_init(
     out: *mut mbs_rigid_state,
-    position: *const [f64; 3],
-    orientation: *const [f64; 4],
-    velocity: *const [f64; 3],
-    angular_velocity: *const [f64; 3],
+    position: *const f64,
+    orientation: *const f64,
+    velocity: *const f64,
+    angular_velocity: *const f64,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { init(out, position, orientation, velocity, angular_velocity) }
+    unsafe {
+        init(
+            out,
+            position.cast(),
+            orientation.cast(),
+            velocity.cast(),
+            angular_velocity.cast(),
+        )
+    }
 }
 
 /// `mbs_rigid_state_init` in single precision.
@@ -134,11 +142,19 @@ pub unsafe extern "C" fn mbs_rigid_state_init(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_state_init_f32(
     out: *mut mbs_rigid_state_f32,
-    position: *const [f32; 3],
-    orientation: *const [f32; 4],
-    velocity: *const [f32; 3],
-    angular_velocity: *const [f32; 3],
+    position: *const f32,
+    orientation: *const f32,
+    velocity: *const f32,
+    angular_velocity: *const f32,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
-    unsafe { init(out, position, orientation, velocity, angular_velocity) }
+    unsafe {
+        init(
+            out,
+            position.cast(),
+            orientation.cast(),
+            velocity.cast(),
+            angular_velocity.cast(),
+        )
+    }
 }
