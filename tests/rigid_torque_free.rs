@@ -45,7 +45,7 @@ fn errors_at_10s<I: RigidIntegrator<f64>>(integ: &I, w0: Vector3<f64>) -> Errors
             .push((rot_energy(&i, &s.angular_velocity) - e0).abs() / e0);
         out.l_norm
             .push(((i * s.angular_velocity).norm() - l0.norm()).abs() / l0.norm());
-        out.l_dir.push(l.angle(&l0));
+        out.l_dir.push(angle(&l, &l0));
     }
     out
 }

@@ -44,6 +44,11 @@ pub fn l_world(i: &Matrix3<f64>, s: &RigidState<f64>) -> Vector3<f64> {
     uq * (i * s.angular_velocity)
 }
 
+/// Angle between two vectors (rad), `atan2(|a x b|, a . b)`: accurate for tiny angles too.
+pub fn angle(a: &Vector3<f64>, b: &Vector3<f64>) -> f64 {
+    a.cross(b).norm().atan2(a.dot(b))
+}
+
 /// Least-squares slope of `log(err)` against `log(dt)`.
 pub fn slope(dts: &[f64], errs: &[f64]) -> f64 {
     let n = dts.len() as f64;

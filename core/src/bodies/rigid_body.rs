@@ -19,6 +19,8 @@
 
 use crate::body::{Body, Jacobian, MAX_COORDINATES};
 use crate::error::{finite, finite_all};
+use crate::inertia::mass_properties::symmetrize;
+use crate::inertia::{inertia_tolerance, symmetric_eigenvalues, MassProperties};
 use crate::math::{skew, Quaternion};
 use crate::nodes::rigid::RigidState;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
@@ -36,23 +38,18 @@ pub struct RigidBody<T> {
     reference_orientation: Quaternion<T>,
 }
 
-/// Relative tolerance of the inertia checks, in units of the type's epsilon: asymmetry
-/// `|I_ij - I_ji| <= SYMMETRY_TOLERANCE_EPS * EPS * max|I_kl|` and the triangle inequality
-/// `2 I_max <= trace(I) (1 + TRIANGLE_TOLERANCE_EPS * EPS)`.
-const SYMMETRY_TOLERANCE_EPS: f64 = 1024.0;
-/// See [`SYMMETRY_TOLERANCE_EPS`].
-const TRIANGLE_TOLERANCE_EPS: f64 = 64.0;
-
 impl<T: Real> RigidBody<T> {
     /// A rigid body of `mass` (kg, > 0), `inertia` (kg m^2, about the COM, body frame) and the
     /// COM at `center_of_mass` (m, body frame, from the reference point). The reference
     /// configuration is the origin with identity orientation (see [`RigidBody::with_reference`]).
     ///
     /// Errors: `NotFinite(Mass | Inertia | CenterOfMass)`; `OutOfRange(Mass)` if `mass <= 0`;
-    /// `OutOfRange(Inertia)` unless `inertia` is symmetric (to `1024 EPS` of its largest entry;
-    /// it is then stored symmetrized) and positive definite with principal moments satisfying
-    /// the triangle inequality `I_i <= I_j + I_k` (to `64 EPS`; equality, a flat body, is
-    /// allowed), the conditions of a physical mass distribution.
+    /// `OutOfRange(Inertia)` unless `inertia` is symmetric and its principal moments
+    /// `I_1 <= I_2 <= I_3` satisfy the triangle inequality `I_1 + I_2 >= I_3` (both to
+    /// [`inertia_tolerance`], the tolerance of [`MassProperties`], so CAD values rounded to six
+    /// digits pass; equality, a flat body such as diag(1, 2, 3), is allowed) and `inertia` is
+    /// positive definite (`I_1 > 0`, and its leading minors > 0): a rod or a point has no
+    /// rotational dynamics to integrate. The stored tensor is the symmetric part.
     pub fn new(mass: T, inertia: Matrix3<T>, center_of_mass: Vector3<T>) -> Result<Self> {
         finite(mass, Param::Mass)?;
         if mass <= T::zero() {
@@ -70,6 +67,13 @@ impl<T: Real> RigidBody<T> {
             reference_position: Vector3::zeros(),
             reference_orientation: Quaternion::identity(),
         })
+    }
+
+    /// [`RigidBody::new`] from [`MassProperties`] resolved in the body frame: `mp.com` is the COM offset (m, body frame), `mp.inertia` the inertia about
+    /// the COM (kg m^2, body frame), as [`Cylinder::mass_properties`](crate::inertia::Cylinder)
+    /// returns them in frame_a.
+    pub fn from_mass_properties(mp: &MassProperties<T>) -> Result<Self> {
+        Self::new(mp.mass, mp.inertia, mp.com)
     }
 
     /// [`RigidBody::new`] from principal moments `[I1, I2, I3]` about the body axes (kg m^2).
@@ -92,8 +96,8 @@ impl<T: Real> RigidBody<T> {
     /// `R_0b`) that `Displacement` is measured from: `Displacement(p) = r + R_0b p - (r_ref +
     /// R_ref p)`. Exudyn keeps this as the node's reference coordinates; mbs keeps it with the
     /// body so the state stays plain data. Errors: `NotFinite(Position)`,
-    /// `OutOfRange(Orientation)` (not a unit quaternion); on error `self` is returned unchanged
-    /// inside the error path (the builder consumes a copy).
+    /// `NonFiniteState` (non-finite quaternion), `OutOfRange(Orientation)` (not a unit
+    /// quaternion).
     pub fn with_reference(
         mut self,
         position: Vector3<T>,
@@ -185,29 +189,24 @@ impl<T: Real> RigidBody<T> {
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 fn checked_inertia<T: Real>(i: &Matrix3<T>) -> Result<Matrix3<T>> {
     let bad = Err(Error::OutOfRange(Param::Inertia));
+    let tol = inertia_tolerance::<T>();
     let scale = i.iter().fold(T::zero(), |m, x| m.max(x.abs_l()));
-    if scale <= T::zero() {
-        return bad;
-    }
-    let tol = T::c(SYMMETRY_TOLERANCE_EPS) * T::EPS * scale;
     for (a, b) in [(0, 1), (0, 2), (1, 2)] {
-        if (i[(a, b)] - i[(b, a)]).abs_l() > tol {
+        if (i[(a, b)] - i[(b, a)]).abs_l() > tol * scale {
             return bad;
         }
     }
-    let s = (i + i.transpose()) * T::c(0.5);
+    let s = symmetrize(i);
     // Positive definite (Sylvester: leading principal minors > 0; a Cholesky test).
     let m1 = s[(0, 0)];
     let m2 = s[(0, 0)] * s[(1, 1)] - s[(0, 1)] * s[(1, 0)];
     let m3 = det3(&s);
-    if !(m1 > T::zero() && m2 > T::zero() && m3 > T::zero()) {
+    let [i1, i2, i3] = symmetric_eigenvalues(&s);
+    let sum = i1.abs_l() + i2.abs_l() + i3.abs_l();
+    if !(m1 > T::zero() && m2 > T::zero() && m3 > T::zero() && i1 > T::zero()) {
         return bad;
     }
-    // Triangle inequality of the principal moments: it suffices for the largest one,
-    // I_max <= I_mid + I_min, i.e. 2 I_max <= trace.
-    let tr = s[(0, 0)] + s[(1, 1)] + s[(2, 2)];
-    let lmax = largest_eigenvalue_sym3(&s);
-    if T::c(2.0) * lmax > tr * (T::one() + T::c(TRIANGLE_TOLERANCE_EPS) * T::EPS) {
+    if i1 + i2 < i3 - tol * sum {
         return bad;
     }
     Ok(s)
@@ -244,32 +243,6 @@ fn spd_inverse<T: Real>(a: &Matrix3<T>) -> Option<Matrix3<T>> {
     );
     let inv = adj / d;
     crate::real::all_finite(&inv).then_some(inv)
-}
-
-/// The largest eigenvalue of a symmetric 3x3 matrix (closed form of Smith 1961: the
-/// trigonometric solution of the characteristic cubic).
-fn largest_eigenvalue_sym3<T: Real>(a: &Matrix3<T>) -> T {
-    let p1 = a[(0, 1)] * a[(0, 1)] + a[(0, 2)] * a[(0, 2)] + a[(1, 2)] * a[(1, 2)];
-    if p1 == T::zero() {
-        return a[(0, 0)].max(a[(1, 1)]).max(a[(2, 2)]);
-    }
-    let three = T::c(3.0);
-    let q = (a[(0, 0)] + a[(1, 1)] + a[(2, 2)]) / three;
-    let d0 = a[(0, 0)] - q;
-    let d1 = a[(1, 1)] - q;
-    let d2 = a[(2, 2)] - q;
-    let p2 = d0 * d0 + d1 * d1 + d2 * d2 + T::c(2.0) * p1;
-    let p = (p2 / T::c(6.0)).sqrt_l();
-    let b = (a - Matrix3::identity() * q) / p;
-    let r = det3(&b) * T::c(0.5);
-    let phi = if r <= -T::one() {
-        T::pi() / three
-    } else if r >= T::one() {
-        T::zero()
-    } else {
-        r.acos_l() / three
-    };
-    q + T::c(2.0) * p * phi.cos_l()
 }
 
 /// Tait-Bryan angles `[a, b, c]` (rad) of the x-y-z sequence, `R_0b = Rx(a) Ry(b) Rz(c)`
@@ -439,11 +412,12 @@ mod tests {
             RigidBody::new(2.0, bad, Vector3::zeros()),
             Err(Error::OutOfRange(Param::Inertia))
         );
-        // Eigenvalue of the closed form vs nalgebra's iterative solver (independent).
-        let e = nalgebra::SymmetricEigen::new(bad).eigenvalues;
-        let lmax = e.iter().cloned().fold(f64::MIN, f64::max);
-        assert!((largest_eigenvalue_sym3(&bad) - lmax).abs() < 1e-13);
-        assert!((largest_eigenvalue_sym3(&bad) - 3.01).abs() < 1e-13);
+        // Rounded to six digits (CAD output) still passes.
+        let rounded = ok.map(|x| (x * 1e6).round() / 1e6);
+        assert!(RigidBody::new(2.0, rounded, Vector3::zeros()).is_ok());
+        // A rotated rod (one zero moment) has no rotational dynamics: refused.
+        let rod = r * Matrix3::from_diagonal(&Vector3::new(0.0, 1.0, 1.0)) * r.transpose();
+        assert!(RigidBody::new(2.0, (rod + rod.transpose()) * 0.5, Vector3::zeros()).is_err());
     }
 
     #[test]

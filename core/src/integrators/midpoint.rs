@@ -245,8 +245,7 @@ mod tests {
         let v = Vector3::new(0.5, 0.2, -0.1);
         let d = Matrix3::from_diagonal(&Vector3::new(0.3, 0.4, 0.5));
         let a = translation_increment(2.0, &d, &f, &v, 0.1).unwrap();
-        // Same diagonal matrix with an off-diagonal zero made "non-zero" by -0.0 still takes
-        // the fast path; force the general path with a tiny off-diagonal entry.
+        // Force the general (solve3) path with a negligible off-diagonal entry.
         let mut full = d;
         full[(0, 1)] = 1e-300;
         let b = translation_increment(2.0, &full, &f, &v, 0.1).unwrap();
