@@ -34,16 +34,18 @@ static void test_body_start(void) {
     mbs_rigid_state s;
     CHECK_STATUS(mbs_body_start_default(&st), MBS_OK);
     CHECK(st.sequence_start[0] == 1 && st.sequence_start[1] == 2 && st.sequence_start[2] == 3);
-    CHECK(st.r_0[0] == 0 && st.angles_start[2] == 0 && st.w_0_start[1] == 0);
+    CHECK(st.r_0_start[0] == 0 && st.angles_start[2] == 0 && st.w_0_start[1] == 0);
     CHECK_STATUS(mbs_body_start_default(NULL), MBS_ERR_NULL_POINTER);
 
     /* A quarter turn about z: R_0b = Rz(90 deg), q = (cos 45, 0, 0, sin 45); the world rate
      * (1, 0, 0) is (0, -1, 0) in the body frame (w_b = R_0b^T w_0). */
     st.angles_start[2] = PI / 2;
     st.w_0_start[0] = 1;
-    st.r_0[1] = 2;
-    st.v_0[2] = 3;
+    st.r_0_start[1] = 2;
+    st.v_0_start[2] = 3;
+    st.z_0_start[1] = 4; /* world y is body x after the quarter turn */
     CHECK_STATUS(mbs_rigid_state_from_start(&st, &s), MBS_OK);
+    CHECK(fabs(s.angular_acceleration[0] - 4) < 1e-15 && fabs(s.angular_acceleration[1]) < 1e-15);
     CHECK(fabs(s.orientation[0] - sqrt(0.5)) < 1e-15 && fabs(s.orientation[3] - sqrt(0.5)) < 1e-15);
     CHECK(fabs(s.orientation[1]) < 1e-15 && fabs(s.orientation[2]) < 1e-15);
     CHECK(fabs(s.angular_velocity[0]) < 1e-15 && fabs(s.angular_velocity[1] + 1) < 1e-15);
@@ -53,16 +55,19 @@ static void test_body_start(void) {
     CHECK_STATUS(mbs_rigid_state_from_start(NULL, &s), MBS_ERR_NULL_POINTER);
     CHECK_STATUS(mbs_rigid_state_from_start(&st, NULL), MBS_ERR_NULL_POINTER);
     bad = st;
-    bad.r_0[0] = NAN;
+    bad.r_0_start[0] = NAN;
     CHECK_STATUS(mbs_rigid_state_from_start(&bad, &s), MBS_ERR_NOT_FINITE);
     bad = st;
-    bad.v_0[0] = INFINITY;
+    bad.v_0_start[0] = INFINITY;
     CHECK_STATUS(mbs_rigid_state_from_start(&bad, &s), MBS_ERR_NOT_FINITE);
     bad = st;
     bad.angles_start[1] = NAN;
     CHECK_STATUS(mbs_rigid_state_from_start(&bad, &s), MBS_ERR_NOT_FINITE);
     bad = st;
     bad.w_0_start[2] = -INFINITY;
+    CHECK_STATUS(mbs_rigid_state_from_start(&bad, &s), MBS_ERR_NOT_FINITE);
+    bad = st;
+    bad.z_0_start[0] = NAN;
     CHECK_STATUS(mbs_rigid_state_from_start(&bad, &s), MBS_ERR_NOT_FINITE);
     {
         const uint32_t seqs[5][3] = {{1, 1, 2}, {1, 2, 2}, {0, 1, 2}, {1, 2, 4}, {257, 2, 3}};
@@ -95,6 +100,20 @@ static void test_body_cylinder(void) {
     CHECK(fabs(b.inertia[0] - m * rad * rad / 2) < 1e-12 * m * rad * rad);
     CHECK(fabs(b.inertia[4] - m * (0.25 + 3 * rad * rad) / 12) < 1e-12 * m);
     CHECK(s.orientation[0] == 1 && s.position[0] == 0);
+    /* A turned, moved start: the start pose is the reference of MBS_OUTPUT_DISPLACEMENT. */
+    bst = st;
+    bst.angles_start[0] = 0.7;
+    bst.r_0_start[2] = 5;
+    CHECK_STATUS(mbs_body_cylinder_init(&c, &bst, &b, &s), MBS_OK);
+    {
+        double d[3], pb[3];
+        size_t n;
+        CHECK_STATUS(mbs_rigid_output(&b, &s, MBS_OUTPUT_DISPLACEMENT, r, d, 3, &n), MBS_OK);
+        CHECK(n == 3 && fabs(d[0]) < 1e-15 && fabs(d[1]) < 1e-15 && fabs(d[2]) < 1e-15);
+        /* frame_b = r_0 + R_0b r, r along the rotation axis x: (0.5, 0, 5). */
+        CHECK_STATUS(mbs_rigid_output(&b, &s, MBS_OUTPUT_POSITION, r, pb, 3, &n), MBS_OK);
+        CHECK(fabs(pb[0] - 0.5) < 1e-15 && fabs(pb[1]) < 1e-15 && fabs(pb[2] - 5) < 1e-15);
+    }
 
     POISON(b);
     POISON(s);

@@ -94,13 +94,13 @@ typedef struct mbs_cylinder {
  */
 typedef struct mbs_body_start {
   /**
-   * `r_0`: position of frame_a's origin (m, world frame).
+   * `r_0.start`: position of frame_a's origin (m, world frame).
    */
-  double r_0[3];
+  double r_0_start[3];
   /**
-   * `v_0`: velocity of frame_a's origin, `der(r_0)` (m/s, world frame).
+   * `v_0.start`: velocity of frame_a's origin, `der(r_0)` (m/s, world frame).
    */
-  double v_0[3];
+  double v_0_start[3];
   /**
    * `angles_start`: angles (rad) that rotate the world frame about the `sequence_start` axes
    * into frame_a: `T = axesRotations(sequence_start, angles_start)`, `R_0b = T^T`.
@@ -116,6 +116,11 @@ typedef struct mbs_body_start {
    * `w_b = T w_0_start` (Modelica's `w_a = resolve2(R_start, w_0_start)`).
    */
   double w_0_start[3];
+  /**
+   * `z_0_start`: angular acceleration `der(w_0)` (rad/s^2, **world** frame); it only sets
+   * the state's last angular acceleration `T z_0_start` (an output), not the dynamics.
+   */
+  double z_0_start[3];
 } mbs_body_start;
 
 /**
@@ -904,10 +909,11 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * A `BodyCylinder`: writes the rigid body of `*cyl` (reference point and body frame =
- * frame_a; mass, centre of mass `r_CM` (m, frame_a) and inertia about it (kg m^2, frame_a))
- * to `*body_out`, and the state of Modelica's start values `*start` (see
- * `mbs_rigid_state_from_start`) to `*state_out`.
+ * A `BodyCylinder`: writes the rigid body of `*cyl` to `*body_out` (reference point and body
+ * frame = frame_a; mass `m = mo - mi` (kg), centre of mass `r_CM` (m, frame_a) and inertia
+ * `resolveDyade1(R, diag(I11, I22, I22))` about it (kg m^2, frame_a); the reference pose for
+ * `MBS_OUTPUT_DISPLACEMENT` is the start pose) and the state of the start values `*start`
+ * (see `mbs_rigid_state_from_start`) to `*state_out`. frame_b is the local position `cyl->r`.
  *
  * Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
  * `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
@@ -933,9 +939,11 @@ mbs_status mbs_body_cylinder_init(const struct mbs_cylinder *cyl,
 mbs_status mbs_body_start_default(struct mbs_body_start *out);
 
 /**
- * The rigid-body state of Modelica's start values: `position = r_0`, `velocity = v_0`,
- * orientation the quaternion of `R_0b = axesRotations(sequence_start, angles_start)^T`,
- * `angular_velocity = T w_0_start` (body frame), accelerations zero.
+ * The rigid-body state of Modelica's start values: `position = r_0_start`,
+ * `velocity = v_0_start`, orientation the quaternion of
+ * `R_0b = T^T`, `T = axesRotations(sequence_start, angles_start)`,
+ * `angular_velocity = T w_0_start` (body frame), `angular_acceleration = T z_0_start` (body
+ * frame), `acceleration = 0`.
  *
  * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
  * `MBS_ERR_INVALID_SEQUENCE`.

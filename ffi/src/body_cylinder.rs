@@ -1,28 +1,40 @@
-//! Modelica's `BodyCylinder` (seed 001) as a steppable rigid body: the mass properties of the
-//! `mbs_cylinder` (with Modelica's defaults) on a body whose reference point and body frame
-//! are frame_a, and the state of Modelica's start values.
-//!
-//! The same physics as core's `BodyCylinder` item: mass `m = mo - mi`, centre of mass `r_CM`
-//! and inertia `I = resolveDyade1(R, diag(I11, I22, I22))`, all in frame_a.
+//! Modelica's `BodyCylinder` (seed 001, core's `BodyCylinder`) as a steppable rigid body: the
+//! `mbs_cylinder` parameters (with Modelica's defaults) and the `mbs_body_start` values give
+//! the rigid body (reference point and body frame = frame_a) and its start state.
 
 use crate::body_start::mbs_body_start;
-use crate::convert::{read, status_of, FfiResult};
+use crate::convert::{finite, read, status_of, vec3, FfiResult};
 use crate::guard;
-use crate::mass_properties::{cylinder_of, mbs_cylinder};
+use crate::mass_properties::mbs_cylinder;
 use crate::rigid_body::mbs_rigid_body;
 use crate::rigid_state::{mbs_rigid_state, mbs_rigid_state_of};
 use crate::status::*;
-use mbs_core::bodies::rigid_body::RigidBody;
+use mbs_core::bodies::body_cylinder::BodyCylinder;
 
-fn body_of(cyl: &mbs_cylinder) -> FfiResult<RigidBody<f64>> {
-    let mp = cylinder_of(cyl)?.mass_properties().map_err(status_of)?;
-    RigidBody::new(mp.mass, mp.inertia, mp.com).map_err(status_of)
+fn body_cylinder(c: &mbs_cylinder, start: &mbs_body_start) -> FfiResult<BodyCylinder<f64>> {
+    let mut p = BodyCylinder::params(vec3(&c.r)?)
+        .r_shape(vec3(&c.r_shape)?)
+        .inner_diameter(finite(c.inner_diameter)?)
+        .density(finite(c.density)?)
+        .width_fraction(finite(c.width_fraction)?)
+        .start(start.to_core()?);
+    if c.has_length_direction {
+        p = p.length_direction(vec3(&c.length_direction)?);
+    }
+    if c.has_length {
+        p = p.length(finite(c.length)?);
+    }
+    if c.has_diameter {
+        p = p.diameter(finite(c.diameter)?);
+    }
+    p.build().map_err(status_of)
 }
 
-/// A `BodyCylinder`: writes the rigid body of `*cyl` (reference point and body frame =
-/// frame_a; mass, centre of mass `r_CM` (m, frame_a) and inertia about it (kg m^2, frame_a))
-/// to `*body_out`, and the state of Modelica's start values `*start` (see
-/// `mbs_rigid_state_from_start`) to `*state_out`.
+/// A `BodyCylinder`: writes the rigid body of `*cyl` to `*body_out` (reference point and body
+/// frame = frame_a; mass `m = mo - mi` (kg), centre of mass `r_CM` (m, frame_a) and inertia
+/// `resolveDyade1(R, diag(I11, I22, I22))` about it (kg m^2, frame_a); the reference pose for
+/// `MBS_OUTPUT_DISPLACEMENT` is the start pose) and the state of the start values `*start`
+/// (see `mbs_rigid_state_from_start`) to `*state_out`. frame_b is the local position `cyl->r`.
 ///
 /// Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
 /// `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
@@ -46,10 +58,11 @@ pub unsafe extern "C" fn mbs_body_cylinder_init(
         // SAFETY: forwarded caller guarantees.
         let r = unsafe {
             (|| {
-                let (c, st) = (read(cyl)?, read(start)?);
-                let b = body_of(&c)?;
-                let s = st.to_core()?;
-                Ok((mbs_rigid_body::of(&b), mbs_rigid_state_of::of(&s)))
+                let bc = body_cylinder(&read(cyl)?, &read(start)?)?;
+                Ok((
+                    mbs_rigid_body::of(bc.body()),
+                    mbs_rigid_state_of::of(&bc.initial_state()),
+                ))
             })()
         };
         match r {

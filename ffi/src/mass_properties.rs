@@ -96,8 +96,7 @@ fn from_c(mp: &mbs_mass_properties) -> FfiResult<MassProperties<f64>> {
     MassProperties::new(finite(mp.mass)?, vec3(&mp.com)?, mat3(&mp.inertia)?).map_err(status_of)
 }
 
-/// The core cylinder of the C parameters (finite checks; the shape checks come with its use).
-pub(crate) fn cylinder_of(c: &mbs_cylinder) -> FfiResult<Cylinder<f64>> {
+fn cylinder_of(c: &mbs_cylinder) -> FfiResult<Cylinder<f64>> {
     let mut cyl = Cylinder::new(vec3(&c.r)?)
         .r_shape(vec3(&c.r_shape)?)
         .inner_diameter(finite(c.inner_diameter)?)
