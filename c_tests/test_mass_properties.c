@@ -105,6 +105,16 @@ int main(void) {
         CHECK(mbs_sphere_mass_properties(NAN, 0.0, 1.0, o, &mp) == MBS_ERR_NOT_FINITE && untouched(&mp));
         CHECK(mbs_box_mass_properties(dims, -1.0, o, &mp) == MBS_ERR_INVALID_DENSITY && untouched(&mp));
         CHECK(mbs_point_mass_properties(-1.0, o, &mp) == MBS_ERR_INVALID_MASS && untouched(&mp));
+        /* Finite inputs whose results overflow are refused, not returned as inf. */
+        {
+            const double huge[3] = {1e200, 1e200, 1e200}, far[3] = {1e300, 0.0, 0.0};
+            double about9[9];
+            CHECK(mbs_box_mass_properties(huge, 1.0, o, &mp) == MBS_ERR_NON_FINITE_STATE && untouched(&mp));
+            CHECK(mbs_sphere_mass_properties(1e150, 0.0, 1e10, o, &mp) == MBS_ERR_NON_FINITE_STATE && untouched(&mp));
+            memset(about9, 0xAB, sizeof about9);
+            CHECK(mbs_mass_properties_inertia_about(&dumbbell, far, about9) == MBS_ERR_NON_FINITE_STATE);
+            CHECK(((unsigned char *)about9)[0] == 0xAB && ((unsigned char *)about9)[71] == 0xAB);
+        }
     }
 
     printf("test_mass_properties: %d failures\n", failures);

@@ -2,6 +2,7 @@
  * of Modelica's start values and of the BodyCylinder constructor: results against closed
  * forms, and every refusal (null pointers, NaN and inf, dt <= 0, unknown enum values, invalid
  * parameters) returns its status and leaves every output untouched. */
+#include <float.h>
 #include "mbs.h"
 #include "check.h"
 
@@ -10,22 +11,26 @@
 #define F(name) name
 #define TOL 1e-14
 #define HUGE_VAL_R 1e300
+#define MAX_R DBL_MAX
 #include "rigid_checks.inc"
 #undef REAL
 #undef F
 #undef TOL
 #undef HUGE_VAL_R
+#undef MAX_R
 
 /* float */
 #define REAL float
 #define F(name) name##_f32
 #define TOL 1e-6
 #define HUGE_VAL_R 1e30f
+#define MAX_R FLT_MAX
 #include "rigid_checks.inc"
 #undef REAL
 #undef F
 #undef TOL
 #undef HUGE_VAL_R
+#undef MAX_R
 
 static const double PI = 3.14159265358979323846;
 
@@ -133,6 +138,11 @@ static void test_body_cylinder(void) {
     bad = c;
     bad.density = -1;
     CHECK_STATUS(mbs_body_cylinder_init(&bad, &st, &b, &s), MBS_ERR_INVALID_DENSITY);
+    bad = c;
+    bad.density = 1e300; /* finite, but the mass overflows */
+    bad.has_diameter = true;
+    bad.diameter = 1e10;
+    CHECK_STATUS(mbs_body_cylinder_init(&bad, &st, &b, &s), MBS_ERR_NON_FINITE_STATE);
     bad = c;
     bad.inner_diameter = 0.025; /* = diameter */
     CHECK_STATUS(mbs_body_cylinder_init(&bad, &st, &b, &s), MBS_ERR_INVALID_INNER_DIAMETER);

@@ -9,8 +9,10 @@
  *   mbs_status_str, mbs_status_is_ok, mbs_version and mbs_output_variable_len.
  *   mbs_status_str(status) describes a status.
  * - NULL pointers are refused (MBS_ERR_NULL_POINTER) unless a parameter says "may be NULL";
- *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE). Outputs and states are written only
- *   on success: on an error return the caller's memory is untouched.
+ *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE), and so is a result that overflows from
+ *   finite inputs (MBS_ERR_NON_FINITE_STATE): a success writes finite numbers only.
+ *   Outputs and states are written only on success: on an error return the caller's memory
+ *   is untouched.
  * - No function allocates or keeps a pointer after it returns; all memory is the caller's.
  *   Functions are reentrant: concurrent calls on distinct objects are safe.
  * - Precision: types and functions without suffix use double. The per-item rigid-body API
@@ -764,7 +766,8 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
 #define MBS_ERR_SOLVER_FAILED 106
 
 /**
- * The state holds NaN or infinity.
+ * The state holds NaN or infinity, or a result computed from finite inputs overflowed
+ * (a step or an output of a huge state).
  */
 #define MBS_ERR_NON_FINITE_STATE 107
 
@@ -918,8 +921,8 @@ extern "C" {
  * Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
  * `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
  * `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_LENGTH`,
- * `MBS_ERR_INVALID_DIRECTION`), `MBS_ERR_INVALID_MASS` (density or diameter 0: no mass to
- * step), `MBS_ERR_INVALID_SEQUENCE`.
+ * `MBS_ERR_INVALID_DIRECTION`, `MBS_ERR_NON_FINITE_STATE`), `MBS_ERR_INVALID_MASS` (density or
+ * diameter 0: no mass to step), `MBS_ERR_INVALID_SEQUENCE`.
  *
  * # Safety
  * `cyl` and `start` are null or valid; `body_out` and `state_out` are null or writable.
@@ -1016,7 +1019,8 @@ mbs_status mbs_mass_point_2d_step(const struct mbs_mass_point_2d *body,
  *
  * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
  * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_ARGUMENT` (unknown `var`), `MBS_ERR_NOT_AVAILABLE`,
- * `MBS_ERR_INVALID_LOCAL_POSITION`, `MBS_ERR_STORAGE` (`out_len < n`).
+ * `MBS_ERR_INVALID_LOCAL_POSITION`, `MBS_ERR_STORAGE` (`out_len < n`),
+ * `MBS_ERR_NON_FINITE_STATE` (the value overflowed, e.g. the energy of a huge velocity).
  *
  * # Safety
  * `body`, `state`, `local_position` (3 doubles) are null or valid; `out` is null or valid for
@@ -1208,7 +1212,8 @@ mbs_status mbs_rigid_body_init_f32(mbs_rigid_body_f32 *out,
  *
  * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
  * `MBS_ERR_INVALID_ARGUMENT` (unknown `var`), `MBS_ERR_NOT_AVAILABLE`, `MBS_ERR_STORAGE`
- * (`out_len < n`), the body's and the state's validation errors.
+ * (`out_len < n`), the body's and the state's validation errors, `MBS_ERR_NON_FINITE_STATE`
+ * (the value overflowed, e.g. the energy of a huge velocity).
  *
  * # Safety
  * `body`, `state`, `local_position` (3 doubles) are null or valid; `out` is null or valid for
@@ -1243,7 +1248,7 @@ mbs_status mbs_rigid_output_f32(const mbs_rigid_body_f32 *body,
  * `f` (N, world) at `p` acts on the coordinates as `Q = Jpos^T f`.
  *
  * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`, the body's and the
- * state's validation errors.
+ * state's validation errors, `MBS_ERR_NON_FINITE_STATE` (a huge `local_position` overflowed).
  *
  * # Safety
  * Pointers are null or valid (`local_position`: 3 doubles; `out`: 18 writable doubles).

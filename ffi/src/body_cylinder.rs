@@ -3,7 +3,7 @@
 //! the rigid body (reference point and body frame = frame_a) and its start state.
 
 use crate::body_start::mbs_body_start;
-use crate::convert::{finite, read, status_of, vec3, FfiResult};
+use crate::convert::{finite, read, status_of_checked, vec3, FfiResult};
 use crate::guard;
 use crate::mass_properties::mbs_cylinder;
 use crate::rigid_body::mbs_rigid_body;
@@ -27,7 +27,8 @@ fn body_cylinder(c: &mbs_cylinder, start: &mbs_body_start) -> FfiResult<BodyCyli
     if c.has_diameter {
         p = p.diameter(finite(c.diameter)?);
     }
-    p.build().map_err(status_of)
+    // Every input was checked finite above: a NotFinite of the build is an overflow.
+    p.build().map_err(status_of_checked)
 }
 
 /// A `BodyCylinder`: writes the rigid body of `*cyl` to `*body_out` (reference point and body
@@ -39,8 +40,8 @@ fn body_cylinder(c: &mbs_cylinder, start: &mbs_body_start) -> FfiResult<BodyCyli
 /// Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
 /// `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
 /// `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_LENGTH`,
-/// `MBS_ERR_INVALID_DIRECTION`), `MBS_ERR_INVALID_MASS` (density or diameter 0: no mass to
-/// step), `MBS_ERR_INVALID_SEQUENCE`.
+/// `MBS_ERR_INVALID_DIRECTION`, `MBS_ERR_NON_FINITE_STATE`), `MBS_ERR_INVALID_MASS` (density or
+/// diameter 0: no mass to step), `MBS_ERR_INVALID_SEQUENCE`.
 ///
 /// # Safety
 /// `cyl` and `start` are null or valid; `body_out` and `state_out` are null or writable.

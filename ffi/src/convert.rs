@@ -28,6 +28,16 @@ pub fn status_of(e: Error) -> MbsStatus {
     }
 }
 
+/// The status of a core error on inputs the caller has already checked finite: a `NotFinite`
+/// from core then means that a result overflowed (`MBS_ERR_NON_FINITE_STATE`), e.g. the mass
+/// of a huge density.
+pub fn status_of_checked(e: Error) -> MbsStatus {
+    match e {
+        Error::NotFinite(_) => MBS_ERR_NON_FINITE_STATE,
+        e => status_of(e),
+    }
+}
+
 /// The "invalid argument" code (2xx) that names parameter `p`.
 pub fn status_of_param(p: Param) -> MbsStatus {
     match p {
@@ -92,6 +102,17 @@ pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
         Ok(())
     } else {
         Err(MBS_ERR_NOT_FINITE)
+    }
+}
+
+/// `MBS_ERR_NON_FINITE_STATE` unless every entry of a computed result is finite (finite inputs
+/// can still overflow, e.g. the kinetic energy of a velocity of 1e200 m/s).
+#[inline]
+pub fn finite_result<T: Real>(a: &[T]) -> FfiResult<()> {
+    if a.iter().all(|x| x.finite()) {
+        Ok(())
+    } else {
+        Err(MBS_ERR_NON_FINITE_STATE)
     }
 }
 

@@ -257,7 +257,8 @@ pub unsafe extern "C" fn mbs_mass_point_2d_step(
 ///
 /// Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
 /// `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_ARGUMENT` (unknown `var`), `MBS_ERR_NOT_AVAILABLE`,
-/// `MBS_ERR_INVALID_LOCAL_POSITION`, `MBS_ERR_STORAGE` (`out_len < n`).
+/// `MBS_ERR_INVALID_LOCAL_POSITION`, `MBS_ERR_STORAGE` (`out_len < n`),
+/// `MBS_ERR_NON_FINITE_STATE` (the value overflowed, e.g. the energy of a huge velocity).
 ///
 /// # Safety
 /// `body`, `state`, `local_position` (3 doubles) are null or valid; `out` is null or valid for

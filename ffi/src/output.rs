@@ -66,7 +66,8 @@ pub extern "C" fn mbs_output_variable_len(var: MbsOutputVariable) -> usize {
 }
 
 /// Copies `value` into `out[0..n]` (matrices row-major) and `n` into `*written`, or returns
-/// `MBS_ERR_STORAGE` (nothing written) if `out_len < n`. The pointers are checked non-null by
+/// `MBS_ERR_STORAGE` (nothing written) if `out_len < n` and `MBS_ERR_NON_FINITE_STATE` if the
+/// value overflowed. The pointers are checked non-null by
 /// the caller.
 ///
 /// # Safety
@@ -84,6 +85,9 @@ pub unsafe fn write_value<T: Real>(
     let mut buf = [T::zero(); 9];
     if value.write_to(&mut buf).is_err() {
         return MBS_ERR_STORAGE;
+    }
+    if let Err(s) = crate::convert::finite_result(&buf[..n]) {
+        return s;
     }
     // SAFETY: `out` holds at least `out_len >= n` elements; `written` is writable.
     unsafe {

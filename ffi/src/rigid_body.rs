@@ -4,7 +4,7 @@
 //! One generic implementation serves both: each pair of `extern "C"` functions calls the same
 //! generic function instantiated with `f64` or `f32`.
 
-use crate::convert::{all_finite, finite, FfiResult};
+use crate::convert::{all_finite, finite, finite_result, FfiResult};
 use crate::convert::{
     mat3, mat3_to_rows, non_null_out, read, rows_of, status_of, vec3, write_with,
 };
@@ -151,7 +151,9 @@ pub unsafe fn position_jacobian<T: Real>(
                 let (b, s, p) = (read(body)?, read(state)?, read(local_position)?);
                 let (b, s, p) = (b.to_core()?, s.to_core()?, vec3(&p)?);
                 let j = b.position_jacobian(&s, &p).map_err(status_of)?;
-                Ok((rows_of::<T, 3, 6, 18>(&j), MBS_OK))
+                let rows = rows_of::<T, 3, 6, 18>(&j);
+                finite_result(&rows)?;
+                Ok((rows, MBS_OK))
             })
         }
     })
@@ -172,7 +174,9 @@ pub unsafe fn rotation_jacobian<T: Real>(
             write_with(out, || {
                 let (b, s) = (read(body)?.to_core()?, read(state)?.to_core()?);
                 let j = b.rotation_jacobian(&s).map_err(status_of)?;
-                Ok((rows_of::<T, 3, 6, 18>(&j), MBS_OK))
+                let rows = rows_of::<T, 3, 6, 18>(&j);
+                finite_result(&rows)?;
+                Ok((rows, MBS_OK))
             })
         }
     })
@@ -227,7 +231,8 @@ pub unsafe extern "C" fn mbs_rigid_body_init_f32(
 ///
 /// Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
 /// `MBS_ERR_INVALID_ARGUMENT` (unknown `var`), `MBS_ERR_NOT_AVAILABLE`, `MBS_ERR_STORAGE`
-/// (`out_len < n`), the body's and the state's validation errors.
+/// (`out_len < n`), the body's and the state's validation errors, `MBS_ERR_NON_FINITE_STATE`
+/// (the value overflowed, e.g. the energy of a huge velocity).
 ///
 /// # Safety
 /// `body`, `state`, `local_position` (3 doubles) are null or valid; `out` is null or valid for
@@ -290,7 +295,7 @@ pub unsafe extern "C" fn mbs_rigid_output_f32(
 /// `f` (N, world) at `p` acts on the coordinates as `Q = Jpos^T f`.
 ///
 /// Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`, the body's and the
-/// state's validation errors.
+/// state's validation errors, `MBS_ERR_NON_FINITE_STATE` (a huge `local_position` overflowed).
 ///
 /// # Safety
 /// Pointers are null or valid (`local_position`: 3 doubles; `out`: 18 writable doubles).
