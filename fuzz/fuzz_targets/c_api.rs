@@ -180,7 +180,11 @@ fn judge(status: MbsStatus, outputs_untouched: bool) {
     let text = mbs_status_str(status);
     // SAFETY: a static NUL-terminated string.
     let text = unsafe { core::ffi::CStr::from_ptr(text) };
-    assert_ne!(text.to_bytes(), b"unknown status", "status {status} has no description");
+    assert_ne!(
+        text.to_bytes(),
+        b"unknown status",
+        "status {status} has no description"
+    );
     if !mbs_status_is_ok(status) {
         assert!(outputs_untouched, "status {status} changed an output");
     }
@@ -191,7 +195,8 @@ fn all_f64_finite<T>(x: &T) -> bool {
     assert_eq!(size_of::<T>() % 8, 0);
     // SAFETY: `T` is a `#[repr(C)]` struct of `f64` (or an array of them): same layout as
     // `size_of::<T>() / 8` doubles.
-    let a = unsafe { core::slice::from_raw_parts((x as *const T).cast::<f64>(), size_of::<T>() / 8) };
+    let a =
+        unsafe { core::slice::from_raw_parts((x as *const T).cast::<f64>(), size_of::<T>() / 8) };
     finite64(a)
 }
 
@@ -199,7 +204,10 @@ fn all_f64_finite<T>(x: &T) -> bool {
 #[track_caller]
 fn finite_if_ok<T>(status: MbsStatus, x: &T) {
     if status == MBS_OK {
-        assert!(all_f64_finite(x), "a successful call wrote a non-finite number");
+        assert!(
+            all_f64_finite(x),
+            "a successful call wrote a non-finite number"
+        );
     }
 }
 
@@ -272,9 +280,17 @@ fn rigid_loads64(i: &mut Input) -> mbs_rigid_loads {
     }
 }
 
-fn step_settings<'a, T: Copy>(i: &mut Input<'a>, theta: impl Fn(&mut Input<'a>) -> T, d: T) -> mbs_step_settings_of<T> {
+fn step_settings<'a, T: Copy>(
+    i: &mut Input<'a>,
+    theta: impl Fn(&mut Input<'a>) -> T,
+    d: T,
+) -> mbs_step_settings_of<T> {
     mbs_step_settings_of {
-        integrator: if i.flag() { i.u32() } else { u32::from(i.byte() % 4) },
+        integrator: if i.flag() {
+            i.u32()
+        } else {
+            u32::from(i.byte() % 4)
+        },
         substep: i.flag(),
         max_rotation_per_step: if i.flag() { theta(i) } else { d },
         max_substeps: i.u32() % 4096,
@@ -303,25 +319,47 @@ fn rigid_f64(i: &mut Input) {
             let mut info = Out::<mbs_step_info>::new();
             // SAFETY: valid or null pointers to locals.
             let r = unsafe {
-                mbs_rigid_step(ptr(&b, n(0)), ptr(&l, n(1)), ptr(&st, n(2)), ptr_mut(&mut s, n(3)), dt, info.ptr(n(4)))
+                mbs_rigid_step(
+                    ptr(&b, n(0)),
+                    ptr(&l, n(1)),
+                    ptr(&st, n(2)),
+                    ptr_mut(&mut s, n(3)),
+                    dt,
+                    info.ptr(n(4)),
+                )
             };
             judge(r, bytes_of(&s) == bytes_of(&s0) && info.untouched());
             if mbs_status_is_ok(r) {
-                assert!(state64_finite(&s), "non-finite state after a successful step");
+                assert!(
+                    state64_finite(&s),
+                    "non-finite state after a successful step"
+                );
                 if !n(4) {
                     assert_eq!(info.get().status, r);
                 }
             }
         }
         1 => {
-            let var = if i.flag() { i.u32() } else { u32::from(i.byte() % 11) };
+            let var = if i.flag() {
+                i.u32()
+            } else {
+                u32::from(i.byte() % 11)
+            };
             let p: [f64; 3] = i.maybe([0.0, 1.0, 0.0], Input::f64);
             let len = usize::from(i.byte() % 10);
             let mut out: [f64; 9] = poisoned();
             let mut written: usize = poisoned();
             // SAFETY: `out` holds 9 >= len values.
             let r = unsafe {
-                mbs_rigid_output(ptr(&b, n(0)), ptr(&s0, n(1)), var, ptr(&p, n(2)).cast(), ptr_mut(&mut out, n(3)).cast(), len, ptr_mut(&mut written, n(4)))
+                mbs_rigid_output(
+                    ptr(&b, n(0)),
+                    ptr(&s0, n(1)),
+                    var,
+                    ptr(&p, n(2)).cast(),
+                    ptr_mut(&mut out, n(3)).cast(),
+                    len,
+                    ptr_mut(&mut written, n(4)),
+                )
             };
             judge(r, untouched(&out) && untouched(&written));
             if r == MBS_OK {
@@ -333,25 +371,51 @@ fn rigid_f64(i: &mut Input) {
             let p: [f64; 3] = i.maybe([1.0, 2.0, 3.0], Input::f64);
             let mut j: [f64; 18] = poisoned();
             // SAFETY: valid or null pointers to locals.
-            let r = unsafe { mbs_rigid_position_jacobian(ptr(&b, n(0)), ptr(&s0, n(1)), ptr(&p, n(2)).cast(), ptr_mut(&mut j, n(3)).cast()) };
+            let r = unsafe {
+                mbs_rigid_position_jacobian(
+                    ptr(&b, n(0)),
+                    ptr(&s0, n(1)),
+                    ptr(&p, n(2)).cast(),
+                    ptr_mut(&mut j, n(3)).cast(),
+                )
+            };
             judge(r, untouched(&j));
             finite_if_ok(r, &j);
             let mut k: [f64; 18] = poisoned();
             // SAFETY: as above.
-            let r = unsafe { mbs_rigid_rotation_jacobian(ptr(&b, n(4)), ptr(&s0, n(5)), ptr_mut(&mut k, n(6)).cast()) };
+            let r = unsafe {
+                mbs_rigid_rotation_jacobian(
+                    ptr(&b, n(4)),
+                    ptr(&s0, n(5)),
+                    ptr_mut(&mut k, n(6)).cast(),
+                )
+            };
             judge(r, untouched(&k));
             finite_if_ok(r, &k);
         }
         3 => {
             let mut out: mbs_rigid_body = poisoned();
             // SAFETY: valid or null pointers to locals.
-            let r = unsafe { mbs_rigid_body_init(ptr_mut(&mut out, n(0)), b.mass, ptr(&b.inertia, n(1)).cast(), ptr(&b.center_of_mass, n(2)).cast()) };
+            let r = unsafe {
+                mbs_rigid_body_init(
+                    ptr_mut(&mut out, n(0)),
+                    b.mass,
+                    ptr(&b.inertia, n(1)).cast(),
+                    ptr(&b.center_of_mass, n(2)).cast(),
+                )
+            };
             judge(r, untouched(&out));
             finite_if_ok(r, &out);
             let mut so: mbs_rigid_state = poisoned();
             // SAFETY: as above.
             let r = unsafe {
-                mbs_rigid_state_init(ptr_mut(&mut so, n(3)), ptr(&s0.position, n(4)).cast(), ptr(&s0.orientation, n(5)).cast(), ptr(&s0.velocity, n(6)).cast(), s0.angular_velocity.as_ptr())
+                mbs_rigid_state_init(
+                    ptr_mut(&mut so, n(3)),
+                    ptr(&s0.position, n(4)).cast(),
+                    ptr(&s0.orientation, n(5)).cast(),
+                    ptr(&s0.velocity, n(6)).cast(),
+                    s0.angular_velocity.as_ptr(),
+                )
             };
             judge(r, untouched(&so));
             finite_if_ok(r, &so);
@@ -361,7 +425,11 @@ fn rigid_f64(i: &mut Input) {
                 r_0_start: i.maybe([0.0; 3], Input::f64),
                 v_0_start: i.maybe([0.0; 3], Input::f64),
                 angles_start: i.maybe([0.3, -0.2, 0.5], Input::f64),
-                sequence_start: if i.flag() { [i.u32(), i.u32(), i.u32()] } else { [1, 2, 3].map(|a: u32| a + u32::from(i.byte() % 2)) },
+                sequence_start: if i.flag() {
+                    [i.u32(), i.u32(), i.u32()]
+                } else {
+                    [1, 2, 3].map(|a: u32| a + u32::from(i.byte() % 2))
+                },
                 w_0_start: i.maybe([20.0, 6.0, -4.0], Input::f64),
                 z_0_start: i.maybe([0.0; 3], Input::f64),
             };
@@ -369,7 +437,14 @@ fn rigid_f64(i: &mut Input) {
             let mut bo: mbs_rigid_body = poisoned();
             let mut so: mbs_rigid_state = poisoned();
             // SAFETY: valid or null pointers to locals.
-            let r = unsafe { mbs_body_cylinder_init(ptr(&cyl, n(0)), ptr(&start, n(1)), ptr_mut(&mut bo, n(2)), ptr_mut(&mut so, n(3))) };
+            let r = unsafe {
+                mbs_body_cylinder_init(
+                    ptr(&cyl, n(0)),
+                    ptr(&start, n(1)),
+                    ptr_mut(&mut bo, n(2)),
+                    ptr_mut(&mut so, n(3)),
+                )
+            };
             judge(r, untouched(&bo) && untouched(&so));
             finite_if_ok(r, &bo);
             finite_if_ok(r, &so);
@@ -378,7 +453,8 @@ fn rigid_f64(i: &mut Input) {
             }
             let mut s2: mbs_rigid_state = poisoned();
             // SAFETY: as above.
-            let r = unsafe { mbs_rigid_state_from_start(ptr(&start, n(4)), ptr_mut(&mut s2, n(5))) };
+            let r =
+                unsafe { mbs_rigid_state_from_start(ptr(&start, n(4)), ptr_mut(&mut s2, n(5))) };
             judge(r, untouched(&s2));
             finite_if_ok(r, &s2);
         }
@@ -422,11 +498,21 @@ fn rigid_f32(i: &mut Input) {
         let mut info = Out::<mbs_step_info>::new();
         // SAFETY: valid or null pointers to locals.
         let r = unsafe {
-            mbs_rigid_step_f32(ptr(&b, n(0)), ptr(&l, n(1)), ptr(&st, n(2)), ptr_mut(&mut s, n(3)), dt, info.ptr(n(4)))
+            mbs_rigid_step_f32(
+                ptr(&b, n(0)),
+                ptr(&l, n(1)),
+                ptr(&st, n(2)),
+                ptr_mut(&mut s, n(3)),
+                dt,
+                info.ptr(n(4)),
+            )
         };
         judge(r, bytes_of(&s) == bytes_of(&s0) && info.untouched());
         if mbs_status_is_ok(r) {
-            assert!(state32_finite(&s), "non-finite f32 state after a successful step");
+            assert!(
+                state32_finite(&s),
+                "non-finite f32 state after a successful step"
+            );
         }
     } else {
         let var = u32::from(i.byte() % 12);
@@ -436,16 +522,38 @@ fn rigid_f32(i: &mut Input) {
         let mut written: usize = poisoned();
         // SAFETY: `out` holds 9 >= len values.
         let r = unsafe {
-            mbs_rigid_output_f32(ptr(&b, n(0)), ptr(&s0, n(1)), var, ptr(&p, n(2)).cast(), ptr_mut(&mut out, n(3)).cast(), len, ptr_mut(&mut written, n(4)))
+            mbs_rigid_output_f32(
+                ptr(&b, n(0)),
+                ptr(&s0, n(1)),
+                var,
+                ptr(&p, n(2)).cast(),
+                ptr_mut(&mut out, n(3)).cast(),
+                len,
+                ptr_mut(&mut written, n(4)),
+            )
         };
         judge(r, untouched(&out) && untouched(&written));
         let mut j: [f32; 18] = poisoned();
         // SAFETY: valid or null pointers to locals.
-        let r = unsafe { mbs_rigid_position_jacobian_f32(ptr(&b, n(5)), ptr(&s0, n(6)), p.as_ptr(), ptr_mut(&mut j, false).cast()) };
+        let r = unsafe {
+            mbs_rigid_position_jacobian_f32(
+                ptr(&b, n(5)),
+                ptr(&s0, n(6)),
+                p.as_ptr(),
+                ptr_mut(&mut j, false).cast(),
+            )
+        };
         judge(r, untouched(&j));
         let mut out: mbs_rigid_body_f32 = poisoned();
         // SAFETY: as above.
-        let r = unsafe { mbs_rigid_body_init_f32(&mut out, b.mass, b.inertia.as_ptr(), b.center_of_mass.as_ptr()) };
+        let r = unsafe {
+            mbs_rigid_body_init_f32(
+                &mut out,
+                b.mass,
+                b.inertia.as_ptr(),
+                b.center_of_mass.as_ptr(),
+            )
+        };
         judge(r, untouched(&out));
     }
 }
@@ -496,18 +604,30 @@ fn mass_properties(i: &mut Input, nulls: u8) {
         judge(r, untouched(&*p));
         finite_if_ok(r, &*p);
         if r != MBS_OK {
-            *p = mbs_mass_properties { mass: i.f64(), com: i.maybe([0.0; 3], Input::f64), inertia: i.maybe(INERTIA, Input::f64) };
+            *p = mbs_mass_properties {
+                mass: i.f64(),
+                com: i.maybe([0.0; 3], Input::f64),
+                inertia: i.maybe(INERTIA, Input::f64),
+            };
         }
     }
     let count = usize::from(i.byte() % 5);
     let mut total: mbs_mass_properties = poisoned();
     // SAFETY: `parts` holds 4 >= count elements.
-    let r = unsafe { mbs_mass_properties_combine(ptr(&parts, n(5)).cast(), count, ptr_mut(&mut total, n(6))) };
+    let r = unsafe {
+        mbs_mass_properties_combine(ptr(&parts, n(5)).cast(), count, ptr_mut(&mut total, n(6)))
+    };
     judge(r, untouched(&total));
     finite_if_ok(r, &total);
     let mut about: [f64; 9] = poisoned();
     // SAFETY: as above.
-    let r = unsafe { mbs_mass_properties_inertia_about(ptr(&parts[0], n(0)), ptr(&v, n(1)).cast(), ptr_mut(&mut about, n(2)).cast()) };
+    let r = unsafe {
+        mbs_mass_properties_inertia_about(
+            ptr(&parts[0], n(0)),
+            ptr(&v, n(1)).cast(),
+            ptr_mut(&mut about, n(2)).cast(),
+        )
+    };
     judge(r, untouched(&about));
     finite_if_ok(r, &about);
 }
@@ -517,7 +637,10 @@ fn mass_point(i: &mut Input) {
         mass: if i.flag() { i.f64() } else { 2.0 },
         reference_coordinates: i.maybe([1.0, -2.0], Input::f64),
     };
-    let l = mbs_mass_point_2d_loads { force: i.maybe([3.0, 0.0, 0.0], Input::f64), gravity: i.maybe([0.0, -9.81, 0.0], Input::f64) };
+    let l = mbs_mass_point_2d_loads {
+        force: i.maybe([3.0, 0.0, 0.0], Input::f64),
+        gravity: i.maybe([0.0, -9.81, 0.0], Input::f64),
+    };
     let mut set = mbs_simulation_settings::defaults();
     if i.flag() {
         set.start_time = i.f64();
@@ -546,13 +669,24 @@ fn mass_point(i: &mut Input) {
     let dt = if i.flag() { i.f64() } else { 0.01 };
     let nulls = i.byte();
     let n = |k: u8| nulls & (1 << k) != 0 && nulls & 0x80 != 0;
-    let finite_state = |s: &mbs_point2d_state| finite64(&s.q) && finite64(&s.q_t) && finite64(&s.q_tt) && finite64(&s.a);
+    let finite_state = |s: &mbs_point2d_state| {
+        finite64(&s.q) && finite64(&s.q_t) && finite64(&s.q_tt) && finite64(&s.a)
+    };
     match i.byte() % 5 {
         0 => {
             let mut s = s0;
             let mut info: mbs_alpha_step_info = poisoned();
             // SAFETY: valid or null pointers to locals.
-            let r = unsafe { mbs_mass_point_2d_step(ptr(&b, n(0)), ptr(&l, n(1)), ptr(&set, n(2)), ptr_mut(&mut s, n(3)), dt, ptr_mut(&mut info, n(4))) };
+            let r = unsafe {
+                mbs_mass_point_2d_step(
+                    ptr(&b, n(0)),
+                    ptr(&l, n(1)),
+                    ptr(&set, n(2)),
+                    ptr_mut(&mut s, n(3)),
+                    dt,
+                    ptr_mut(&mut info, n(4)),
+                )
+            };
             judge(r, bytes_of(&s) == bytes_of(&s0) && untouched(&info));
             if r == MBS_OK {
                 assert!(finite_state(&s));
@@ -561,52 +695,106 @@ fn mass_point(i: &mut Input) {
         1 => {
             let mut s: mbs_point2d_state = poisoned();
             // SAFETY: as above.
-            let r = unsafe { mbs_mass_point_2d_init_state(ptr(&b, n(0)), ptr(&l, n(1)), ptr(&set, n(2)), ptr(&q0, n(3)).cast(), ptr(&v0, n(4)).cast(), ptr_mut(&mut s, n(5))) };
+            let r = unsafe {
+                mbs_mass_point_2d_init_state(
+                    ptr(&b, n(0)),
+                    ptr(&l, n(1)),
+                    ptr(&set, n(2)),
+                    ptr(&q0, n(3)).cast(),
+                    ptr(&v0, n(4)).cast(),
+                    ptr_mut(&mut s, n(5)),
+                )
+            };
             judge(r, untouched(&s));
             finite_if_ok(r, &s);
         }
         2 => {
             let mut s: mbs_point2d_state = poisoned();
             // SAFETY: as above.
-            let r = unsafe { mbs_mass_point_2d_solve_dynamic(ptr(&b, n(0)), ptr(&l, n(1)), ptr(&set, n(2)), ptr(&q0, n(3)).cast(), ptr(&v0, n(4)).cast(), ptr_mut(&mut s, n(5))) };
+            let r = unsafe {
+                mbs_mass_point_2d_solve_dynamic(
+                    ptr(&b, n(0)),
+                    ptr(&l, n(1)),
+                    ptr(&set, n(2)),
+                    ptr(&q0, n(3)).cast(),
+                    ptr(&v0, n(4)).cast(),
+                    ptr_mut(&mut s, n(5)),
+                )
+            };
             judge(r, untouched(&s));
             if r == MBS_OK {
                 assert!(finite_state(&s));
             }
         }
         3 => {
-            let var = if i.flag() { i.u32() } else { u32::from(i.byte() % 11) };
+            let var = if i.flag() {
+                i.u32()
+            } else {
+                u32::from(i.byte() % 11)
+            };
             let p: [f64; 3] = i.maybe([0.0; 3], Input::f64);
             let len = usize::from(i.byte() % 10);
             let mut out: [f64; 9] = poisoned();
             let mut written: usize = poisoned();
             // SAFETY: `out` holds 9 >= len values.
-            let r = unsafe { mbs_mass_point_2d_output(ptr(&b, n(0)), ptr(&s0, n(1)), var, ptr(&p, n(2)).cast(), ptr_mut(&mut out, n(3)).cast(), len, ptr_mut(&mut written, n(4))) };
+            let r = unsafe {
+                mbs_mass_point_2d_output(
+                    ptr(&b, n(0)),
+                    ptr(&s0, n(1)),
+                    var,
+                    ptr(&p, n(2)).cast(),
+                    ptr_mut(&mut out, n(3)).cast(),
+                    len,
+                    ptr_mut(&mut written, n(4)),
+                )
+            };
             judge(r, untouched(&out) && untouched(&written));
             if r == MBS_OK {
                 assert!(finite64(&out[..written]) && untouched(&out[written..]));
             }
             let mut j: [f64; 6] = poisoned();
             // SAFETY: as above.
-            let r = unsafe { mbs_mass_point_2d_position_jacobian(ptr(&b, n(5)), ptr(&s0, n(6)), p.as_ptr(), ptr_mut(&mut j, false).cast()) };
+            let r = unsafe {
+                mbs_mass_point_2d_position_jacobian(
+                    ptr(&b, n(5)),
+                    ptr(&s0, n(6)),
+                    p.as_ptr(),
+                    ptr_mut(&mut j, false).cast(),
+                )
+            };
             judge(r, untouched(&j));
             finite_if_ok(r, &j);
         }
         _ => {
             let mut out: mbs_mass_point_2d = poisoned();
             // SAFETY: as above.
-            let r = unsafe { mbs_mass_point_2d_init(ptr_mut(&mut out, n(0)), b.mass, ptr(&b.reference_coordinates, n(1)).cast()) };
+            let r = unsafe {
+                mbs_mass_point_2d_init(
+                    ptr_mut(&mut out, n(0)),
+                    b.mass,
+                    ptr(&b.reference_coordinates, n(1)).cast(),
+                )
+            };
             judge(r, untouched(&out));
             finite_if_ok(r, &out);
             let mut d: mbs_simulation_settings = poisoned();
             // SAFETY: as above.
-            judge(unsafe { mbs_simulation_settings_default(ptr_mut(&mut d, n(2))) }, untouched(&d));
+            judge(
+                unsafe { mbs_simulation_settings_default(ptr_mut(&mut d, n(2))) },
+                untouched(&d),
+            );
             let mut e = Out::<mbs_step_settings>::new();
             // SAFETY: as above.
-            judge(unsafe { mbs_step_settings_default(e.ptr(n(3))) }, e.untouched());
+            judge(
+                unsafe { mbs_step_settings_default(e.ptr(n(3))) },
+                e.untouched(),
+            );
             let mut f: mbs_body_start = poisoned();
             // SAFETY: as above.
-            judge(unsafe { mbs_body_start_default(ptr_mut(&mut f, n(4))) }, untouched(&f));
+            judge(
+                unsafe { mbs_body_start_default(ptr_mut(&mut f, n(4))) },
+                untouched(&f),
+            );
         }
     }
 }
