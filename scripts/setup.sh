@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh machine (idempotent, quiet).
 # Rust targets for the no_std builds; Debian's ARM cross compiler, newlib and QEMU for the
-# firmware tests; valgrind for the memory check of a C example.
+# firmware tests; valgrind for the memory check of a C example; a font for mbs-view's PNGs.
 set -euo pipefail
 rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi >/dev/null 2>&1 || rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi
 need=()
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need+=(gcc-arm-none-eabi libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
 command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+# A font for the text in mbs-view's PNGs (without one the shapes are drawn, the text is not).
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive

@@ -49,11 +49,18 @@ fn allocations_during(f: impl FnOnce()) -> usize {
 }
 
 fn steps_without_allocating<I: RigidIntegrator<f64>>(integ: &I) -> usize {
-    let b = RigidBody::from_principal(1.0, [1.0, 2.0, 3.0], Vector3::new(0.1, 0.0, 0.0)).unwrap();
     let loads = RigidLoads::none()
         .with_force(Vector3::new(0.0, -9.81, 0.0))
         .with_linear_damping(0.1)
         .with_angular_damping(0.01);
+    steps_without_allocating_under(integ, loads)
+}
+
+fn steps_without_allocating_under<I: RigidIntegrator<f64>>(
+    integ: &I,
+    loads: RigidLoads<f64>,
+) -> usize {
+    let b = RigidBody::from_principal(1.0, [1.0, 2.0, 3.0], Vector3::new(0.1, 0.0, 0.0)).unwrap();
     let mut s = RigidState::new(
         Vector3::zeros(),
         Quaternion::identity(),
@@ -91,6 +98,15 @@ fn no_step_allocates() {
         steps_without_allocating(&LinearlyImplicitMidpoint::with_step_settings(sub)),
         0
     );
+    // Every option of the midpoint step, the projection included.
+    let all = mbs_core::integrators::midpoint::MidpointSettings::second_order()
+        .with_invariants(mbs_core::integrators::Invariants::Project)
+        .with_step(sub.with_load_frequency(Some(10.0)));
+    let integ = LinearlyImplicitMidpoint::with_settings(all);
+    assert_eq!(steps_without_allocating(&integ), 0);
+    // Torque-free (the projection runs).
+    let free = RigidLoads::none().with_force(Vector3::new(0.0, -9.81, 0.0));
+    assert_eq!(steps_without_allocating_under(&integ, free), 0);
     assert_eq!(steps_without_allocating(&ExplicitEuler::default()), 0);
     assert_eq!(steps_without_allocating(&SymplecticEuler::default()), 0);
     assert_eq!(steps_without_allocating(&Rk4::default()), 0);

@@ -65,6 +65,10 @@ pub enum Param {
     Setting,
     /// A width fraction or other dimensionless ratio.
     Ratio,
+    /// A color (RGBA, each component in [0, 1] or -1 for the default color).
+    Color,
+    /// A radius of a drawn shape (m).
+    Radius,
 }
 
 /// Everything that can go wrong in `mbs-core`.
@@ -102,6 +106,10 @@ pub enum Error {
     NotAssembled,
     /// The step's matrix is singular (or the Newton iteration did not converge).
     SolverFailed,
+    /// A second body on a node that already carries one (a node belongs to one body).
+    NodeAlreadyUsed,
+    /// A node with coordinates (a 2D point or a rigid-body node) that no body gives a mass.
+    NodeWithoutBody,
 }
 
 impl Error {
@@ -137,6 +145,8 @@ impl core::fmt::Display for Error {
             Error::WrongNodeKind => f.write_str("node of the wrong kind"),
             Error::NotAssembled => f.write_str("system not assembled"),
             Error::SolverFailed => f.write_str("solver failed (singular matrix or no convergence)"),
+            Error::NodeAlreadyUsed => f.write_str("node already carries a body"),
+            Error::NodeWithoutBody => f.write_str("node has no body (no mass)"),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod bodies;
 pub mod body;
 pub mod error;
 pub mod frames;
+pub mod graphics;
 pub mod inertia;
 pub mod integrators;
 pub mod loads;
@@ -28,6 +29,7 @@ pub mod nodes;
 pub mod output;
 pub mod real;
 pub mod solver;
+pub mod system;
 
 pub use error::{Error, Param, Result};
 pub use output::{OutputValue, OutputVariableType};

@@ -1,5 +1,5 @@
 //! The linearly implicit midpoint step of seed 004 (`RigidInertialMidpointNode`, algorithm
-//! MIME-NODE-112), exactly as the seed states it.
+//! MIME-NODE-112), exactly as the seed states it by default, and its options (issue 10).
 //!
 //! With the twist `V = [v_com; w_b]`, `M = diag(m E3, I)`, the resistance `R = diag(R_lin,
 //! R_ang)` and the load `F = [f; tau_b]` (see [`RigidLoads`]):
@@ -18,52 +18,173 @@
 //! symmetric positive definite tensor (not only principal axes). The quaternion is renormalized
 //! after the turn.
 //!
-//! Order and what to keep small:
-//! - Torque-free, it is a Rosenbrock (W-) step with the exact Jacobian and `gamma = 1/2`:
-//!   the angular velocity, the kinetic energy and `|L|` converge with order 2.
-//!   The orientation converges with order 1 (it is turned by the end rate `w'`, not the mean
-//!   rate), and so do the position (`r' = r + dt v'`) and the direction of the world-frame
-//!   angular momentum.
-//! - The resistance is backward Euler (order 1 in the velocity when `R != 0`, L-stable: any
-//!   `dt` damps): pure damping gives exactly `v_{n+1} = v_n / (1 + c dt / m)`.
-//! - Loads other than the resistance are held at their start-of-step value (zero-order hold);
-//!   a stiff spring or a fast-changing torque applied through them is explicit and needs
-//!   `dt` well below its time scale (`dt sqrt(k/m) << 1`).
-//! - Keep `|w| dt < 0.5` rad (the seed's bound, MIME-ANO-129): beyond it the gyroscopic term is
+//! # Options ([`MidpointSettings`], the seed's variant first and default)
+//!
+//! | option | variant | equation | order | stability |
+//! |---|---|---|---|---|
+//! | [`OrientationUpdate`] | `EndRate` (seed) | `q' = q exp(dt w')` | orientation 1 | held torsional spring: symplectic-Euler coupling |
+//! | | `MeanRate` | `q' = q exp(dt (w + w')/2)` | orientation 2 | held undamped torsional spring grows at any `dt` |
+//! | [`Resistance`] | `Implicit` (seed) | `M/dt + R - K/2` | velocity 1 if `R != 0` | L-stable |
+//! | | `Trapezoidal` | `M/dt + R/2 - K/2`, same rhs `F - w x Iw - R V` | velocity 2 | A-stable, not L-stable |
+//! | [`Invariants`] | `None` (seed) | - | energy, `\|L\|` order 2 | - |
+//! | | `Project` | `w'` onto `w.Iw`, `\|Iw\|^2` levels (torque-free steps only) | unchanged | energy, `\|L\|` to rounding |
+//!
+//! Trapezoidal resistance: the resistance torque `-R w` taken at the mean `-R (w + w')/2`,
+//! `(M/dt + R/2 - K/2) dV = F - w x Iw - R V`. Pure damping then gives
+//! `v' = v (1 - a)/(1 + a)`, `a = c dt / (2m)`: for `c dt / m > 2` the velocity changes sign
+//! every step (the price of not being L-stable).
+//!
+//! Measured orders (tests `rigid_midpoint_orders.rs`, body diag(1, 2, 3), `w0 = [0.1, 5, 0.1]`,
+//! 4 s, dt 0.02 .. 0.00125, against an independent fine RK4): torque-free, `w` 2.00 for every
+//! variant, orientation 1.17 (EndRate, pre-asymptotic; 1.00 damped) and 2.00 (MeanRate); with
+//! angular resistance 0.5 and linear resistance 1.5 (mass 2): Implicit `w` 0.99 and `v` 1.00,
+//! Trapezoidal 2.00 and 2.00, orientation 2.00 only with both MeanRate and Trapezoidal.
+//! The position `r' = r + dt v'` is order 1 under forces (exact without them) in every variant.
+//!
+//! # What to keep small
+//!
+//! - `|w| dt < 0.5` rad (the seed's bound, MIME-ANO-129): beyond it the gyroscopic term is
 //!   not resolved. The step reports [`StepStatus::StepTooLarge`](super::StepStatus) above
 //!   [`StepSettings::max_rotation_per_step`] and sub-steps on request ([`StepSettings::substep`]).
+//! - Held state-dependent loads (springs, dampers, PD controllers evaluated at the start of
+//!   the step: every load but the resistance `R`). With `theta = dt omega`, `omega = sqrt(k/m)`
+//!   (or `sqrt(k_t/I)`), `zeta = c/(2 m omega)`, the step is stable for (measured to 0.1 % in
+//!   `rigid_held_loads.rs`, equal to the closed forms of the linear recurrences):
+//!
+//!   | coupling | stable for `theta <` |
+//!   |---|---|
+//!   | spring and damper held, translation or EndRate torsion | `2 (sqrt(1 + zeta^2) - zeta)` (2 undamped; 1.81 at `zeta` 0.1, 1.24 at 0.5) |
+//!   | spring held, damper as `R`, `Implicit` | `2 (sqrt(1 + zeta^2) + zeta)` (3.24 at 0.5) |
+//!   | spring held, damper as `R`, `Trapezoidal` | `2` |
+//!   | torsional spring and damper held, `MeanRate` | `min(4 zeta, 1/zeta)`: **never stable undamped** |
+//!
+//!   Undamped and held, the end-rate coupling (symplectic Euler) keeps a modified energy: from
+//!   rest, `E/E0` stays in `[1/(1 + theta/2), 1/(1 - theta/2)]` (+-10 % at `theta = 0.2`).
+//!   The mean-rate update with a held undamped torsional spring multiplies the energy by
+//!   `1 + theta^2/2` every step (this is the held-load energy growth that made MuJoCo withdraw
+//!   its implicit midpoint): use `EndRate` for stiff held torsional springs, or damp them with
+//!   `zeta > theta/4`. A spring at an offset point of a spinning body follows the same limit
+//!   for its highest mode (`1/m_eff = 1/m + |p|^2/I`, measured within 0.2 %).
+//!   Declare `omega_max` in [`StepSettings::load_frequency`]: the step then reports
+//!   `StepTooLarge` when `theta > StepSettings::max_load_phase_per_step` (default 1.0, a
+//!   factor 2 below the undamped limit, covering held dampers up to `zeta = 0.75`). Sub-stepping
+//!   does not help a held load: call the step (and evaluate the load) more often.
+//! - Piecewise-constant inputs (zero-order hold, not state-dependent) have no stability limit:
+//!   the rate integrates a held torque exactly about a fixed axis, `MeanRate` the angle too,
+//!   `EndRate` leads the exact angle by `dt^2 tau / (2 I)` per step; on a tumbling body the
+//!   energy balance against the held torque's work converges with order 2.
+//! - The resistance is backward Euler by default: any `dt` damps, pure damping gives exactly
+//!   `v_{n+1} = v_n / (1 + c dt / m)`.
 //!
 //! Cost: no matrix is built beyond the 3x3 `A`; `K` and the solve are written out
-//! (about 150 flops, no square root, no trigonometric function for `|w| dt < 2`).
+//! (about 150 flops, no square root, no trigonometric function for `|w| dt < 2`); see
+//! `docs/midpoint.md` for the measured cost of each option.
 
+use super::invariant_projection::project_onto_levels;
+use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
 use super::rigid_driver::{advance, renormalize_near_unit, ComState};
 use super::solve3::solve3;
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
 use crate::math::Quaternion;
 use crate::nodes::rigid::RigidState;
-use crate::{Error, Real, Result};
+use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
 /// Settings of the midpoint step. `#[non_exhaustive]`: start from `default()` (the seed's
-/// step) and set fields; later options (issue 10: orientation update, resistance treatment,
-/// invariant projection) are added as one enum field each, defaulting to the seed's variant.
+/// step: [`OrientationUpdate::EndRate`], [`Resistance::Implicit`], [`Invariants::None`]) and
+/// use the `with_*` setters or assign the fields. Each option is a plain enum with
+/// `from_u32`/`as_u32` for the C API ([`midpoint_options`](super::midpoint_options)).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MidpointSettings<T> {
-    /// Rotation-per-step bound and sub-stepping.
+    /// Rotation-per-step bound, load-frequency bound and sub-stepping.
     pub step: StepSettings<T>,
+    /// How the orientation is turned (default: the seed's end rate).
+    pub orientation: OrientationUpdate,
+    /// How the resistance enters (default: the seed's backward Euler).
+    pub resistance: Resistance,
+    /// Whether the torque-free invariants are restored (default: no).
+    pub invariants: Invariants,
+    /// The levels `[w.Iw, |Iw|^2]` (J times 2, kg^2 m^4/s^2) [`Invariants::Project`] restores;
+    /// `None` (default): those of the start of each step. Fixed levels (those of the initial
+    /// state, [`MidpointSettings::with_projection_levels_of`]) also remove the rounding random
+    /// walk of the start-of-step levels (about `EPS sqrt(steps)`, which in f32 exceeds the
+    /// seed's own error after about 10^4 steps), but are right only for a body that stays
+    /// torque-free for the whole run: after a torque they would pull the rate back to the old
+    /// levels. Both entries finite and > 0, else the step returns `OutOfRange(Setting)`.
+    pub projection_levels: Option<[T; 2]>,
 }
 
 impl<T: Real> Default for MidpointSettings<T> {
     fn default() -> Self {
         Self {
             step: StepSettings::default(),
+            orientation: OrientationUpdate::default(),
+            resistance: Resistance::default(),
+            invariants: Invariants::default(),
+            projection_levels: None,
         }
     }
 }
 
-/// The seed 004 linearly implicit midpoint step (see the module docs).
+impl<T: Real> MidpointSettings<T> {
+    /// Sets [`MidpointSettings::step`].
+    pub fn with_step(mut self, step: StepSettings<T>) -> Self {
+        self.step = step;
+        self
+    }
+
+    /// Sets [`MidpointSettings::orientation`].
+    pub fn with_orientation(mut self, o: OrientationUpdate) -> Self {
+        self.orientation = o;
+        self
+    }
+
+    /// Sets [`MidpointSettings::resistance`].
+    pub fn with_resistance(mut self, r: Resistance) -> Self {
+        self.resistance = r;
+        self
+    }
+
+    /// Sets [`MidpointSettings::invariants`].
+    pub fn with_invariants(mut self, i: Invariants) -> Self {
+        self.invariants = i;
+        self
+    }
+
+    /// Sets [`MidpointSettings::projection_levels`] to `[w.Iw, |Iw|^2]` of `state` (its
+    /// body-frame rate and the body's inertia about the COM).
+    pub fn with_projection_levels_of(mut self, body: &RigidBody<T>, state: &RigidState<T>) -> Self {
+        let w = &state.angular_velocity;
+        let l = body.inertia() * w;
+        self.projection_levels = Some([w.dot(&l), l.dot(&l)]);
+        self
+    }
+
+    /// `OutOfRange(Setting)` unless the projection levels (if set) are finite and > 0; the
+    /// shared [`StepSettings::validate`].
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+    pub fn validate(&self) -> Result<()> {
+        self.step.validate()?;
+        if let Some(l) = self.projection_levels {
+            if !(l[0] > T::zero() && l[1] > T::zero() && l[0].finite() && l[1].finite()) {
+                return Err(Error::OutOfRange(Param::Setting));
+            }
+        }
+        Ok(())
+    }
+
+    /// The second-order variant: [`OrientationUpdate::MeanRate`] and
+    /// [`Resistance::Trapezoidal`] (read their stability notes), no projection.
+    pub fn second_order() -> Self {
+        Self::default()
+            .with_orientation(OrientationUpdate::MeanRate)
+            .with_resistance(Resistance::Trapezoidal)
+    }
+}
+
+/// The seed 004 linearly implicit midpoint step and its options (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinearlyImplicitMidpoint<T> {
     /// The step's settings.
@@ -92,7 +213,7 @@ impl<T: Real> LinearlyImplicitMidpoint<T> {
     /// The step with the shared step settings `step` (other options at their defaults).
     pub fn with_step_settings(step: StepSettings<T>) -> Self {
         Self {
-            settings: MidpointSettings { step },
+            settings: MidpointSettings::default().with_step(step),
         }
     }
 }
@@ -105,14 +226,17 @@ impl<T: Real> RigidIntegrator<T> for LinearlyImplicitMidpoint<T> {
         state: &mut RigidState<T>,
         dt: T,
     ) -> Result<StepInfo> {
-        advance(body, loads, &self.settings.step, state, dt, |s, h| {
-            midpoint_substep(body, loads, s, h)
+        let o = &self.settings;
+        o.validate()?;
+        advance(body, loads, &o.step, state, dt, |s, h| {
+            midpoint_substep_with(body, loads, o, s, h)
         })
     }
 }
 
-/// The rotation matrix `A = I + h R_ang - h/2 K`, `K = [I w]x - [w]x I`, and right-hand side
-/// `h (tau - w x I w - R_ang w)` of the rotational part (body frame), written out.
+/// The seed's rotation matrix `A = I + h R_ang - h/2 K`, `K = [I w]x - [w]x I`, and right-hand
+/// side `h (tau - w x I w - R_ang w)` of the rotational part (body frame): [`rotation_system_weighted`]
+/// with `theta = 1`.
 #[inline]
 pub fn rotation_system<T: Real>(
     inertia: &Matrix3<T>,
@@ -121,9 +245,24 @@ pub fn rotation_system<T: Real>(
     w: &Vector3<T>,
     h: T,
 ) -> (Matrix3<T>, Vector3<T>) {
+    rotation_system_weighted(inertia, angular_resistance, torque, w, h, T::one())
+}
+
+/// `A = I + theta h R_ang - h/2 K` and `h (tau - w x I w - R_ang w)`, written out: `theta = 1`
+/// is backward Euler in the resistance (seed), `theta = 1/2` trapezoidal.
+#[inline]
+pub fn rotation_system_weighted<T: Real>(
+    inertia: &Matrix3<T>,
+    angular_resistance: &Matrix3<T>,
+    torque: &Vector3<T>,
+    w: &Vector3<T>,
+    h: T,
+    theta: T,
+) -> (Matrix3<T>, Vector3<T>) {
     let iw = inertia * w;
     let rhs = (torque - w.cross(&iw) - angular_resistance * w) * h;
     let hh = h * T::c(0.5);
+    let hr = h * theta;
     // -K = [w]x I - [I w]x; column j of [w]x I is w x I e_j, column j of [Iw]x is Iw x e_j.
     let mut a = Matrix3::zeros();
     for j in 0..3 {
@@ -141,13 +280,13 @@ pub fn rotation_system<T: Real>(
         };
         let rc = angular_resistance.column(j);
         for i in 0..3 {
-            a[(i, j)] = ic[i] + h * rc[i] + hh * (wxi[i] - lx[i]);
+            a[(i, j)] = ic[i] + hr * rc[i] + hh * (wxi[i] - lx[i]);
         }
     }
     (a, rhs)
 }
 
-/// One midpoint step of length `h` of the COM state (the seed's equations, module docs).
+/// One seed midpoint step of length `h` of the COM state (the seed's equations, module docs).
 #[inline]
 pub fn midpoint_substep<T: Real>(
     body: &RigidBody<T>,
@@ -155,21 +294,60 @@ pub fn midpoint_substep<T: Real>(
     s: &ComState<T>,
     h: T,
 ) -> Result<ComState<T>> {
+    midpoint_substep_with(body, loads, &MidpointSettings::default(), s, h)
+}
+
+/// One midpoint step of length `h` of the COM state with the options of `o` (module docs).
+#[inline]
+pub fn midpoint_substep_with<T: Real>(
+    body: &RigidBody<T>,
+    loads: &RigidLoads<T>,
+    o: &MidpointSettings<T>,
+    s: &ComState<T>,
+    h: T,
+) -> Result<ComState<T>> {
+    let theta = match o.resistance {
+        Resistance::Implicit => T::one(),
+        Resistance::Trapezoidal => T::c(0.5),
+    };
     // Rotation (body frame).
-    let (a, rhs) = rotation_system(
-        body.inertia(),
+    let inertia = body.inertia();
+    let (a, rhs) = rotation_system_weighted(
+        inertia,
         &loads.angular_resistance,
         &loads.torque,
         &s.w,
         h,
+        theta,
     );
     let dw = solve3(&a, &rhs).ok_or(Error::SolverFailed)?;
-    let w1 = s.w + dw;
+    let mut w1 = s.w + dw;
+    if o.invariants == Invariants::Project && torque_free(loads) {
+        let [two_e, l2] = match o.projection_levels {
+            Some(l) => l,
+            None => {
+                let l0 = inertia * s.w;
+                [s.w.dot(&l0), l0.dot(&l0)]
+            }
+        };
+        w1 = project_onto_levels(inertia, &w1, two_e, l2);
+    }
     // Translation (world frame).
-    let v1 =
-        s.v + translation_increment(body.mass(), &loads.linear_resistance, &loads.force, &s.v, h)?;
+    let v1 = s.v
+        + translation_increment_weighted(
+            body.mass(),
+            &loads.linear_resistance,
+            &loads.force,
+            &s.v,
+            h,
+            theta,
+        )?;
     let r1 = s.r + v1 * h;
-    let q1 = renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h))));
+    let turn = match o.orientation {
+        OrientationUpdate::EndRate => w1 * h,
+        OrientationUpdate::MeanRate => (s.w + w1) * (h * T::c(0.5)),
+    };
+    let q1 = renormalize_near_unit(&s.q.mul(&Quaternion::exp(&turn)));
     Ok(ComState {
         r: r1,
         v: v1,
@@ -178,10 +356,17 @@ pub fn midpoint_substep<T: Real>(
     })
 }
 
-/// `dv` of `(m E3 + h R_lin) dv = h (f - R_lin v)` (backward Euler in the resistance), per
-/// axis when `R_lin` is diagonal, else by [`solve3`].
+/// `true` if the body torque and the angular resistance are exactly zero: the rotation is then
+/// torque-free and keeps `w.Iw` and `|Iw|` (a force at the COM does not turn the body).
 #[inline]
-#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+pub fn torque_free<T: Real>(loads: &RigidLoads<T>) -> bool {
+    let z = T::zero();
+    loads.torque.iter().all(|x| *x == z) && loads.angular_resistance.iter().all(|x| *x == z)
+}
+
+/// `dv` of `(m E3 + h R_lin) dv = h (f - R_lin v)`: [`translation_increment_weighted`] with
+/// `theta = 1` (backward Euler in the resistance, the seed's).
+#[inline]
 pub fn translation_increment<T: Real>(
     mass: T,
     linear_resistance: &Matrix3<T>,
@@ -189,6 +374,22 @@ pub fn translation_increment<T: Real>(
     v: &Vector3<T>,
     h: T,
 ) -> Result<Vector3<T>> {
+    translation_increment_weighted(mass, linear_resistance, force, v, h, T::one())
+}
+
+/// `dv` of `(m E3 + theta h R_lin) dv = h (f - R_lin v)` (`theta = 1` backward Euler in the
+/// resistance, `1/2` trapezoidal), per axis when `R_lin` is diagonal, else by [`solve3`].
+#[inline]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+pub fn translation_increment_weighted<T: Real>(
+    mass: T,
+    linear_resistance: &Matrix3<T>,
+    force: &Vector3<T>,
+    v: &Vector3<T>,
+    h: T,
+    theta: T,
+) -> Result<Vector3<T>> {
+    let hr = h * theta;
     let r = linear_resistance;
     let z = T::zero();
     let diagonal = r[(0, 1)] == z
@@ -200,7 +401,7 @@ pub fn translation_increment<T: Real>(
     if diagonal {
         let mut dv = Vector3::zeros();
         for i in 0..3 {
-            let d = mass + h * r[(i, i)];
+            let d = mass + hr * r[(i, i)];
             if !(d.abs_l() > z) {
                 return Err(Error::SolverFailed);
             }
@@ -208,7 +409,7 @@ pub fn translation_increment<T: Real>(
         }
         Ok(dv)
     } else {
-        let a = Matrix3::identity() * mass + r * h;
+        let a = Matrix3::identity() * mass + r * hr;
         solve3(&a, &((force - r * v) * h)).ok_or(Error::SolverFailed)
     }
 }

@@ -18,7 +18,9 @@ pub mod linear_solve;
 pub mod second_order;
 
 pub mod explicit_euler;
+pub mod invariant_projection;
 pub mod midpoint;
+pub mod midpoint_options;
 pub mod rigid_driver;
 pub mod rigid_integrator;
 pub mod rigid_loads;
@@ -31,6 +33,7 @@ pub mod symplectic_euler;
 pub use generalized_alpha::{AlphaStepInfo, GeneralizedAlpha};
 pub use second_order::{FnOde, ForceJacobians, SecondOrderOde, SecondOrderState};
 
+pub use midpoint_options::{Invariants, OrientationUpdate, Resistance};
 pub use rigid_integrator::RigidIntegrator;
 pub use rigid_loads::RigidLoads;
 pub use step_info::{StepInfo, StepStatus};

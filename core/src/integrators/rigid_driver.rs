@@ -151,6 +151,8 @@ where
             t_rem -= h;
         }
     }
+    // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
+    too_large |= settings.load_phase_too_large(dt);
     let (position, velocity) = s.reference_point(body);
     let inv_dt = T::one() / dt;
     let new = RigidState {

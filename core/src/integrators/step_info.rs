@@ -5,10 +5,14 @@
 #[non_exhaustive]
 pub enum StepStatus {
     /// Every (sub-)step kept `|w| h` (start and end rate) within
-    /// [`StepSettings::max_rotation_per_step`](super::StepSettings::max_rotation_per_step).
+    /// [`StepSettings::max_rotation_per_step`](super::StepSettings::max_rotation_per_step),
+    /// and `dt` times the declared load frequency (if any) stayed within its bound.
     Ok,
-    /// Some (sub-)step turned by more than the bound: `max(|w_n|, |w_n+1|) h > max_rotation_per_step`.
-    /// The gyroscopic term is then not resolved; shorten `dt` or enable sub-stepping.
+    /// Some (sub-)step turned by more than the bound: `max(|w_n|, |w_n+1|) h > max_rotation_per_step`
+    /// (the gyroscopic term is then not resolved; shorten `dt` or enable sub-stepping), or
+    /// `dt` times the declared [`StepSettings::load_frequency`](super::StepSettings::load_frequency)
+    /// exceeds [`StepSettings::max_load_phase_per_step`](super::StepSettings::max_load_phase_per_step)
+    /// (a held stiff load; only a shorter `dt` helps).
     StepTooLarge,
 }
 

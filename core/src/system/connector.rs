@@ -1,0 +1,307 @@
+//! Connectors between two position markers: Exudyn's `ObjectConnectorSpringDamper` and
+//! `ObjectConnectorCartesianSpringDamper`. The force acts on both markers' bodies through their
+//! Jacobians (seed 003): `+F` at marker 0 and `-F` at marker 1, so the pair is in equilibrium
+//! and the total momentum is kept.
+//!
+//! With the marker positions `p0, p1` (m, world) and velocities `v0, v1` (m/s, world):
+//!
+//! - spring-damper: `Δ = p1 - p0`, `L = |Δ|`, `n = Δ / L`, `dL/dt = n · (v1 - v0)`,
+//!   `f = k (L - l0) + d dL/dt + f0` (N, positive = tension), `F = f n` (N, world).
+//!   `L = 0` has no direction: the step fails with `ZeroLength(Length)` at the connector.
+//! - Cartesian spring-damper: `F = k .* (Δ - offset) + d .* (v1 - v0)` (N, world;
+//!   per-axis stiffness `k` N/m, damping `d` N s/m, `offset` m).
+
+use super::index::{item, MarkerIndex, NodeIndex};
+use super::marker::{Marker, MarkerKind};
+use super::view::View;
+use crate::body::Generalized;
+use crate::error::{finite, finite_all};
+use crate::{Error, Param, Real, Result};
+use nalgebra::Vector3;
+
+/// Exudyn's `ObjectConnectorSpringDamper` (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringDamper<T: Real> {
+    markers: [MarkerIndex; 2],
+    stiffness: T,
+    damping: T,
+    reference_length: T,
+    force: T,
+}
+
+impl<T: Real> SpringDamper<T> {
+    /// A spring-damper from `markers[0]` to `markers[1]`: stiffness `k` (N/m, >= 0), damping
+    /// `d` (N s/m, >= 0), reference length `l0` (m, >= 0), force offset `f0` (N; Exudyn's
+    /// `force`, added to the spring force).
+    ///
+    /// Errors: `SameMarker` if both markers are one; `NotFinite(Stiffness | Damping | Length |
+    /// Force)`; `OutOfRange(Stiffness | Damping | Length)` for a negative value.
+    pub fn new(markers: [MarkerIndex; 2], k: T, d: T, l0: T, f0: T) -> Result<Self> {
+        if markers[0] == markers[1] {
+            return Err(Error::SameMarker);
+        }
+        for (v, p) in [
+            (k, Param::Stiffness),
+            (d, Param::Damping),
+            (l0, Param::Length),
+        ] {
+            finite(v, p)?;
+            if v < T::zero() {
+                return Err(Error::OutOfRange(p));
+            }
+        }
+        finite(f0, Param::Force)?;
+        Ok(Self {
+            markers,
+            stiffness: k,
+            damping: d,
+            reference_length: l0,
+            force: f0,
+        })
+    }
+
+    /// Stiffness `k` (N/m).
+    pub fn stiffness(&self) -> T {
+        self.stiffness
+    }
+    /// Damping `d` (N s/m).
+    pub fn damping(&self) -> T {
+        self.damping
+    }
+    /// Reference length `l0` (m).
+    pub fn reference_length(&self) -> T {
+        self.reference_length
+    }
+    /// Force offset `f0` (N).
+    pub fn force_offset(&self) -> T {
+        self.force
+    }
+
+    /// The force `F = f n` (N, world) on marker 0 (marker 1 gets `-F`) for marker 0 at `p0`
+    /// moving with `v0` and marker 1 at `p1` with `v1`; `ZeroLength(Length)` if `p0 = p1`.
+    pub fn force_on_marker0(
+        &self,
+        p0: &Vector3<T>,
+        v0: &Vector3<T>,
+        p1: &Vector3<T>,
+        v1: &Vector3<T>,
+    ) -> Result<Vector3<T>> {
+        let delta = p1 - p0;
+        let l = delta.dot(&delta).sqrt_l();
+        if l <= T::zero() {
+            return Err(Error::ZeroLength(Param::Length));
+        }
+        let n = delta / l;
+        let l_t = n.dot(&(v1 - v0));
+        let f = self.stiffness * (l - self.reference_length) + self.damping * l_t + self.force;
+        Ok(n * f)
+    }
+}
+
+/// Exudyn's `ObjectConnectorCartesianSpringDamper` (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CartesianSpringDamper<T: Real> {
+    markers: [MarkerIndex; 2],
+    stiffness: Vector3<T>,
+    damping: Vector3<T>,
+    offset: Vector3<T>,
+}
+
+impl<T: Real> CartesianSpringDamper<T> {
+    /// A Cartesian spring-damper from `markers[0]` to `markers[1]`: per-axis stiffness `k`
+    /// (N/m, >= 0), damping `d` (N s/m, >= 0), `offset` (m, world).
+    ///
+    /// Errors: `SameMarker`; `NotFinite(Stiffness | Damping | Position)`;
+    /// `OutOfRange(Stiffness | Damping)` for a negative component.
+    pub fn new(
+        markers: [MarkerIndex; 2],
+        k: Vector3<T>,
+        d: Vector3<T>,
+        offset: Vector3<T>,
+    ) -> Result<Self> {
+        if markers[0] == markers[1] {
+            return Err(Error::SameMarker);
+        }
+        for (v, p) in [(k, Param::Stiffness), (d, Param::Damping)] {
+            finite_all(&v, p)?;
+            if v.iter().any(|x| *x < T::zero()) {
+                return Err(Error::OutOfRange(p));
+            }
+        }
+        finite_all(&offset, Param::Position)?;
+        Ok(Self {
+            markers,
+            stiffness: k,
+            damping: d,
+            offset,
+        })
+    }
+
+    /// Per-axis stiffness (N/m).
+    pub fn stiffness(&self) -> Vector3<T> {
+        self.stiffness
+    }
+    /// Per-axis damping (N s/m).
+    pub fn damping(&self) -> Vector3<T> {
+        self.damping
+    }
+    /// Offset (m, world).
+    pub fn offset(&self) -> Vector3<T> {
+        self.offset
+    }
+
+    /// `F = k .* (p1 - p0 - offset) + d .* (v1 - v0)` (N, world) on marker 0 (marker 1 gets
+    /// `-F`).
+    pub fn force_on_marker0(
+        &self,
+        p0: &Vector3<T>,
+        v0: &Vector3<T>,
+        p1: &Vector3<T>,
+        v1: &Vector3<T>,
+    ) -> Vector3<T> {
+        self.stiffness.component_mul(&(p1 - p0 - self.offset))
+            + self.damping.component_mul(&(v1 - v0))
+    }
+}
+
+/// A connector of a system.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Connector<T: Real> {
+    /// Exudyn's `ObjectConnectorSpringDamper`.
+    SpringDamper(SpringDamper<T>),
+    /// Exudyn's `ObjectConnectorCartesianSpringDamper`.
+    CartesianSpringDamper(CartesianSpringDamper<T>),
+}
+
+/// The generalized forces of a connector on the nodes of its two markers.
+pub type ConnectorForces<T> = [Option<(NodeIndex, Generalized<T>)>; 2];
+
+impl<T: Real> Connector<T> {
+    /// The two markers `[marker 0, marker 1]`.
+    pub fn markers(&self) -> [MarkerIndex; 2] {
+        match self {
+            Connector::SpringDamper(c) => c.markers,
+            Connector::CartesianSpringDamper(c) => c.markers,
+        }
+    }
+
+    /// `true` if the force depends on the velocities (any damping non-zero).
+    pub fn is_velocity_dependent(&self) -> bool {
+        match self {
+            Connector::SpringDamper(c) => c.damping != T::zero(),
+            Connector::CartesianSpringDamper(c) => c.damping.iter().any(|d| *d != T::zero()),
+        }
+    }
+
+    /// Checks the markers: they exist (`UnknownIndex`), differ (`SameMarker`) and are position
+    /// markers (`MarkerNotSupported`).
+    pub fn check(&self, markers: &[Marker<T>]) -> Result<()> {
+        let [a, b] = self.markers();
+        if a == b {
+            return Err(Error::SameMarker);
+        }
+        for i in [a, b] {
+            if !item(markers, i.get())?.is(MarkerKind::Position) {
+                return Err(Error::MarkerNotSupported);
+            }
+        }
+        Ok(())
+    }
+
+    /// The force on marker 0 (N, world) in the states of `view`.
+    pub fn force(&self, view: &View<'_, T>, markers: &[Marker<T>]) -> Result<Vector3<T>> {
+        let [a, b] = self.markers();
+        let (p0, v0) = item(markers, a.get())?.motion(view)?;
+        let (p1, v1) = item(markers, b.get())?.motion(view)?;
+        match self {
+            Connector::SpringDamper(c) => c.force_on_marker0(&p0, &v0, &p1, &v1),
+            Connector::CartesianSpringDamper(c) => Ok(c.force_on_marker0(&p0, &v0, &p1, &v1)),
+        }
+    }
+
+    /// The generalized forces on both markers' nodes: `+F` through marker 0's Jacobian, `-F`
+    /// through marker 1's.
+    pub fn generalized_forces(
+        &self,
+        view: &View<'_, T>,
+        markers: &[Marker<T>],
+    ) -> Result<ConnectorForces<T>> {
+        let f = self.force(view, markers)?;
+        let [a, b] = self.markers();
+        let zero = Vector3::zeros();
+        let q0 = item(markers, a.get())?.generalized_force(view, &f, &zero)?;
+        let q1 = item(markers, b.get())?.generalized_force(view, &(-f), &zero)?;
+        Ok([q0, q1])
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const M: [MarkerIndex; 2] = [MarkerIndex(0), MarkerIndex(1)];
+
+    #[test]
+    fn spring_damper_force_by_hand() {
+        // p1 - p0 = [3, 4, 0], L = 5, n = [0.6, 0.8, 0]; v1 - v0 = [1, 0, 0], dL/dt = 0.6;
+        // f = 10 (5 - 2) + 2 * 0.6 + 0.5 = 31.7 N (tension): marker 0 is pulled towards 1.
+        let c = SpringDamper::new(M, 10.0, 2.0, 2.0, 0.5).unwrap();
+        let f = c
+            .force_on_marker0(
+                &Vector3::new(1.0, 1.0, 0.0),
+                &Vector3::new(0.0, 0.0, 0.0),
+                &Vector3::new(4.0, 5.0, 0.0),
+                &Vector3::new(1.0, 0.0, 0.0),
+            )
+            .unwrap();
+        let want = Vector3::new(0.6, 0.8, 0.0) * 31.7;
+        assert!((f - want).norm() < 1e-13, "{f}");
+        let p = Vector3::new(1.0, 2.0, 3.0);
+        assert_eq!(
+            c.force_on_marker0(&p, &p, &p, &p),
+            Err(Error::ZeroLength(Param::Length))
+        );
+        assert!(Connector::SpringDamper(c).is_velocity_dependent());
+        let undamped = SpringDamper::new(M, 10.0, 0.0, 2.0, 0.0).unwrap();
+        assert!(!Connector::SpringDamper(undamped).is_velocity_dependent());
+    }
+
+    #[test]
+    fn cartesian_force_by_hand() {
+        let c = CartesianSpringDamper::new(
+            M,
+            Vector3::new(1.0, 2.0, 3.0),
+            Vector3::new(0.5, 0.0, 0.0),
+            Vector3::new(0.1, 0.0, 0.0),
+        )
+        .unwrap();
+        let f = c.force_on_marker0(
+            &Vector3::zeros(),
+            &Vector3::zeros(),
+            &Vector3::new(1.1, 1.0, -1.0),
+            &Vector3::new(2.0, 7.0, 7.0),
+        );
+        // k .* (p1 - p0 - offset) + d .* (v1 - v0) = [1 + 1, 2, -3]
+        assert!((f - Vector3::new(2.0, 2.0, -3.0)).norm() < 1e-15, "{f}");
+        assert!(Connector::CartesianSpringDamper(c).is_velocity_dependent());
+        assert_eq!(
+            CartesianSpringDamper::new(
+                M,
+                Vector3::zeros(),
+                Vector3::new(0.0, -1.0, 0.0),
+                Vector3::zeros()
+            ),
+            Err(Error::OutOfRange(Param::Damping))
+        );
+        assert_eq!(
+            CartesianSpringDamper::new(
+                M,
+                Vector3::zeros(),
+                Vector3::zeros(),
+                Vector3::new(f64::INFINITY, 0.0, 0.0)
+            ),
+            Err(Error::NotFinite(Param::Position))
+        );
+    }
+}

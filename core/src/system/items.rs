@@ -1,0 +1,323 @@
+//! [`System`]: the fixed-capacity container of nodes, objects, markers, loads, connectors and
+//! sensors, and the functions that add, read and replace them.
+//!
+//! Every `add_*` checks its item against the items already there (an index naming nothing is
+//! `UnknownIndex`, a body on the wrong node kind `WrongNodeKind`, a marker the body cannot
+//! carry `MarkerNotSupported`, ...) and the capacity (`CapacityFull`) before it changes
+//! anything: on error the system is exactly as before. A successful `add_*` marks the system
+//! unassembled.
+
+use super::connector::Connector;
+use super::index::{
+    item, ConnectorIndex, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
+};
+use super::load::Load;
+use super::marker::Marker;
+use super::node::{Node, NodeState};
+use super::object::Object;
+use super::sensor::Sensor;
+use super::settings::SystemSettings;
+use super::view::View;
+use crate::{Error, Real, Result};
+use heapless::Vec;
+
+/// A multibody system with compile-time capacities: `N` nodes, `O` objects, `M` markers,
+/// `L` loads, `C` connectors, `S` sensors (each at most 65535). Nothing allocates; the whole
+/// system is one value (put it in a `static` cell or on the stack). See
+/// [`FirmwareSystem`](super::FirmwareSystem) and [`HostSystem`](super::HostSystem) for ready
+/// sizes.
+///
+/// `Clone` and `PartialEq` compare every item, state, setting and the time (a snapshot).
+#[derive(Clone, Debug, PartialEq)]
+pub struct System<
+    T: Real,
+    const N: usize,
+    const O: usize,
+    const M: usize,
+    const L: usize,
+    const C: usize,
+    const S: usize,
+> {
+    pub(super) nodes: Vec<Node<T>, N, u16>,
+    pub(super) states: Vec<NodeState<T>, N, u16>,
+    /// The body on each node (`None` until an object is added on it).
+    pub(super) node_object: Vec<Option<ObjectIndex>, N, u16>,
+    pub(super) objects: Vec<Object<T>, O, u16>,
+    pub(super) markers: Vec<Marker<T>, M, u16>,
+    pub(super) loads: Vec<Load<T>, L, u16>,
+    pub(super) connectors: Vec<Connector<T>, C, u16>,
+    pub(super) sensors: Vec<Sensor<T>, S, u16>,
+    pub(super) settings: SystemSettings<T>,
+    pub(super) time: T,
+    pub(super) assembled: bool,
+    /// Set by `assemble`: some force depends on the velocities (a damper).
+    pub(super) velocity_dependent: bool,
+}
+
+impl<
+        T: Real,
+        const N: usize,
+        const O: usize,
+        const M: usize,
+        const L: usize,
+        const C: usize,
+        const S: usize,
+    > Default for System<T, N, O, M, L, C, S>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<
+        T: Real,
+        const N: usize,
+        const O: usize,
+        const M: usize,
+        const L: usize,
+        const C: usize,
+        const S: usize,
+    > System<T, N, O, M, L, C, S>
+{
+    /// An empty, unassembled system at time 0 with default [`SystemSettings`].
+    pub fn new() -> Self {
+        Self {
+            nodes: Vec::new(),
+            states: Vec::new(),
+            node_object: Vec::new(),
+            objects: Vec::new(),
+            markers: Vec::new(),
+            loads: Vec::new(),
+            connectors: Vec::new(),
+            sensors: Vec::new(),
+            settings: SystemSettings::default(),
+            time: T::zero(),
+            assembled: false,
+            velocity_dependent: false,
+        }
+    }
+
+    /// The view of the nodes, objects and current states.
+    pub(super) fn view(&self) -> View<'_, T> {
+        View {
+            nodes: &self.nodes,
+            states: &self.states,
+            objects: &self.objects,
+        }
+    }
+
+    /// Adds `node` with its initial state. `CapacityFull` when `N` nodes are there.
+    pub fn add_node(&mut self, node: Node<T>) -> Result<NodeIndex> {
+        if self.nodes.is_full() || self.states.is_full() || self.node_object.is_full() {
+            return Err(Error::CapacityFull);
+        }
+        let index = NodeIndex::from_usize(self.nodes.len()).ok_or(Error::CapacityFull)?;
+        let state = node.initial_state();
+        self.nodes.push(node).map_err(|_| Error::CapacityFull)?;
+        if self.states.push(state).is_err() || self.node_object.push(None).is_err() {
+            // unreachable (same capacity, checked above); undo to keep the lists in step
+            self.nodes.pop();
+            self.states.truncate(self.nodes.len());
+            return Err(Error::CapacityFull);
+        }
+        self.assembled = false;
+        Ok(index)
+    }
+
+    /// Adds `object` on its node. Errors: `CapacityFull`; `UnknownIndex` (no such node);
+    /// `WrongNodeKind` (a mass point needs a 2D point node, a rigid body or body cylinder a
+    /// rigid-body node); `NodeAlreadyUsed` (the node carries a body already). A rigid body's
+    /// reference configuration (for `Displacement`) becomes its node's reference pose.
+    pub fn add_object(&mut self, object: Object<T>) -> Result<ObjectIndex> {
+        if self.objects.is_full() {
+            return Err(Error::CapacityFull);
+        }
+        let index = ObjectIndex::from_usize(self.objects.len()).ok_or(Error::CapacityFull)?;
+        let mut object = object;
+        if let Some(n) = object.node() {
+            let node = item(&self.nodes, n.get())?;
+            match (&mut object, node) {
+                (Object::MassPoint2D { .. }, Node::Point2D(_)) => {}
+                (Object::RigidBody { body, .. }, Node::RigidBody(r))
+                | (Object::BodyCylinder { body, .. }, Node::RigidBody(r)) => {
+                    *body =
+                        body.with_reference(r.reference_position(), r.reference_orientation())?;
+                }
+                _ => return Err(Error::WrongNodeKind),
+            }
+            if item(&self.node_object, n.get())?.is_some() {
+                return Err(Error::NodeAlreadyUsed);
+            }
+        }
+        let node = object.node();
+        self.objects.push(object).map_err(|_| Error::CapacityFull)?;
+        if let Some(n) = node {
+            if let Some(slot) = self.node_object.get_mut(n.get()) {
+                *slot = Some(index);
+            }
+        }
+        self.assembled = false;
+        Ok(index)
+    }
+
+    /// Adds `marker`. Errors: `CapacityFull`; `UnknownIndex`; `MarkerNotSupported` (a rigid
+    /// marker on a mass point, a mass marker on the ground); `NotFinite(LocalPosition)`.
+    pub fn add_marker(&mut self, marker: Marker<T>) -> Result<MarkerIndex> {
+        if self.markers.is_full() {
+            return Err(Error::CapacityFull);
+        }
+        let index = MarkerIndex::from_usize(self.markers.len()).ok_or(Error::CapacityFull)?;
+        marker.check(&self.nodes, &self.objects)?;
+        self.markers.push(marker).map_err(|_| Error::CapacityFull)?;
+        self.assembled = false;
+        Ok(index)
+    }
+
+    /// Adds `load`. Errors: `CapacityFull`; `UnknownIndex` (no such marker);
+    /// `MarkerNotSupported` (a force needs a position marker, a torque a rigid marker, a
+    /// mass-proportional load a mass marker).
+    pub fn add_load(&mut self, load: Load<T>) -> Result<LoadIndex> {
+        if self.loads.is_full() {
+            return Err(Error::CapacityFull);
+        }
+        let index = LoadIndex::from_usize(self.loads.len()).ok_or(Error::CapacityFull)?;
+        load.check(&self.markers)?;
+        self.loads.push(load).map_err(|_| Error::CapacityFull)?;
+        self.assembled = false;
+        Ok(index)
+    }
+
+    /// Replaces load `index` by `load` (e.g. a new force each control period) without
+    /// un-assembling: the structure is unchanged. Errors: `UnknownIndex`, and those of
+    /// [`System::add_load`]; on error the old load stays.
+    pub fn replace_load(&mut self, index: LoadIndex, load: Load<T>) -> Result<()> {
+        item(&self.loads, index.get())?;
+        load.check(&self.markers)?;
+        if let Some(slot) = self.loads.get_mut(index.get()) {
+            *slot = load;
+        }
+        Ok(())
+    }
+
+    /// Adds `connector`. Errors: `CapacityFull`; `UnknownIndex`; `SameMarker`;
+    /// `MarkerNotSupported` (a connector needs two position markers).
+    pub fn add_connector(&mut self, connector: Connector<T>) -> Result<ConnectorIndex> {
+        if self.connectors.is_full() {
+            return Err(Error::CapacityFull);
+        }
+        let index = ConnectorIndex::from_usize(self.connectors.len()).ok_or(Error::CapacityFull)?;
+        connector.check(&self.markers)?;
+        self.connectors
+            .push(connector)
+            .map_err(|_| Error::CapacityFull)?;
+        self.assembled = false;
+        Ok(index)
+    }
+
+    /// Adds `sensor`. Errors: `CapacityFull`; `UnknownIndex`; `OutputNotAvailable` /
+    /// `LocalPositionMustBeZero` if its item does not give the variable (the sensor is read once
+    /// here to find out).
+    pub fn add_sensor(&mut self, sensor: Sensor<T>) -> Result<SensorIndex> {
+        if self.sensors.is_full() {
+            return Err(Error::CapacityFull);
+        }
+        let index = SensorIndex::from_usize(self.sensors.len()).ok_or(Error::CapacityFull)?;
+        self.sensor_value(&sensor)?;
+        self.sensors.push(sensor).map_err(|_| Error::CapacityFull)?;
+        self.assembled = false;
+        Ok(index)
+    }
+
+    /// The current time (s).
+    pub fn time(&self) -> T {
+        self.time
+    }
+
+    /// The integration settings.
+    pub fn settings(&self) -> &SystemSettings<T> {
+        &self.settings
+    }
+
+    /// Sets the integration settings (checked by [`SystemSettings::validate`]; on error the old
+    /// ones stay). Does not un-assemble.
+    pub fn set_settings(&mut self, settings: SystemSettings<T>) -> Result<()> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// `true` after a successful [`assemble`](System::assemble) with no `add_*` since.
+    pub fn is_assembled(&self) -> bool {
+        self.assembled
+    }
+
+    /// Puts every node back to its initial state and the time to 0 (items unchanged).
+    pub fn reset(&mut self) {
+        for (s, n) in self.states.iter_mut().zip(self.nodes.iter()) {
+            *s = n.initial_state();
+        }
+        self.time = T::zero();
+    }
+
+    /// Node `i`.
+    pub fn node(&self, i: NodeIndex) -> Result<&Node<T>> {
+        item(&self.nodes, i.get())
+    }
+
+    /// The state of node `i`.
+    pub fn node_state(&self, i: NodeIndex) -> Result<&NodeState<T>> {
+        item(&self.states, i.get())
+    }
+
+    /// Sets the state of node `i` (e.g. a measured pose). Errors: `UnknownIndex`,
+    /// `WrongNodeKind` (state of another kind), `NonFiniteState`, `OutOfRange(Orientation)`.
+    pub fn set_node_state(&mut self, i: NodeIndex, state: NodeState<T>) -> Result<()> {
+        state.check_for(item(&self.nodes, i.get())?)?;
+        if let Some(s) = self.states.get_mut(i.get()) {
+            *s = state;
+        }
+        Ok(())
+    }
+
+    /// Object `i`.
+    pub fn object(&self, i: ObjectIndex) -> Result<&Object<T>> {
+        item(&self.objects, i.get())
+    }
+
+    /// Marker `i`.
+    pub fn marker(&self, i: MarkerIndex) -> Result<&Marker<T>> {
+        item(&self.markers, i.get())
+    }
+
+    /// Load `i`.
+    pub fn load(&self, i: LoadIndex) -> Result<&Load<T>> {
+        item(&self.loads, i.get())
+    }
+
+    /// Connector `i`.
+    pub fn connector(&self, i: ConnectorIndex) -> Result<&Connector<T>> {
+        item(&self.connectors, i.get())
+    }
+
+    /// Sensor `i`.
+    pub fn sensor(&self, i: SensorIndex) -> Result<&Sensor<T>> {
+        item(&self.sensors, i.get())
+    }
+
+    /// Numbers of nodes, objects, markers, loads, connectors, sensors.
+    pub fn counts(&self) -> [usize; 6] {
+        [
+            self.nodes.len(),
+            self.objects.len(),
+            self.markers.len(),
+            self.loads.len(),
+            self.connectors.len(),
+            self.sensors.len(),
+        ]
+    }
+
+    /// The length of a sensor row: 1 (the time) plus every sensor's number of values.
+    pub fn sensor_row_len(&self) -> usize {
+        1 + self.sensors.iter().map(|s| s.len()).sum::<usize>()
+    }
+}

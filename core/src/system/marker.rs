@@ -1,0 +1,255 @@
+//! Markers (seed 003): where loads and connectors attach to a body or node, what they read from
+//! it, and how their forces act back through its Jacobians.
+//!
+//! | marker | reads (world frame) | acts through |
+//! |---|---|---|
+//! | [`Marker::NodePosition`] | position, velocity of the node's point | `Jpos_node^T f` |
+//! | [`Marker::BodyPosition`] | position, velocity at `local_position` | `Jpos(p)^T f` |
+//! | [`Marker::BodyRigid`] | also `R_0b` and the angular velocity | `Jpos(p)^T f + Jrot^T tau` |
+//! | [`Marker::BodyMass`] | position, velocity of the centre of mass | `(int rho Jpos dV)^T g` |
+//!
+//! `local_position` is in the body frame, from the body's reference point (its node), in m.
+//! A marker a body cannot carry ([`Object`](super::Object)'s table) is refused at creation
+//! with `MarkerNotSupported`.
+
+use super::index::{NodeIndex, ObjectIndex};
+use super::node::Node;
+use super::object::Object;
+use super::view::{vector3, View};
+use crate::body::Generalized;
+use crate::error::finite_all;
+use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
+use nalgebra::{Matrix3, Vector3};
+
+/// A marker of a system.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Marker<T: Real> {
+    /// Exudyn's `MarkerNodePosition`: the point of a node (2D point, ground, rigid-body node).
+    NodePosition {
+        /// The node.
+        node: NodeIndex,
+    },
+    /// Exudyn's `MarkerBodyPosition`: a point of a body.
+    BodyPosition {
+        /// The body.
+        object: ObjectIndex,
+        /// The point (m, body frame, from the reference point).
+        local_position: Vector3<T>,
+    },
+    /// Exudyn's `MarkerBodyRigid`: a point of a body with the body's orientation (needs a
+    /// rotation Jacobian: not on a mass point).
+    BodyRigid {
+        /// The body.
+        object: ObjectIndex,
+        /// The point (m, body frame, from the reference point).
+        local_position: Vector3<T>,
+    },
+    /// Exudyn's `MarkerBodyMass`: the body's mass distribution, for mass-proportional loads
+    /// (not on the ground).
+    BodyMass {
+        /// The body.
+        object: ObjectIndex,
+    },
+}
+
+/// What a marker is good for (the check of loads and connectors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MarkerKind {
+    /// A position marker: forces (NodePosition, BodyPosition, BodyRigid).
+    Position,
+    /// A rigid marker: forces and torques (BodyRigid).
+    Rigid,
+    /// A mass marker: mass-proportional loads (BodyMass).
+    Mass,
+}
+
+impl<T: Real> Marker<T> {
+    /// `MarkerNodePosition` on `node`.
+    pub fn node_position(node: NodeIndex) -> Self {
+        Marker::NodePosition { node }
+    }
+
+    /// `MarkerBodyPosition` at `local_position` (m, body frame); `NotFinite(LocalPosition)`.
+    pub fn body_position(object: ObjectIndex, local_position: Vector3<T>) -> Result<Self> {
+        finite_all(&local_position, Param::LocalPosition)?;
+        Ok(Marker::BodyPosition {
+            object,
+            local_position,
+        })
+    }
+
+    /// `MarkerBodyRigid` at `local_position` (m, body frame); `NotFinite(LocalPosition)`.
+    pub fn body_rigid(object: ObjectIndex, local_position: Vector3<T>) -> Result<Self> {
+        finite_all(&local_position, Param::LocalPosition)?;
+        Ok(Marker::BodyRigid {
+            object,
+            local_position,
+        })
+    }
+
+    /// `MarkerBodyMass` on `object`.
+    pub fn body_mass(object: ObjectIndex) -> Self {
+        Marker::BodyMass { object }
+    }
+
+    /// `true` if the marker is of `kind`.
+    pub fn is(&self, kind: MarkerKind) -> bool {
+        match kind {
+            MarkerKind::Position => !matches!(self, Marker::BodyMass { .. }),
+            MarkerKind::Rigid => matches!(self, Marker::BodyRigid { .. }),
+            MarkerKind::Mass => matches!(self, Marker::BodyMass { .. }),
+        }
+    }
+
+    /// Checks the marker against the items: its node or object exists (`UnknownIndex`), the
+    /// body can carry it (`MarkerNotSupported`), its local position is finite.
+    pub fn check(&self, nodes: &[Node<T>], objects: &[Object<T>]) -> Result<()> {
+        let object = |i: ObjectIndex| objects.get(i.get()).ok_or(Error::UnknownIndex);
+        match self {
+            Marker::NodePosition { node } => {
+                nodes.get(node.get()).ok_or(Error::UnknownIndex)?;
+            }
+            Marker::BodyPosition {
+                object: o,
+                local_position,
+            } => {
+                object(*o)?;
+                finite_all(local_position, Param::LocalPosition)?;
+            }
+            Marker::BodyRigid {
+                object: o,
+                local_position,
+            } => {
+                if !object(*o)?.has_rotation() {
+                    return Err(Error::MarkerNotSupported);
+                }
+                finite_all(local_position, Param::LocalPosition)?;
+            }
+            Marker::BodyMass { object: o } => {
+                if !object(*o)?.has_mass() {
+                    return Err(Error::MarkerNotSupported);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The body point a body marker refers to: its local position, or the centre of mass of a
+    /// mass marker.
+    fn body_point(&self, view: &View<'_, T>) -> Result<Option<(ObjectIndex, Vector3<T>)>> {
+        Ok(match self {
+            Marker::NodePosition { .. } => None,
+            Marker::BodyPosition {
+                object,
+                local_position,
+            }
+            | Marker::BodyRigid {
+                object,
+                local_position,
+            } => Some((*object, *local_position)),
+            Marker::BodyMass { object } => {
+                let c = match view.object(*object)?.rigid() {
+                    Some(b) => *b.center_of_mass(),
+                    None => Vector3::zeros(),
+                };
+                Some((*object, c))
+            }
+        })
+    }
+
+    /// Position (m, world) and velocity (m/s, world) of the marker's point (the COM for a mass
+    /// marker).
+    pub fn motion(&self, view: &View<'_, T>) -> Result<(Vector3<T>, Vector3<T>)> {
+        match (self, self.body_point(view)?) {
+            (Marker::NodePosition { node }, _) => view.node_motion(*node),
+            (_, Some((o, p))) => Ok((
+                vector3(view.body_output(o, OutputVariableType::Position, &p)?)?,
+                vector3(view.body_output(o, OutputVariableType::Velocity, &p)?)?,
+            )),
+            _ => Err(Error::UnknownIndex),
+        }
+    }
+
+    /// `R_0b` and the angular velocity (rad/s, world) of a rigid marker;
+    /// `MarkerNotSupported` for another marker.
+    pub fn rotation(&self, view: &View<'_, T>) -> Result<(Matrix3<T>, Vector3<T>)> {
+        let Marker::BodyRigid {
+            object,
+            local_position,
+        } = self
+        else {
+            return Err(Error::MarkerNotSupported);
+        };
+        let r =
+            match view.body_output(*object, OutputVariableType::RotationMatrix, local_position)? {
+                OutputValue::Matrix3(r) => r,
+                _ => return Err(Error::OutputNotAvailable),
+            };
+        let w = vector3(view.body_output(
+            *object,
+            OutputVariableType::AngularVelocity,
+            local_position,
+        )?)?;
+        Ok((r, w))
+    }
+
+    /// The generalized force of a force `f` (N, world) at the marker's point and a torque `tau`
+    /// (N m, world; only on a rigid marker, else it must be zero), and the node it acts on
+    /// (`None` on the ground). `MarkerNotSupported` on a mass marker.
+    pub fn generalized_force(
+        &self,
+        view: &View<'_, T>,
+        force: &Vector3<T>,
+        torque: &Vector3<T>,
+    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+        let zero = Vector3::zeros();
+        match self {
+            Marker::NodePosition { node } => view.node_generalized_force(*node, force),
+            Marker::BodyPosition {
+                object,
+                local_position,
+            } => view.body_generalized_force(*object, local_position, force, &zero),
+            Marker::BodyRigid {
+                object,
+                local_position,
+            } => view.body_generalized_force(*object, local_position, force, torque),
+            Marker::BodyMass { .. } => Err(Error::MarkerNotSupported),
+        }
+    }
+
+    /// The generalized force of a uniform acceleration `g` (m/s^2, world) on the mass of a mass
+    /// marker's body; `MarkerNotSupported` on another marker.
+    pub fn mass_force(
+        &self,
+        view: &View<'_, T>,
+        g: &Vector3<T>,
+    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+        match self {
+            Marker::BodyMass { object } => view.body_mass_force(*object, g),
+            _ => Err(Error::MarkerNotSupported),
+        }
+    }
+
+    /// Exudyn's `GetMarkerOutput`: `Position`, `Velocity` (world; of the COM for a mass
+    /// marker), and for a rigid marker also `RotationMatrix`, `AngularVelocity` (world),
+    /// `AngularVelocityLocal` (body); other variables `OutputNotAvailable`.
+    pub fn output(&self, view: &View<'_, T>, var: OutputVariableType) -> Result<OutputValue<T>> {
+        use OutputVariableType as O;
+        match var {
+            O::Position => Ok(OutputValue::Vector3(self.motion(view)?.0)),
+            O::Velocity => Ok(OutputValue::Vector3(self.motion(view)?.1)),
+            O::RotationMatrix | O::AngularVelocity | O::AngularVelocityLocal => {
+                let (r, w) = self.rotation(view).map_err(|e| match e {
+                    Error::MarkerNotSupported => Error::OutputNotAvailable,
+                    e => e,
+                })?;
+                Ok(match var {
+                    O::RotationMatrix => OutputValue::Matrix3(r),
+                    O::AngularVelocity => OutputValue::Vector3(w),
+                    _ => OutputValue::Vector3(r.transpose() * w),
+                })
+            }
+            _ => Err(Error::OutputNotAvailable),
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The multibody system: bodies on nodes, markers, loads, connectors and sensors in fixed
+//! capacity, assembled, checked and stepped by a coupled integrator (issue 5; seed 003's
+//! body interface; Exudyn's `mbs` as the model).
+//!
+//! # Building
+//! Items are added by value and referred to by typed indices ([`NodeIndex`], [`ObjectIndex`],
+//! [`MarkerIndex`], [`LoadIndex`], [`ConnectorIndex`], [`SensorIndex`]). Each `add_*` checks the
+//! item against what is there and refuses it, the system unchanged, with `CapacityFull`,
+//! `UnknownIndex`, `WrongNodeKind`, `NodeAlreadyUsed`, `MarkerNotSupported`, `SameMarker`, ...
+//! The helpers [`System::create_ground`], [`System::create_mass_point`],
+//! [`System::create_rigid_body`], [`System::create_body_cylinder`] add a body with its node and,
+//! with gravity, its `MarkerBodyMass` + `LoadMassProportional`. [`System::assemble`] checks the
+//! whole system and names the item of the first problem ([`SystemError`]); any later `add_*`
+//! makes it unassembled again, and `step` / `solve_dynamic` refuse with `NotAssembled`.
+//!
+//! # Capacities
+//! `System<T, N, O, M, L, C, S>` has one capacity per item kind (nodes, objects, markers, loads,
+//! connectors, sensors), so RAM is spent where a model needs it (a chain of `n` bodies with
+//! gravity needs about `n` nodes and objects, `2n` markers, `n` loads, `n` connectors).
+//! [`FirmwareSystem`] and [`HostSystem`] are ready sizes. A step uses, besides the system, a
+//! working copy of the node states and one or two arrays of generalized forces on the stack
+//! (about `N * (size_of::<NodeState<T>>() + 2 * 6 * size_of::<T>())` bytes).
+//!
+//! # The coupled integrator
+//! Velocity coordinates `V` per body: a mass point `q_t` (m/s, world, 2); a rigid body its
+//! centre-of-mass velocity `v_com` (m/s, world) and body-frame rate `w_b` (rad/s). `Q(t, q, V)`
+//! is the sum of the generalized forces of all loads and connectors (`J^T f` through each
+//! marker's body Jacobians, seed 003), converted for a rigid body into the force `f` at the COM
+//! (world) and the torque `tau` about the COM (body frame).
+//!
+//! **Kick-drift-kick** ([`Coupling::KickDriftKick`], the default), a Strang splitting of the
+//! motion into "forces" and "free motion" (velocity Verlet, generalized to rigid bodies):
+//!
+//! ```text
+//! (1) Q0 = Q(t, q, V)                              half kick:  V* = V + h/2 M^-1 Q0
+//!     mass point: q_t += h/2 Q/m;  rigid: v_com += h/2 f/m,  w_b += h/2 I^-1 tau
+//! (2) drift over h, force free:  mass point q += h q_t;  rigid: the torque-free step of the
+//!     rigid scheme (default: the seed's linearly implicit midpoint rate update with the
+//!     orientation turned by the mean rate, q' = q exp(h (w + w')/2)), r_com += h v_com
+//! (3) Q1 = Q(t + h, q', V*)                        half kick:  V' = V* + h/2 M^-1 Q1
+//!     with a velocity-dependent force (a damper), the last kick is implicit,
+//!     V' = V* + h/2 M^-1 Q(t + h, q', V'), solved by `damping_corrections` fixed-point
+//!     corrections (each one more evaluation of Q; 1 keeps order 2).
+//! ```
+//!
+//! Order 2 in positions, velocities and orientation for position- and velocity-dependent
+//! forces (the composition explicit half kick, exact/second-order drift, implicit half kick is
+//! symmetric); exact for constant forces on mass points and on the COM (gravity: the free fall
+//! parabola to round-off); symplectic for conservative forces on mass points (energy of a
+//! spring stays bounded, no drift), and momentum-conserving to round-off (a connector's
+//! forces are equal and opposite). Two (undamped) or three (damped) force evaluations per step.
+//! Stability: explicit in the stiffness, `h sqrt(k/m) < 2` per spring (keep it well below, e.g.
+//! `< 0.5`, for accuracy); the rigid rotation bound `|w| h < 0.5` rad of seed 004 holds for the
+//! drift, which sub-steps on request.
+//!
+//! **Held loads** ([`Coupling::HeldLoads`]): `Q(t, q, V)` once at the start, held over the step;
+//! each body by its own integrator: a mass point exactly for the held force
+//! (`q' = q + h q_t + h^2/2 a`, `q_t' = q_t + h a`), a rigid body by [`RigidScheme`] with the
+//! held force and torque. First order in the coupling (a spring's force lags by a step);
+//! for one free rigid body it *is* the rigid scheme's step (the seed 004 step with
+//! [`RigidScheme::Midpoint`]), bit for bit. Here for comparison and for users who want exactly
+//! the seed step.
+//!
+//! Why kick-drift-kick is the default: the same cost as held loads plus one force evaluation,
+//! one order more for every coupled system (springs, dampers, gravity on off-centre bodies),
+//! exact free fall, and the long-run behaviour (bounded energy, exact momentum) that makes a
+//! real-time model trustworthy over hours. The measured orders are in the tests
+//! (`tests/system_*.rs`).
+
+mod assemble;
+mod connector;
+mod create;
+mod error;
+mod forces;
+mod index;
+mod items;
+mod load;
+mod marker;
+mod node;
+mod object;
+mod output;
+mod rigid_scheme;
+mod sensor;
+mod settings;
+mod solve;
+mod step;
+mod view;
+
+pub use connector::{CartesianSpringDamper, Connector, ConnectorForces, SpringDamper};
+pub use create::{CreatedBody, MassPointSpec, RigidBodySpec};
+pub use error::{SystemError, SystemResult};
+pub use index::{
+    ConnectorIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
+};
+pub use items::System;
+pub use load::{Load, LoadFn, UserFunction, UserLoadKind};
+pub use marker::{Marker, MarkerKind};
+pub use node::{Node, NodeRigidBody, NodeState};
+pub use object::Object;
+pub use rigid_scheme::rigid_step;
+pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
+pub use settings::{Coupling, RigidScheme, SystemSettings};
+pub use solve::SolveReport;
+pub use step::StepReport;
+pub use view::View;
+
+/// A system sized for a microcontroller: 8 nodes, 8 objects, 16 markers, 16 loads,
+/// 8 connectors, 8 sensors.
+pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8>;
+
+/// A system sized for a host (simulation, tests, benchmarks of up to ~250 bodies): 256 nodes,
+/// 256 objects, 768 markers, 512 loads, 512 connectors, 64 sensors.
+pub type HostSystem<T> = System<T, 256, 256, 768, 512, 512, 64>;

@@ -1,0 +1,383 @@
+//! [`System::step`]: one step of the coupled scheme (see the [module docs](super)), on a working
+//! copy of the node states that replaces the states only when everything succeeded.
+
+use super::error::{At, SystemError, SystemResult};
+use super::forces::generalized_forces;
+use super::index::{ItemRef, ObjectIndex};
+use super::items::System;
+use super::node::NodeState;
+use super::object::Object;
+use super::output::record_sensors;
+use super::rigid_scheme::rigid_step;
+use super::sensor::SensorSink;
+use super::settings::Coupling;
+use super::view::View;
+use crate::bodies::rigid_body::RigidBody;
+use crate::body::Generalized;
+use crate::integrators::{RigidLoads, StepInfo, StepStatus};
+use crate::nodes::rigid::RigidState;
+use crate::{Error, Param, Real};
+use heapless::Vec;
+use nalgebra::{Vector2, Vector3};
+
+/// What a step did. The state was advanced; `status` may carry a warning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StepReport {
+    /// [`StepStatus::Ok`], or [`StepStatus::StepTooLarge`] if some rigid body turned by more
+    /// than [`StepSettings::max_rotation_per_step`](crate::integrators::StepSettings) in a
+    /// (sub-)step: a warning, the step was taken.
+    pub status: StepStatus,
+    /// The largest number of sub-steps a rigid body took (1 without sub-stepping, 0 without
+    /// rigid bodies).
+    pub substeps: u32,
+    /// Evaluations of all loads and connector forces in this step.
+    pub force_evaluations: u32,
+}
+
+impl StepReport {
+    fn merge(&mut self, info: &StepInfo) {
+        if info.status != StepStatus::Ok {
+            self.status = info.status;
+        }
+        self.substeps = self.substeps.max(info.substeps);
+    }
+}
+
+/// Fills `v` with `n` zero generalized forces (O(n), not O(capacity); `n` is at most the
+/// capacity, the number of nodes of a system of that capacity).
+pub(super) fn zeros<T: Real, const N: usize>(v: &mut Vec<Generalized<T>, N, u16>, n: usize) {
+    v.clear();
+    let _ = v.resize(n.min(N), Generalized::zeros());
+}
+
+/// `(f (N, world), tau (N m, body frame, about the COM))` of a rigid body's generalized force
+/// `Q = [f; tau_ref]` (`tau_ref` about the reference point, body frame):
+/// `tau = tau_ref - c x (R_0b^T f)`.
+#[inline]
+fn com_wrench<T: Real>(
+    body: &RigidBody<T>,
+    s: &RigidState<T>,
+    q: &Generalized<T>,
+) -> (Vector3<T>, Vector3<T>) {
+    let f = Vector3::new(q[0], q[1], q[2]);
+    let tau = Vector3::new(q[3], q[4], q[5]);
+    if body.com_at_reference() {
+        (f, tau)
+    } else {
+        let f_b = s.orientation.conjugate().rotate(&f);
+        (f, tau - body.center_of_mass().cross(&f_b))
+    }
+}
+
+/// The half kick `V += hk M^-1 Q` of every body, in centre-of-mass coordinates for a rigid
+/// body: `v_com += hk f / m`, `w_b += hk I^-1 tau` (the pose is not changed).
+fn kick<T: Real>(
+    objects: &[Object<T>],
+    work: &mut [NodeState<T>],
+    q: &[Generalized<T>],
+    hk: T,
+) -> SystemResult<()> {
+    for (i, o) in objects.iter().enumerate() {
+        let at = ItemRef::Object(ObjectIndex(i as u16));
+        let Some(n) = o.node() else { continue };
+        let qn = q
+            .get(n.get())
+            .ok_or(SystemError::new(Error::UnknownIndex, at))?;
+        if qn.iter().all(|x| *x == T::zero()) {
+            continue; // no force: the velocities stay exactly as they are
+        }
+        match (o, work.get_mut(n.get())) {
+            (Object::MassPoint2D { body, .. }, Some(NodeState::Point2D(s))) => {
+                let k = hk / body.mass();
+                s.q_t += Vector2::new(qn[0], qn[1]) * k;
+            }
+            (
+                Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
+                Some(NodeState::RigidBody(s)),
+            ) => {
+                let (f, tau) = com_wrench(body, s, qn);
+                let dw = body.inertia_inverse() * tau * hk;
+                if body.com_at_reference() {
+                    s.velocity += f * (hk / body.mass());
+                    s.angular_velocity += dw;
+                } else {
+                    let v_com = body.com_velocity(s) + f * (hk / body.mass());
+                    s.angular_velocity += dw;
+                    let c = body.center_of_mass();
+                    s.velocity = v_com - s.orientation.rotate(&s.angular_velocity.cross(c));
+                }
+            }
+            _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
+        }
+    }
+    Ok(())
+}
+
+/// The drift over `h`: mass points `q += h q_t`; rigid bodies the torque-free step of the
+/// chosen scheme (`RigidLoads::none()`), which moves the COM by `h v_com` and turns the body.
+fn drift<T: Real>(
+    sys_scheme: (super::RigidScheme, &crate::integrators::StepSettings<T>),
+    objects: &[Object<T>],
+    work: &mut [NodeState<T>],
+    h: T,
+    report: &mut StepReport,
+) -> SystemResult<()> {
+    let none = RigidLoads::none();
+    for (i, o) in objects.iter().enumerate() {
+        let at = ItemRef::Object(ObjectIndex(i as u16));
+        let Some(n) = o.node() else { continue };
+        match (o, work.get_mut(n.get())) {
+            (Object::MassPoint2D { .. }, Some(NodeState::Point2D(s))) => {
+                s.q += s.q_t * h;
+            }
+            (
+                Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
+                Some(NodeState::RigidBody(s)),
+            ) => {
+                let info = rigid_step(sys_scheme.0, sys_scheme.1, body, &none, s, h).at(at)?;
+                report.merge(&info);
+            }
+            _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
+        }
+    }
+    Ok(())
+}
+
+/// Accelerations at the end of a kick-drift-kick step from the last force evaluation `q`:
+/// mass points `q_tt = Q / m`; rigid bodies `a_com = f / m`, `alpha_b = I^-1 (tau - w x I w)`,
+/// and at the reference point `a = a_com - R_0b (alpha_b x c + w x (w x c))`.
+fn end_accelerations<T: Real>(
+    objects: &[Object<T>],
+    work: &mut [NodeState<T>],
+    q: &[Generalized<T>],
+) {
+    for o in objects {
+        let Some(n) = o.node() else { continue };
+        let Some(qn) = q.get(n.get()) else { continue };
+        match (o, work.get_mut(n.get())) {
+            (Object::MassPoint2D { body, .. }, Some(NodeState::Point2D(s))) => {
+                s.q_tt = Vector2::new(qn[0], qn[1]) / body.mass();
+            }
+            (
+                Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
+                Some(NodeState::RigidBody(s)),
+            ) => {
+                let (f, tau) = com_wrench(body, s, qn);
+                let w = s.angular_velocity;
+                let alpha = body.inertia_inverse() * (tau - w.cross(&(body.inertia() * w)));
+                let c = body.center_of_mass();
+                s.acceleration = f / body.mass()
+                    - s.orientation
+                        .rotate(&(alpha.cross(c) + w.cross(&w.cross(c))));
+                s.angular_acceleration = alpha;
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<
+        T: Real,
+        const N: usize,
+        const O: usize,
+        const M: usize,
+        const L: usize,
+        const C: usize,
+        const S: usize,
+    > System<T, N, O, M, L, C, S>
+{
+    /// Advances the system by `dt` (s) from the current time with its [`SystemSettings`]
+    /// (the coupled scheme of the [module docs](super)), then records every sensor at the new
+    /// time into `sink` (one row). For a real-time loop: allocation-free, O(bodies + loads +
+    /// connectors + sensors) work, a few force evaluations per step.
+    ///
+    /// Errors (the state and time are then unchanged; a sensor row begun in `sink` is left
+    /// without `end_row`): `NotAssembled` at [`ItemRef::System`] if the system was never
+    /// assembled or changed since; `NotFinite | OutOfRange(TimeStep)` at the system for a bad
+    /// `dt`; a failing load (a callback writing NaN), connector (`ZeroLength(Length)`) or body
+    /// step, naming the item; `NonFiniteState` if the result overflowed.
+    ///
+    /// [`SystemSettings`]: super::SystemSettings
+    pub fn step<K: SensorSink<T> + ?Sized>(
+        &mut self,
+        dt: T,
+        sink: &mut K,
+    ) -> SystemResult<StepReport> {
+        let t1 = self.time + dt;
+        self.step_to(dt, t1, sink)
+    }
+
+    /// [`System::step`] with the end time `t1` given (a solve computes `t_i = t_0 + i h`
+    /// instead of summing steps).
+    pub(super) fn step_to<K: SensorSink<T> + ?Sized>(
+        &mut self,
+        h: T,
+        t1: T,
+        sink: &mut K,
+    ) -> SystemResult<StepReport> {
+        if !self.assembled {
+            return Err(SystemError::new(Error::NotAssembled, ItemRef::System));
+        }
+        if !h.finite() || !t1.finite() {
+            return Err(SystemError::new(
+                Error::NotFinite(Param::TimeStep),
+                ItemRef::System,
+            ));
+        }
+        if h <= T::zero() {
+            return Err(SystemError::new(
+                Error::OutOfRange(Param::TimeStep),
+                ItemRef::System,
+            ));
+        }
+        // O(number of nodes), not O(capacity): built in place (no by-value move of the whole
+        // buffer), copied back element-wise.
+        let mut work: Vec<NodeState<T>, N, u16> = Vec::new();
+        for s in self.states.iter() {
+            work.push(*s)
+                .map_err(|_| SystemError::new(Error::CapacityFull, ItemRef::System))?;
+        }
+        let report = match self.settings.coupling {
+            Coupling::HeldLoads => self.held_loads(&mut work, h)?,
+            _ => self.kick_drift_kick(&mut work, h, t1)?,
+        };
+        for (i, s) in work.iter().enumerate() {
+            if let Some(node) = self.nodes.get(i) {
+                s.check_for(node).map_err(|_| {
+                    SystemError::new(
+                        Error::NonFiniteState,
+                        ItemRef::Node(super::NodeIndex(i as u16)),
+                    )
+                })?;
+            }
+        }
+        let view = View {
+            nodes: &self.nodes,
+            states: &work,
+            objects: &self.objects,
+        };
+        record_sensors(&self.sensors, &view, &self.markers, &self.loads, t1, sink)?;
+        for (s, w) in self.states.iter_mut().zip(work.iter()) {
+            *s = *w;
+        }
+        self.time = t1;
+        Ok(report)
+    }
+
+    /// Kick-drift-kick (module docs).
+    fn kick_drift_kick(
+        &self,
+        work: &mut Vec<NodeState<T>, N, u16>,
+        h: T,
+        t1: T,
+    ) -> SystemResult<StepReport> {
+        let n = self.nodes.len();
+        let half = h * T::c(0.5);
+        let mut report = StepReport {
+            status: StepStatus::Ok,
+            substeps: 0,
+            force_evaluations: 0,
+        };
+        let mut q = Vec::new();
+        zeros::<T, N>(&mut q, n);
+        let q = &mut q[..];
+        let eval = |work: &[NodeState<T>], t: T, q: &mut [Generalized<T>]| {
+            let view = View {
+                nodes: &self.nodes,
+                states: work,
+                objects: &self.objects,
+            };
+            generalized_forces(&view, &self.markers, &self.loads, &self.connectors, t, q)
+        };
+        // (1) forces at (t, q, v), first half kick
+        eval(work, self.time, q)?;
+        report.force_evaluations += 1;
+        kick(&self.objects, work, q, half)?;
+        // (2) drift
+        drift(
+            (self.settings.rigid, &self.settings.step),
+            &self.objects,
+            work,
+            h,
+            &mut report,
+        )?;
+        // (3) forces at (t + h, q', v*), second half kick
+        eval(work, t1, q)?;
+        report.force_evaluations += 1;
+        kick(&self.objects, work, q, half)?;
+        if self.velocity_dependent {
+            let mut applied = Vec::new();
+            zeros::<T, N>(&mut applied, n);
+            let applied = &mut applied[..];
+            for _ in 0..self.settings.damping_corrections {
+                applied.copy_from_slice(q);
+                eval(work, t1, q)?;
+                report.force_evaluations += 1;
+                // replace the kick of the previous forces by that of the new ones
+                for (a, b) in applied.iter_mut().zip(q.iter()) {
+                    *a = b - *a;
+                }
+                kick(&self.objects, work, applied, half)?;
+            }
+        }
+        end_accelerations(&self.objects, work, q);
+        Ok(report)
+    }
+
+    /// Held loads: forces at the start, each body by its own integrator (module docs).
+    fn held_loads(&self, work: &mut Vec<NodeState<T>, N, u16>, h: T) -> SystemResult<StepReport> {
+        let n = self.nodes.len();
+        let mut report = StepReport {
+            status: StepStatus::Ok,
+            substeps: 0,
+            force_evaluations: 1,
+        };
+        let mut q = Vec::new();
+        zeros::<T, N>(&mut q, n);
+        let q = &mut q[..];
+        {
+            let view = View {
+                nodes: &self.nodes,
+                states: work,
+                objects: &self.objects,
+            };
+            generalized_forces(
+                &view,
+                &self.markers,
+                &self.loads,
+                &self.connectors,
+                self.time,
+                q,
+            )?;
+        }
+        let half_h2 = h * h * T::c(0.5);
+        for (i, o) in self.objects.iter().enumerate() {
+            let at = ItemRef::Object(ObjectIndex(i as u16));
+            let Some(nd) = o.node() else { continue };
+            let qn = q.get(nd.get()).copied().unwrap_or_else(Generalized::zeros);
+            match (o, work.get_mut(nd.get())) {
+                (Object::MassPoint2D { body, .. }, Some(NodeState::Point2D(s))) => {
+                    let a = Vector2::new(qn[0], qn[1]) / body.mass();
+                    s.q += s.q_t * h + a * half_h2;
+                    s.q_t += a * h;
+                    s.q_tt = a;
+                }
+                (
+                    Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
+                    Some(NodeState::RigidBody(s)),
+                ) => {
+                    let mut loads = RigidLoads::none();
+                    if qn.iter().any(|x| *x != T::zero()) {
+                        loads.add_generalized(body, s, &qn);
+                    }
+                    let info =
+                        rigid_step(self.settings.rigid, &self.settings.step, body, &loads, s, h)
+                            .at(at)?;
+                    report.merge(&info);
+                }
+                _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
+            }
+        }
+        Ok(report)
+    }
+}

@@ -1,0 +1,298 @@
+//! mbs on bare metal: a pure Rust firmware (cortex-m-rt) that runs the workloads of
+//! [`workload`] under QEMU, prints every result through semihosting and exits with the number
+//! of failed checks as QEMU's exit status (0 = all passed).
+//!
+//! Modes, chosen by the semihosting command line (`-semihosting-config ...,arg=MODE`):
+//! - none: run every workload, check it against its closed form, print hashes, stack and RAM;
+//! - `count`: run one step of each workload between the marker functions
+//!   [`probe::mbs_count_begin`]/[`probe::mbs_count_end`] and exit, for instruction counting
+//!   from QEMU's exec log (`scripts/embedded-figures.sh`);
+//! - `selftest-fail`: check one workload against an impossible tolerance: must exit with 1
+//!   (proves that a wrong result reaches QEMU's exit status);
+//! - `selftest-fault`: read an unmapped address: the HardFault handler must exit with 101
+//!   (proves that a fault ends QEMU instead of hanging it).
+//!
+//! Lines are `key=value` words, parsed by `tests/firmware_qemu.rs`.
+#![no_std]
+#![no_main]
+
+mod probe;
+mod semihost;
+mod workload;
+
+use core::mem::size_of;
+use cortex_m_rt::{entry, exception, ExceptionFrame};
+use cortex_m_semihosting::hprintln;
+use mbs_core::bodies::rigid_body::RigidBody;
+use mbs_core::bodies::MassPoint2D;
+use mbs_core::integrators::{RigidLoads, SecondOrderState};
+use mbs_core::nodes::rigid::RigidState;
+use mbs_core::nodes::NodePoint2D;
+use mbs_core::Real;
+use panic_semihosting as _;
+use workload::{MiniMassPoint, Outcome, SpinningCylinder, CYLINDER_STEPS};
+
+#[cfg(target_arch = "arm")]
+const TARGET: &str = if cfg!(target_abi = "eabihf") {
+    "thumbv7em-none-eabihf"
+} else {
+    "thumbv6m-none-eabi"
+};
+
+/// Tolerances of the checks against the closed forms (see [`workload`]): the mini example's
+/// position (m) and the cylinder's angular velocity (rad/s, order-2 discretization error of
+/// 2.3e-5 at t = 1 s) and relative energy change.
+const MINI_TOL_F64: f64 = 1e-12;
+const MINI_TOL_F32: f64 = 1e-5;
+const CYLINDER_TOL: f64 = 5e-5;
+
+#[entry]
+fn main() -> ! {
+    let mut buf = [0u8; 64];
+    let mode = semihost::cmdline(&mut buf);
+    match mode {
+        "count" => {
+            count();
+            semihost::exit(0);
+        }
+        "selftest-fail" => {
+            let failures = check(
+                "mini_masspoint",
+                "f64",
+                workload::mini_masspoint::<f64>(),
+                -1.0,
+            );
+            semihost::exit(failures);
+        }
+        "selftest-fault" => {
+            // SAFETY: deliberately faults; the HardFault handler ends the program.
+            let v = unsafe { core::ptr::read_volatile(0xF000_0000usize as *const u32) };
+            hprintln!("no fault: read {:#x}", v);
+            semihost::exit(0);
+        }
+        _ => {}
+    }
+    hprintln!("mbs-firmware target={} mode=check", TARGET);
+    let mut failures = 0u32;
+    failures += check(
+        "mini_masspoint",
+        "f64",
+        workload::mini_masspoint::<f64>(),
+        MINI_TOL_F64,
+    );
+    failures += check(
+        "mini_masspoint",
+        "f32",
+        workload::mini_masspoint::<f32>(),
+        MINI_TOL_F32,
+    );
+    failures += check(
+        "spinning_cylinder",
+        "f64",
+        workload::spinning_cylinder::<f64>(CYLINDER_STEPS),
+        CYLINDER_TOL,
+    );
+    failures += check(
+        "spinning_cylinder",
+        "f32",
+        workload::spinning_cylinder::<f32>(CYLINDER_STEPS),
+        CYLINDER_TOL,
+    );
+    hprintln!(
+        "stack what=since_reset bytes={} region={}",
+        probe::stack_bytes_since_reset(),
+        probe::stack_region_bytes()
+    );
+    failures += stack();
+    ram();
+    hprintln!("done failures={}", failures);
+    semihost::exit(failures);
+}
+
+/// Prints one workload's outcome and returns 1 if its error exceeds `tol`.
+fn check(name: &str, ty: &str, o: Outcome, tol: f64) -> u32 {
+    let ok = o.error <= tol; // false for NaN
+    hprintln!(
+        "result name={} type={} steps={} value={:e} value_bits={:#018x} hash={:#018x} error={:e} tol={:e} {}",
+        name,
+        ty,
+        o.steps,
+        o.value,
+        o.value.to_bits(),
+        o.hash,
+        o.error,
+        tol,
+        if ok { "ok" } else { "FAIL" }
+    );
+    u32::from(!ok)
+}
+
+/// A prepared workload for the probes: built, and stepped once so the probed step starts
+/// from a generic state (a failed step records itself in `ok`).
+struct Prepared<S> {
+    sim: S,
+    ok: bool,
+}
+
+fn mini_step<T: Real>(p: &mut Prepared<MiniMassPoint<T>>) {
+    p.ok &= p.sim.step().is_ok();
+}
+
+fn cylinder_step<T: Real>(p: &mut Prepared<SpinningCylinder<T>>) {
+    p.ok &= p.sim.step().is_ok();
+}
+
+fn prepared_mini<T: Real>() -> Option<Prepared<MiniMassPoint<T>>> {
+    let mut p = Prepared {
+        sim: MiniMassPoint::<T>::new().ok()?,
+        ok: true,
+    };
+    mini_step(&mut p);
+    p.ok.then_some(p)
+}
+
+fn prepared_cylinder<T: Real>() -> Option<Prepared<SpinningCylinder<T>>> {
+    let mut p = Prepared {
+        sim: SpinningCylinder::<T>::new().ok()?,
+        ok: true,
+    };
+    cylinder_step(&mut p);
+    p.ok.then_some(p)
+}
+
+/// Prints the stack of one step of `S`; returns 1 if it could not be measured.
+fn stack_line<S>(what: &str, ty: &str, p: Option<Prepared<S>>, step: fn(&mut Prepared<S>)) -> u32 {
+    match p {
+        Some(mut p) => {
+            let bytes = probe::stack_bytes(step, &mut p);
+            hprintln!(
+                "stack what={} type={} bytes={} {}",
+                what,
+                ty,
+                bytes,
+                if p.ok { "ok" } else { "FAIL" }
+            );
+            u32::from(!p.ok)
+        }
+        None => {
+            hprintln!("stack what={} type={} FAIL (setup)", what, ty);
+            1
+        }
+    }
+}
+
+fn cylinder_setup<T: Real>(out: &mut Option<SpinningCylinder<T>>) {
+    *out = SpinningCylinder::<T>::new().ok();
+}
+
+fn mini_setup<T: Real>(out: &mut Option<MiniMassPoint<T>>) {
+    *out = MiniMassPoint::<T>::new().ok();
+}
+
+/// Prints the stack of building a workload (its body, integrator and initial state).
+fn setup_line<S>(what: &str, ty: &str, f: fn(&mut Option<S>)) -> u32 {
+    let mut out = None;
+    let bytes = probe::stack_bytes(f, &mut out);
+    let ok = out.is_some();
+    hprintln!(
+        "stack what={} type={} bytes={} {}",
+        what,
+        ty,
+        bytes,
+        if ok { "ok" } else { "FAIL" }
+    );
+    u32::from(!ok)
+}
+
+/// Stack of one step of each workload, and of building each.
+fn stack() -> u32 {
+    setup_line("mini_masspoint_setup", "f32", mini_setup::<f32>)
+        + setup_line("mini_masspoint_setup", "f64", mini_setup::<f64>)
+        + setup_line("cylinder_setup", "f32", cylinder_setup::<f32>)
+        + setup_line("cylinder_setup", "f64", cylinder_setup::<f64>)
+        + stack_steps()
+}
+
+/// Stack of one step of each workload.
+fn stack_steps() -> u32 {
+    stack_line(
+        "mini_masspoint_step",
+        "f32",
+        prepared_mini::<f32>(),
+        mini_step::<f32>,
+    ) + stack_line(
+        "mini_masspoint_step",
+        "f64",
+        prepared_mini::<f64>(),
+        mini_step::<f64>,
+    ) + stack_line(
+        "cylinder_midpoint_step",
+        "f32",
+        prepared_cylinder::<f32>(),
+        cylinder_step::<f32>,
+    ) + stack_line(
+        "cylinder_midpoint_step",
+        "f64",
+        prepared_cylinder::<f64>(),
+        cylinder_step::<f64>,
+    )
+}
+
+/// RAM of the state and model types (bytes, this target's layout).
+fn ram() {
+    fn line<X>(what: &str, ty: &str) {
+        hprintln!("ram what={} type={} bytes={}", what, ty, size_of::<X>());
+    }
+    line::<RigidState<f32>>("RigidState", "f32");
+    line::<RigidState<f64>>("RigidState", "f64");
+    line::<RigidBody<f32>>("RigidBody", "f32");
+    line::<RigidBody<f64>>("RigidBody", "f64");
+    line::<RigidLoads<f32>>("RigidLoads", "f32");
+    line::<RigidLoads<f64>>("RigidLoads", "f64");
+    line::<SpinningCylinder<f32>>("rigid_body_system(body+loads+step+state)", "f32");
+    line::<SpinningCylinder<f64>>("rigid_body_system(body+loads+step+state)", "f64");
+    line::<SecondOrderState<f32, 2>>("MassPoint2D_state(q,q_t,q_tt,a)", "f32");
+    line::<SecondOrderState<f64, 2>>("MassPoint2D_state(q,q_t,q_tt,a)", "f64");
+    line::<NodePoint2D<f32>>("NodePoint2D", "f32");
+    line::<NodePoint2D<f64>>("NodePoint2D", "f64");
+    line::<MassPoint2D<f32>>("MassPoint2D", "f32");
+    line::<MassPoint2D<f64>>("MassPoint2D", "f64");
+    line::<MiniMassPoint<f32>>("mass_point_system(node+body+integrator+state)", "f32");
+    line::<MiniMassPoint<f64>>("mass_point_system(node+body+integrator+state)", "f64");
+}
+
+/// One step of each workload between the count markers; the order is printed first.
+fn count() {
+    hprintln!(
+        "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64"
+    );
+    let m32 = prepared_mini::<f32>();
+    let m64 = prepared_mini::<f64>();
+    let c32 = prepared_cylinder::<f32>();
+    let c64 = prepared_cylinder::<f64>();
+    let (Some(mut m32), Some(mut m64), Some(mut c32), Some(mut c64)) = (m32, m64, c32, c64) else {
+        hprintln!("count FAIL (setup)");
+        semihost::exit(1);
+    };
+    probe::counted_empty();
+    probe::counted(mini_step::<f32>, &mut m32);
+    probe::counted(mini_step::<f64>, &mut m64);
+    probe::counted(cylinder_step::<f32>, &mut c32);
+    probe::counted(cylinder_step::<f64>, &mut c64);
+    if !(m32.ok && m64.ok && c32.ok && c64.ok) {
+        hprintln!("count FAIL (a step failed)");
+        semihost::exit(1);
+    }
+}
+
+#[exception]
+unsafe fn HardFault(ef: &ExceptionFrame) -> ! {
+    hprintln!("HARDFAULT pc={:#010x}", ef.pc());
+    semihost::exit(101);
+}
+
+#[exception]
+unsafe fn DefaultHandler(irqn: i16) {
+    hprintln!("UNEXPECTED exception irqn={}", irqn);
+    semihost::exit(102);
+}

@@ -1,0 +1,651 @@
+//! The firmware under QEMU: builds the C firmware (`c_examples/firmware`, linked against
+//! `libmbs.a` for the target) and the pure Rust firmware (`firmware/rust`), runs each on an
+//! emulated Cortex-M4F (`mps2-an386`) and Cortex-M0 (`microbit`), and checks exit status and
+//! printed values; and compares the firmware's trajectory hashes with the same workloads
+//! stepped here on the host, bit for bit.
+//!
+//! Needs `arm-none-eabi-gcc` and `qemu-system-arm` (`scripts/setup.sh` installs them). Without
+//! them the tests FAIL when `CI` is set or `MBS_REQUIRE_QEMU=1`, and are skipped (loudly)
+//! otherwise. The nested cargo builds use their own target dir, `target/firmware`, so they
+//! never wait on the outer cargo's lock.
+
+#[path = "../firmware/rust/src/workload.rs"]
+#[allow(dead_code)] // the firmware uses all of it; this test only the hashed workloads
+mod workload;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+const M4F: &str = "thumbv7em-none-eabihf";
+const M0: &str = "thumbv6m-none-eabi";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn firmware_target_dir() -> PathBuf {
+    root().join("target").join("firmware")
+}
+
+/// `true` if the cross tools are there; if not, panics when they are required (CI) and
+/// otherwise prints why the test is skipped.
+fn tools_or_skip(test: &str) -> bool {
+    let have = |cmd: &str| {
+        Command::new(cmd)
+            .arg("--version")
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    let missing: Vec<&str> = [
+        "arm-none-eabi-gcc",
+        "arm-none-eabi-nm",
+        "arm-none-eabi-objdump",
+        "qemu-system-arm",
+        "make",
+    ]
+    .into_iter()
+    .filter(|c| !have(c))
+    .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let required = std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+        || std::env::var("MBS_REQUIRE_QEMU").as_deref() == Ok("1");
+    assert!(
+        !required,
+        "{test}: {missing:?} not found, and CI / MBS_REQUIRE_QEMU=1 require the firmware \
+         tests: run scripts/setup.sh"
+    );
+    eprintln!(
+        "\n*** SKIPPED {test}: {missing:?} not found (run scripts/setup.sh; set \
+         MBS_REQUIRE_QEMU=1 to make this a failure) ***\n"
+    );
+    false
+}
+
+/// A command with the outer cargo's build settings removed (they would override the
+/// firmware's own `.cargo/config.toml`, e.g. its `-Tlink.x`).
+fn clean_cmd(program: &str) -> Command {
+    let mut c = Command::new(program);
+    for v in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET_DIR",
+        "CARGO_MAKEFLAGS",
+        "MAKEFLAGS",
+        "MFLAGS",
+    ] {
+        c.env_remove(v);
+    }
+    c.env("CARGO_TARGET_DIR", firmware_target_dir());
+    c
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn run_checked(mut c: Command, what: &str) -> Result<Output, String> {
+    let out = c
+        .output()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    if out.status.success() {
+        Ok(out)
+    } else {
+        Err(format!(
+            "{what} failed ({:?})\nstdout:\n{}\nstderr:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Builds everything once per test process, both targets in one cargo invocation each (the
+/// two targets' dependencies compile in parallel, and the Rust firmware reuses the ones
+/// libmbs.a's build compiled): libmbs.a, the Rust firmware, the C firmware.
+fn build_all() {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let mut ffi = clean_cmd(&cargo());
+        ffi.current_dir(root())
+            .env("MBS_SKIP_CBINDGEN", "1")
+            .args(["build", "--quiet", "--release", "-p", "mbs-ffi"])
+            .args(["--target", M4F, "--target", M0]);
+        run_checked(ffi, "cargo build -p mbs-ffi (libmbs.a)")?;
+        let mut fw = clean_cmd(&cargo());
+        // cargo reads .cargo/config.toml from the working directory: run it in the crate.
+        fw.current_dir(root().join("firmware").join("rust"))
+            .args(["build", "--quiet", "--release", "--locked"])
+            .args(["--target", M4F, "--target", M0]);
+        run_checked(fw, "cargo build (firmware/rust)")?;
+        for target in [M4F, M0] {
+            let mut c = clean_cmd("make");
+            c.current_dir(root())
+                .args(["-s", "-C", "c_examples/firmware"])
+                .arg(format!("TARGET={target}"))
+                .arg(format!("CARGO={}", cargo()));
+            run_checked(c, &format!("make -C c_examples/firmware TARGET={target}"))?;
+        }
+        Ok(())
+    });
+    if let Err(e) = built {
+        panic!("{e}");
+    }
+}
+
+/// The Rust firmware ELF for `target`.
+fn rust_firmware(target: &str) -> PathBuf {
+    build_all();
+    firmware_target_dir()
+        .join(target)
+        .join("release")
+        .join("mbs-firmware")
+}
+
+/// The C firmware ELF for `target`.
+fn c_firmware(target: &str) -> PathBuf {
+    build_all();
+    firmware_target_dir()
+        .join(format!("c-{target}"))
+        .join("fw.elf")
+}
+
+/// What one QEMU run printed and how it ended.
+struct Run {
+    code: Option<i32>,
+    text: String,
+}
+
+impl Run {
+    /// The `key=value` words of every line whose first word is `kind`.
+    fn lines(&self, kind: &str) -> Vec<HashMap<String, String>> {
+        self.text
+            .lines()
+            .filter(|l| l.split_whitespace().next() == Some(kind))
+            .map(|l| {
+                l.split_whitespace()
+                    .filter_map(|w| w.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The `result` line of workload `name` in scalar type `ty`.
+    fn result(&self, name: &str, ty: &str) -> HashMap<String, String> {
+        let found: Vec<_> = self
+            .lines("result")
+            .into_iter()
+            .filter(|m| m.get("name").map(String::as_str) == Some(name))
+            .filter(|m| m.get("type").map(String::as_str) == Some(ty))
+            .collect();
+        assert_eq!(found.len(), 1, "one result {name}/{ty} in:\n{}", self.text);
+        found.into_iter().next().unwrap_or_default()
+    }
+}
+
+/// Runs `elf` under QEMU for `target`'s machine with semihosting command line `mode`.
+fn qemu(target: &str, elf: &Path, mode: Option<&str>) -> Run {
+    let machine: &[&str] = if target == M4F {
+        &["-M", "mps2-an386", "-cpu", "cortex-m4"]
+    } else {
+        &["-M", "microbit"]
+    };
+    let mut semi = String::from("enable=on,target=native");
+    if let Some(m) = mode {
+        semi.push_str(",arg=");
+        semi.push_str(m);
+    }
+    let out = Command::new("timeout")
+        .arg("60")
+        .arg("qemu-system-arm")
+        .args(machine)
+        .arg("-nographic")
+        .args(["-semihosting-config", &semi, "-kernel"])
+        .arg(elf)
+        .output()
+        .expect("timeout/qemu-system-arm start");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(
+        out.status.code(),
+        Some(124),
+        "QEMU timed out (a hang):\n{text}"
+    );
+    Run {
+        code: out.status.code(),
+        text,
+    }
+}
+
+fn hex(v: &str) -> u64 {
+    u64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("hex {v}"))
+}
+
+/// A passing run: exit status 0 and `done failures=0`.
+fn assert_passed(run: &Run, what: &str) {
+    assert_eq!(run.code, Some(0), "{what} exit status:\n{}", run.text);
+    let done = run.lines("done");
+    assert_eq!(done.len(), 1, "{what}: one done line:\n{}", run.text);
+    assert_eq!(
+        done[0].get("failures").map(String::as_str),
+        Some("0"),
+        "{}",
+        run.text
+    );
+}
+
+/// Every stack figure is printed and positive (a probed call uses stack), the whole run stayed
+/// within the painted stack region (else the figures are not measurements), one step (a
+/// `*_step` line; setups build bodies and may use more) uses less than 4 KiB, and on the
+/// Cortex-M4F one f32 step is within issue 7's budget of
+/// 1 KiB (deterministic, so a regression guard; the f64 and soft-float Cortex-M0 figures are
+/// reported in docs/embedded.md, not bounded).
+fn assert_stack(run: &Run, target: &str, min_lines: usize) {
+    let stacks = run.lines("stack");
+    assert!(stacks.len() >= min_lines, "stack lines:\n{}", run.text);
+    for s in stacks {
+        let bytes: usize = s["bytes"].parse().expect("stack bytes");
+        assert!(bytes > 0, "{s:?}");
+        if s["what"] == "since_reset" {
+            let region: usize = s["region"].parse().expect("stack region");
+            assert!(
+                bytes < region,
+                "the stack overflowed its painted region: {s:?}"
+            );
+            continue;
+        }
+        if !s["what"].ends_with("_step") {
+            continue;
+        }
+        assert!(bytes < 4096, "{s:?}");
+        if target == M4F && s.get("type").map(String::as_str) == Some("f32") {
+            assert!(bytes <= 1024, "one f32 step within 1 KiB of stack: {s:?}");
+        }
+    }
+}
+
+/// The workloads of firmware/rust/src/workload.rs with their steps and tolerances (the
+/// firmware prints its own tolerance; this test checks it is the one stated here).
+const WORKLOADS: [(&str, &str, u32, f64); 4] = [
+    ("mini_masspoint", "f64", 100, 1e-12),
+    ("mini_masspoint", "f32", 100, 1e-5),
+    ("spinning_cylinder", "f64", workload::CYLINDER_STEPS, 5e-5),
+    ("spinning_cylinder", "f32", workload::CYLINDER_STEPS, 5e-5),
+];
+
+/// The same workloads stepped here, on the host.
+fn host_outcome(name: &str, ty: &str) -> workload::Outcome {
+    match (name, ty) {
+        ("mini_masspoint", "f64") => workload::mini_masspoint::<f64>(),
+        ("mini_masspoint", "f32") => workload::mini_masspoint::<f32>(),
+        ("spinning_cylinder", "f64") => {
+            workload::spinning_cylinder::<f64>(workload::CYLINDER_STEPS)
+        }
+        ("spinning_cylinder", "f32") => {
+            workload::spinning_cylinder::<f32>(workload::CYLINDER_STEPS)
+        }
+        _ => unreachable!("unknown workload {name}/{ty}"),
+    }
+}
+
+fn rust_firmware_checks(target: &str) {
+    let elf = rust_firmware(target);
+    let run = qemu(target, &elf, None);
+    assert_passed(&run, "rust firmware");
+    let head = run.lines("mbs-firmware");
+    assert_eq!(head.len(), 1, "{}", run.text);
+    assert_eq!(head[0]["target"], target);
+    for (name, ty, steps, tol) in WORKLOADS {
+        let r = run.result(name, ty);
+        assert_eq!(r["steps"], steps.to_string(), "{r:?}");
+        let error: f64 = r["error"].parse().expect("error is a number");
+        let printed_tol: f64 = r["tol"].parse().expect("tol is a number");
+        assert_eq!(printed_tol, tol, "{r:?}");
+        assert!(error <= tol, "{name}/{ty} against its closed form: {r:?}");
+    }
+    // The mini example's final x = 2 (seed 002), to the f32/f64 tolerance.
+    for ty in ["f32", "f64"] {
+        let x = f64::from_bits(hex(&run.result("mini_masspoint", ty)["value_bits"]));
+        assert!((x - 2.0).abs() <= 1e-5, "{ty}: x = {x}");
+    }
+    assert_stack(&run, target, 9);
+}
+
+#[test]
+fn rust_firmware_passes_its_checks_on_cortex_m4f() {
+    if tools_or_skip("rust_firmware_passes_its_checks_on_cortex_m4f") {
+        rust_firmware_checks(M4F);
+    }
+}
+
+#[test]
+fn rust_firmware_passes_its_checks_on_cortex_m0() {
+    if tools_or_skip("rust_firmware_passes_its_checks_on_cortex_m0") {
+        rust_firmware_checks(M0);
+    }
+}
+
+/// A wrong result and a fault must reach QEMU's exit status (otherwise every other check here
+/// could pass vacuously).
+#[test]
+fn firmware_failures_reach_the_exit_status() {
+    if !tools_or_skip("firmware_failures_reach_the_exit_status") {
+        return;
+    }
+    for elf in [rust_firmware(M4F), c_firmware(M4F)] {
+        let fail = qemu(M4F, &elf, Some("selftest-fail"));
+        assert_eq!(
+            fail.code,
+            Some(1),
+            "{}: failed check -> 1:\n{}",
+            elf.display(),
+            fail.text
+        );
+        assert!(fail.text.contains("FAIL"), "{}", fail.text);
+        let fault = qemu(M4F, &elf, Some("selftest-fault"));
+        assert_eq!(
+            fault.code,
+            Some(101),
+            "{}: fault -> 101:\n{}",
+            elf.display(),
+            fault.text
+        );
+    }
+}
+
+fn c_firmware_checks(target: &str) {
+    let elf = c_firmware(target);
+    let run = qemu(target, &elf, None);
+    assert_passed(&run, "C firmware");
+    let head = run.lines("mbs-c-firmware");
+    assert_eq!(head.len(), 1, "{}", run.text);
+    assert_eq!(head[0]["target"], target);
+    assert!(
+        run.text
+            .contains(&format!("mbs_version={}\n", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        run.text
+    );
+    assert_eq!(run.lines("check").len(), 4, "{}", run.text);
+    assert!(!run.text.contains("FAIL"), "{}", run.text);
+    // The C API's cylinder mass properties, bit for bit as on x86_64.
+    let r = run.result("cylinder_mass_properties", "f64");
+    let (hash, mass) = host_c_api_cylinder();
+    assert_eq!(
+        hex(&r["hash"]),
+        hash,
+        "{target}: C API results differ from x86_64"
+    );
+    assert_eq!(hex(&r["value_bits"]), mass.to_bits(), "{target}");
+    assert_stack(&run, target, 3);
+}
+
+/// The C firmware's `cylinder_mass_properties` call made here through the ffi crate (the same
+/// code as libmbs.a): FNV-1a over mass, COM and inertia, and the mass.
+fn host_c_api_cylinder() -> (u64, f64) {
+    use mbs::mass_properties::{
+        mbs_cylinder, mbs_cylinder_default, mbs_cylinder_mass_properties, mbs_mass_properties,
+    };
+    let mut cyl = mbs_cylinder::default();
+    let r = [0.1, 0.0, 0.0];
+    // SAFETY: valid pointers to live locals.
+    assert_eq!(unsafe { mbs_cylinder_default(&mut cyl, &r) }, mbs::MBS_OK);
+    cyl.diameter = 0.1;
+    cyl.has_diameter = true;
+    let mut mp = mbs_mass_properties::default();
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { mbs_cylinder_mass_properties(&cyl, &mut mp) },
+        mbs::MBS_OK
+    );
+    let mut h = workload::hash_real(workload::FNV_OFFSET, mp.mass);
+    h = workload::hash_all(h, &mp.com);
+    h = workload::hash_all(h, &mp.inertia);
+    (h, mp.mass)
+}
+
+#[test]
+fn c_firmware_runs_libmbs_on_cortex_m4f() {
+    if tools_or_skip("c_firmware_runs_libmbs_on_cortex_m4f") {
+        c_firmware_checks(M4F);
+    }
+}
+
+#[test]
+fn c_firmware_runs_libmbs_on_cortex_m0() {
+    if tools_or_skip("c_firmware_runs_libmbs_on_cortex_m0") {
+        c_firmware_checks(M0);
+    }
+}
+
+/// Determinism: every workload's trajectory, hashed over every state bit after every step
+/// (1000 steps of the f64 midpoint step among them), is the same on x86_64 (this process,
+/// through mbs-core) and on the emulated Cortex-M4F (hardware f32, soft f64) and Cortex-M0
+/// (all soft float).
+#[test]
+fn firmware_trajectories_are_bit_identical_to_x86_64() {
+    if !tools_or_skip("firmware_trajectories_are_bit_identical_to_x86_64") {
+        return;
+    }
+    for (name, ty, steps, tol) in WORKLOADS {
+        let o = host_outcome(name, ty);
+        assert_eq!(o.steps, steps, "host {name}/{ty}");
+        assert!(
+            o.error <= tol,
+            "host {name}/{ty} against its closed form: {o:?}"
+        );
+    }
+    for target in [M4F, M0] {
+        let run = qemu(target, &rust_firmware(target), None);
+        assert_passed(&run, target);
+        for (name, ty, _, _) in WORKLOADS {
+            let o = host_outcome(name, ty);
+            let r = run.result(name, ty);
+            assert_eq!(
+                hex(&r["hash"]),
+                o.hash,
+                "{target} {name}/{ty}: trajectory hash differs from x86_64 ({:#018x})",
+                o.hash
+            );
+            assert_eq!(
+                hex(&r["value_bits"]),
+                o.value.to_bits(),
+                "{target} {name}/{ty}"
+            );
+        }
+    }
+}
+
+/// One counted region of the firmware's `count` mode, from QEMU's exec log.
+#[derive(Debug, Default)]
+struct Region {
+    instructions: usize,
+    vfp_arithmetic: usize,
+    soft_float_routines: Vec<String>,
+}
+
+/// `true` for a compiler_builtins/libgcc soft-float routine's (possibly mangled) name: the ARM
+/// EABI entry points `__aeabi_f*`/`__aeabi_d*` and the generic `__addsf3`, `__muldf3`,
+/// `__fixsfsi`, `__floatsisf`, `__extendsfdf2`, ... (a word after `__` with a float mode suffix;
+/// a Rust symbol's hash never follows `__`).
+fn is_soft_float(symbol: &str) -> bool {
+    if symbol.contains("__aeabi_f") || symbol.contains("__aeabi_d") {
+        return true;
+    }
+    let suffixes = [
+        "sf2", "sf3", "df2", "df3", "sfsi", "dfsi", "sfdi", "dfdi", "sisf", "sidf", "disf", "didf",
+    ];
+    // Every (overlapping) "__": a v0-mangled name holds `8___adddf3`.
+    (0..symbol.len()).any(|i| {
+        let Some(rest) = symbol.get(i..).and_then(|t| t.strip_prefix("__")) else {
+            return false;
+        };
+        let word: String = rest
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect();
+        suffixes.iter().any(|s| word.ends_with(s))
+    })
+}
+
+/// Runs the firmware's `count` mode with one instruction per translation block and QEMU's exec
+/// log, and splits the log at the marker functions (as scripts/embedded-figures.sh does).
+fn counted_regions(target: &str, elf: &Path) -> Vec<(String, Region)> {
+    let tool = |name: &str, args: &[&str]| {
+        let out = Command::new(name)
+            .args(args)
+            .arg(elf)
+            .output()
+            .expect("binutils run");
+        assert!(out.status.success(), "{name} failed");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let nm = tool("arm-none-eabi-nm", &[]);
+    let addr_of = |sym: &str| {
+        nm.lines()
+            .find(|l| l.split_whitespace().nth(2) == Some(sym))
+            .and_then(|l| l.split_whitespace().next())
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("{sym} not in the ELF"))
+    };
+    let (begin, end) = (addr_of("mbs_count_begin"), addr_of("mbs_count_end"));
+    let mut mnemonic = HashMap::new();
+    for l in tool("arm-none-eabi-objdump", &["-d", "--no-show-raw-insn"]).lines() {
+        let mut it = l.split('\t');
+        if let (Some(a), Some(m)) = (it.next(), it.next()) {
+            if let Some(a) = a.trim().strip_suffix(':') {
+                if let Ok(v) = u64::from_str_radix(a, 16) {
+                    mnemonic.insert(format!("{v:08x}"), m.trim().to_string());
+                }
+            }
+        }
+    }
+    let version = Command::new("qemu-system-arm")
+        .arg("--version")
+        .output()
+        .expect("qemu runs");
+    let major: u32 = String::from_utf8_lossy(&version.stdout)
+        .split("version ")
+        .nth(1)
+        .and_then(|v| v.split('.').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let one_insn: &[&str] = if major >= 8 {
+        &["-accel", "tcg,one-insn-per-tb=on"]
+    } else {
+        &["-singlestep"]
+    };
+    let log = firmware_target_dir().join(format!("count-{target}.log"));
+    let out = Command::new("timeout")
+        .arg("60")
+        .arg("qemu-system-arm")
+        .args(["-M", "mps2-an386", "-cpu", "cortex-m4", "-nographic"])
+        .args(["-semihosting-config", "enable=on,target=native,arg=count"])
+        .args(one_insn)
+        .args(["-d", "exec,nochain", "-D"])
+        .arg(&log)
+        .arg("-kernel")
+        .arg(elf)
+        .output()
+        .expect("qemu runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "count mode:\n{text}");
+    let order: Vec<String> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("count order="))
+        .expect("count order line")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let log_text = std::fs::read_to_string(&log).expect("exec log");
+    std::fs::remove_file(&log).ok();
+    let mut regions: Vec<Region> = Vec::new();
+    let mut on = false;
+    for line in log_text.lines().filter(|l| l.starts_with("Trace")) {
+        let mut fields = line.split_whitespace().skip(3);
+        let (Some(info), symbol) = (fields.next(), fields.next().unwrap_or("")) else {
+            continue;
+        };
+        let pc = info.split('/').nth(1).unwrap_or("");
+        if pc == begin && !on {
+            on = true;
+            regions.push(Region::default());
+        } else if pc == end && on {
+            on = false;
+        }
+        if let (true, Some(r)) = (on, regions.last_mut()) {
+            r.instructions += 1;
+            let m = mnemonic.get(pc).map(String::as_str).unwrap_or("");
+            let vfp_move = [
+                "vpush", "vpop", "vldr", "vstr", "vmov", "vldm", "vstm", "vmrs", "vmsr",
+            ];
+            if m.starts_with('v') && !vfp_move.iter().any(|p| m.starts_with(p)) {
+                r.vfp_arithmetic += 1;
+            }
+            if is_soft_float(symbol) && !r.soft_float_routines.iter().any(|s| s == symbol) {
+                r.soft_float_routines.push(symbol.to_string());
+            }
+        }
+    }
+    assert_eq!(
+        regions.len(),
+        order.len(),
+        "one region per name in {order:?}"
+    );
+    let empty = regions[0].instructions;
+    order
+        .into_iter()
+        .zip(regions)
+        .skip(1)
+        .map(|(name, mut r)| {
+            r.instructions -= empty;
+            (name, r)
+        })
+        .collect()
+}
+
+/// Issue 7: on the Cortex-M4F the f32 path uses the hardware FPU. Every instruction executed
+/// in one f32 step is looked up in the disassembly: the step must execute VFP arithmetic and
+/// enter no soft-float routine; each f64 step must enter soft-float routines (the detector
+/// works: the M4F's FPU is single precision only).
+#[test]
+fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
+    if !tools_or_skip("f32_steps_run_on_the_fpu_of_cortex_m4f") {
+        return;
+    }
+    let regions = counted_regions(M4F, &rust_firmware(M4F));
+    assert_eq!(regions.len(), 4, "{regions:?}");
+    for (name, r) in &regions {
+        eprintln!(
+            "{name}: {} instructions, {} VFP arithmetic, soft float {:?}",
+            r.instructions, r.vfp_arithmetic, r.soft_float_routines
+        );
+        assert!(r.instructions > 0, "{name}: {r:?}");
+        if name.ends_with("/f32") {
+            assert!(
+                r.vfp_arithmetic > 0,
+                "{name} executes no VFP arithmetic: {r:?}"
+            );
+            assert!(
+                r.soft_float_routines.is_empty(),
+                "{name} calls soft float: {r:?}"
+            );
+        } else {
+            assert!(name.ends_with("/f64"), "{name}");
+            assert_eq!(r.vfp_arithmetic, 0, "{name}: {r:?}");
+            assert!(!r.soft_float_routines.is_empty(), "{name}: {r:?}");
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! # mbs-view
+//!
+//! Pictures of an mbs run on the host: a scene (the core's allocation-free
+//! [`export_scene`](mbs_core::graphics::export_scene)) drawn to SVG and PNG in a chosen
+//! orthographic [`View`], with contour colors and their color bar, body numbers, a world axes
+//! triad and a scale bar; time plots of sensor outputs ([`Trajectory`]) to SVG and PNG; CSV of
+//! the sensors. PNGs are rasterized from the SVG by `resvg`.
+//!
+//! ## What the system must provide
+//! For each object, a [`SceneBody`](mbs_core::graphics::SceneBody):
+//! - `number`: the object index;
+//! - `position`: the position of the body's reference point (its node), m, world frame;
+//! - `rotation`: `R_0b` (body to world) of its node (identity for a mass point, ground);
+//! - `graphics`: a reference to the body's [`GraphicsData`](mbs_core::graphics::GraphicsData)
+//!   (for a BodyCylinder: [`GraphicsData::body_cylinder`](mbs_core::graphics::GraphicsData::body_cylinder)
+//!   with its `r_shape`, `lengthDirection`, `length`, `diameter`, `innerDiameter`, `animation`,
+//!   `color`, `specularCoefficient`);
+//! - `contour`: when `contour.outputVariable` is set, the body's
+//!   [`contour_component`](mbs_core::graphics::contour_component)`(body.output(state, var, 0),
+//!   component)`, `None` where the body has no such output (`OutputNotAvailable`).
+//!
+//! Then [`Scene::capture`]`(&settings, bodies)` and [`scene_svg`] / [`svg_to_png`]. A sensor
+//! recorder pushes one row per step into a [`Trajectory`]. [`demo::render_demo`] shows the
+//! whole path with hand-spun bodies until the system exists.
+
+pub mod demo;
+pub mod error;
+pub mod legend;
+pub mod plot;
+pub mod projection;
+pub mod raster;
+pub mod scene_svg;
+pub mod shading;
+pub mod svg;
+pub mod ticks;
+pub mod trajectory;
+
+pub use error::{Result, ViewError};
+pub use plot::{plot_svg, PlotOptions};
+pub use projection::{Projector, View};
+pub use raster::{svg_to_png, write_png, write_svg};
+pub use scene_svg::{contour_title, scene_svg, ContourLegend, RenderOptions, Scene};
+pub use trajectory::Trajectory;
