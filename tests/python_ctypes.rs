@@ -5,8 +5,9 @@ use approx::assert_relative_eq;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The shared library cargo built next to the example runner: `target/<profile>/libmbs.so`
-/// or `target/<profile>/deps/libmbs.so`.
+/// The shared library cargo built next to the example runner: `target/<profile>/deps/libmbs.so`
+/// (built with this test) or `target/<profile>/libmbs.so` (uplifted by a `cargo build -p
+/// mbs-ffi`, possibly of older sources): the newer of the two.
 fn library() -> PathBuf {
     let name = if cfg!(target_os = "macos") {
         "libmbs.dylib"
@@ -17,9 +18,14 @@ fn library() -> PathBuf {
     };
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_mbs-example"));
     let dir = exe.parent().expect("the runner is in a directory");
-    [dir.join(name), dir.join("deps").join(name)]
+    [dir.join("deps").join(name), dir.join(name)]
         .into_iter()
-        .find(|p| p.exists())
+        .filter_map(|p| {
+            let modified = std::fs::metadata(&p).and_then(|m| m.modified()).ok()?;
+            Some((modified, p))
+        })
+        .max_by_key(|(modified, _)| *modified)
+        .map(|(_, p)| p)
         .unwrap_or_else(|| panic!("{name} not found next to {}", exe.display()))
 }
 
