@@ -9,6 +9,7 @@
  *          (instruction counting, scripts/embedded-figures.sh);
  *   selftest-fail:  a check that fails: must exit with 1 (a wrong result reaches QEMU's status);
  *   selftest-fault: read an unmapped address: Fault_Handler must exit with 101. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -126,61 +127,333 @@ static int run_cylinder_mass_properties(void) {
 }
 
 /* ---------------------------------------------------------------------------------------
- * TODO(C API step functions): the workloads, wired when the C API can step a body.
- *
- * Each workload gets an entry in WORKLOADS below with
- *   run:  steps 1000 times from its initial state, folds every state component after every
- *         step into an FNV-1a hash (mbs_fnv1a_f64 in fnv.h, the same hash as
- *         firmware/rust/src/workload.rs), checks the result against its closed form and
- *         prints `result name=NAME type=f32|f64 steps=1000 value_bits=0x... hash=0x...
- *         ok|FAIL` (sh_put_f64_bits, sh_put_hex64); returns 1 on a failed check;
- *   step: one step on a prepared state (ctx), for probe_stack_bytes and probe_counted.
- * The two workloads of issue 7:
- *   mini_masspoint    seed 002's mini example (MassPoint2D, mass 1, reference [1,1], initial
- *                     [0.5,0], velocity [0.5,0], generalized-alpha, 100 steps to t = 1):
- *                     final position x = 2;
- *   cylinder_midpoint a spinning cylinder stepped with the rigid-body midpoint step, in f32
- *                     and f64 (the f32 step's stack and instruction count are issue 7's
- *                     targets: <= 1 KiB, <= 1,500 instructions).
+ * The workloads through the C API's step functions. Each `run_*` steps from its initial state,
+ * folds every state component after every step into an FNV-1a hash (the same calls made on
+ * x86_64 through the ffi crate give the same hash: tests/firmware_qemu.rs), checks the result
+ * against its closed form, prints a `result` line and returns 1 on a failed check. Each
+ * `step_*` makes one step on a prepared state (for probe_stack_bytes and probe_counted).
  * --------------------------------------------------------------------------------------- */
+
+static void print_outcome(const char *name, const char *type, uint32_t steps, double value,
+                          uint64_t hash, double error, double tol) {
+    int ok = error <= tol; /* false for NaN */
+    sh_write0("result name=");
+    sh_write0(name);
+    sh_write0(" type=");
+    sh_write0(type);
+    sh_write0(" steps=");
+    sh_put_u32(steps);
+    sh_write0(" value_bits=");
+    sh_put_f64_bits(value);
+    sh_write0(" hash=");
+    sh_put_hex64(hash);
+    sh_write0(" error_bits=");
+    sh_put_f64_bits(error);
+    sh_write0(" tol_bits=");
+    sh_put_f64_bits(tol);
+    sh_write0(ok ? " ok\n" : " FAIL\n");
+}
+
+static double fw_max(double a, double b) {
+    if (a != a || b != b) {
+        return 0.0 / 0.0; /* NaN: fails every tolerance */
+    }
+    return b > a ? b : a;
+}
+
+/* -- mini_masspoint: seed 002's mini example (f64; the mass-point C API is double only) -- */
+#define MINI_TOL 1e-12
+
+struct mini {
+    mbs_mass_point_2d body;
+    mbs_mass_point_2d_loads loads;
+    mbs_simulation_settings settings;
+    mbs_point2d_state state;
+    double dt;
+    mbs_status status;
+};
+
+static struct mini mini_ctx;
+
+/* MassPoint2D (mass 1 kg) on a NodePoint2D at [1, 1] m, initial displacement [0.5, 0] m,
+ * velocity [0.5, 0] m/s, no load; SolveDynamic's defaults (1 s, 100 steps). */
+static int mini_init(struct mini *m) {
+    const double reference[2] = {1.0, 1.0}, q0[2] = {0.5, 0.0}, v0[2] = {0.5, 0.0};
+    memset(m, 0, sizeof *m);
+    int ok = mbs_mass_point_2d_init(&m->body, 1.0, reference) == MBS_OK &&
+             mbs_simulation_settings_default(&m->settings) == MBS_OK &&
+             mbs_mass_point_2d_init_state(&m->body, &m->loads, &m->settings, q0, v0, &m->state) ==
+                 MBS_OK;
+    m->dt = (m->settings.end_time - m->settings.start_time) / m->settings.number_of_steps;
+    return ok;
+}
+
+static void step_mini(void *ctx) {
+    struct mini *m = ctx;
+    m->status = mbs_mass_point_2d_step(&m->body, &m->loads, &m->settings, &m->state, m->dt, 0);
+}
+
+static uint64_t hash_mini(uint64_t h, const mbs_point2d_state *s) {
+    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->q[i]);
+    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->q_t[i]);
+    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->q_tt[i]);
+    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->a[i]);
+    return h;
+}
+
+/* Free motion: x(1 s) = 1 + 0.5 + 0.5 * 1 = 2 m, y = 1 m (generalized-alpha is exact for a
+ * constant acceleration), stepped and with mbs_mass_point_2d_solve_dynamic. */
+static int run_mini_masspoint(void) {
+    const double q0[2] = {0.5, 0.0}, v0[2] = {0.5, 0.0}, origin[3] = {0.0, 0.0, 0.0};
+    struct mini m;
+    double err = 0.0 / 0.0, x = 0.0 / 0.0;
+    uint64_t h = MBS_FNV_OFFSET;
+    uint32_t k = 0;
+    if (mini_init(&m)) {
+        for (; k < m.settings.number_of_steps; k++) {
+            step_mini(&m);
+            if (m.status != MBS_OK) break;
+            h = hash_mini(h, &m.state);
+        }
+        double p[3], e[3];
+        size_t n = 0;
+        mbs_point2d_state end;
+        if (k == m.settings.number_of_steps &&
+            mbs_mass_point_2d_output(&m.body, &m.state, MBS_OUTPUT_POSITION, origin, p, 3, &n) ==
+                MBS_OK &&
+            mbs_mass_point_2d_solve_dynamic(&m.body, &m.loads, &m.settings, q0, v0, &end) ==
+                MBS_OK &&
+            mbs_mass_point_2d_output(&m.body, &end, MBS_OUTPUT_POSITION, origin, e, 3, &n) ==
+                MBS_OK) {
+            x = p[0];
+            err = fw_max(fw_max(fw_fabs(p[0] - 2.0), fw_fabs(p[1] - 1.0)),
+                         fw_max(fw_fabs(e[0] - 2.0), fw_fabs(e[1] - 1.0)));
+        }
+    }
+    print_outcome("mini_masspoint", "f64", k, x, h, err, MINI_TOL);
+    return err <= MINI_TOL ? 0 : 1;
+}
+
+/* -- cylinder_midpoint: a spinning BodyCylinder, the seed 004 midpoint step, f32 and f64 -- */
+#define CYL_STEPS 1000u
+#define CYL_DT 1e-3 /* s */
+#define CYL_TOL 5e-5
+
+/* The steel BodyCylinder of steel_cylinder() (seed 001) started with w_0_start = [50, 1, 0]
+ * rad/s (world = body frame at the start: angles 0), at rest at the origin otherwise. */
+static int cylinder_init(mbs_rigid_body *body, mbs_rigid_state *state) {
+    mbs_cylinder cyl = steel_cylinder();
+    mbs_body_start start;
+    if (mbs_body_start_default(&start) != MBS_OK) return 0;
+    start.w_0_start[0] = 50.0;
+    start.w_0_start[1] = 1.0;
+    return mbs_body_cylinder_init(&cyl, &start, body, state) == MBS_OK;
+}
+
+/* The same body and state in single precision (every value rounded to float). */
+static int cylinder_init_f32(mbs_rigid_body_f32 *body, mbs_rigid_state_f32 *state) {
+    mbs_rigid_body b;
+    mbs_rigid_state s;
+    if (!cylinder_init(&b, &s)) return 0;
+    float inertia[9], com[3], pos[3], q[4], v[3], w[3];
+    for (int i = 0; i < 9; i++) inertia[i] = (float)b.inertia[i];
+    for (int i = 0; i < 3; i++) {
+        com[i] = (float)b.center_of_mass[i];
+        pos[i] = (float)s.position[i];
+        v[i] = (float)s.velocity[i];
+        w[i] = (float)s.angular_velocity[i];
+    }
+    for (int i = 0; i < 4; i++) q[i] = (float)s.orientation[i];
+    return mbs_rigid_body_init_f32(body, (float)b.mass, inertia, com) == MBS_OK &&
+           mbs_rigid_state_init_f32(state, pos, q, v, w) == MBS_OK;
+}
+
+struct cyl64 {
+    mbs_rigid_body body;
+    mbs_rigid_loads loads;
+    mbs_step_settings settings;
+    mbs_rigid_state state;
+    mbs_status status;
+};
+
+struct cyl32 {
+    mbs_rigid_body_f32 body;
+    mbs_rigid_loads_f32 loads;
+    mbs_step_settings_f32 settings;
+    mbs_rigid_state_f32 state;
+    mbs_status status;
+};
+
+static struct cyl64 cyl64_ctx;
+static struct cyl32 cyl32_ctx;
+
+static int cyl64_init(struct cyl64 *c) {
+    memset(c, 0, sizeof *c); /* loads all zero: torque-free, no gravity */
+    return cylinder_init(&c->body, &c->state) && mbs_step_settings_default(&c->settings) == MBS_OK;
+}
+
+static int cyl32_init(struct cyl32 *c) {
+    memset(c, 0, sizeof *c);
+    return cylinder_init_f32(&c->body, &c->state) &&
+           mbs_step_settings_default_f32(&c->settings) == MBS_OK;
+}
+
+static void step_cyl64(void *ctx) {
+    struct cyl64 *c = ctx;
+    c->status = mbs_rigid_step(&c->body, &c->loads, &c->settings, &c->state, CYL_DT, 0);
+}
+
+static void step_cyl32(void *ctx) {
+    struct cyl32 *c = ctx;
+    c->status = mbs_rigid_step_f32(&c->body, &c->loads, &c->settings, &c->state, (float)CYL_DT, 0);
+}
+
+/* Every state component, in the order of mbs_rigid_state (floats widened exactly). */
+#define HASH_RIGID_STATE(h, s)                                                     \
+    do {                                                                           \
+        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).position[i_]);     \
+        for (int i_ = 0; i_ < 4; i_++) h = mbs_fnv1a_f64(h, (s).orientation[i_]);  \
+        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).velocity[i_]);     \
+        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).angular_velocity[i_]); \
+        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).acceleration[i_]); \
+        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).angular_acceleration[i_]); \
+    } while (0)
+
+/* Error of the final body rate w (rad/s, body frame) and quaternion q at t against the closed
+ * form of the torque-free symmetric top (axial moment i1 = I11, transverse i2 = I22 = I33
+ * about the COM, from the body's own inertia): w1 constant, w2 + i w3 = (w2 + i w3)(0)
+ * exp(-i lambda t), lambda = (i2 - i1)/i2 w1; and the conserved kinetic energy 1/2 w.Iw and
+ * |L| = |I w| (relative changes), and | |q| - 1 |. */
+static double top_error(const double inertia[9], const double w0[3], const double w[3],
+                        const double q[4], double t) {
+    const double i1 = inertia[0], i2 = inertia[4];
+    const double lambda = (i2 - i1) / i2 * w0[0];
+    const double c = cos(lambda * t), s = sin(lambda * t);
+    const double ref[3] = {w0[0], w0[1] * c + w0[2] * s, w0[2] * c - w0[1] * s};
+    double err = 0.0;
+    for (int i = 0; i < 3; i++) err = fw_max(err, fw_fabs(w[i] - ref[i]));
+    double e0 = 0.0, e1 = 0.0, l0 = 0.0, l1 = 0.0;
+    for (int i = 0; i < 3; i++) {
+        double a0 = 0.0, a1 = 0.0;
+        for (int j = 0; j < 3; j++) {
+            a0 += inertia[3 * i + j] * w0[j];
+            a1 += inertia[3 * i + j] * w[j];
+        }
+        e0 += 0.5 * w0[i] * a0;
+        e1 += 0.5 * w[i] * a1;
+        l0 += a0 * a0;
+        l1 += a1 * a1;
+    }
+    err = fw_max(err, fw_fabs(e1 - e0) / e0);
+    err = fw_max(err, fw_fabs(sqrt(l1) - sqrt(l0)) / sqrt(l0));
+    const double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    return fw_max(err, fw_fabs(qn - 1.0));
+}
+
+static int run_cylinder_f64(void) {
+    struct cyl64 c;
+    double err = 0.0 / 0.0, w1 = 0.0 / 0.0;
+    uint64_t h = MBS_FNV_OFFSET;
+    uint32_t k = 0;
+    if (cyl64_init(&c)) {
+        const mbs_rigid_state s0 = c.state;
+        for (; k < CYL_STEPS; k++) {
+            step_cyl64(&c);
+            if (c.status != MBS_OK) break;
+            HASH_RIGID_STATE(h, c.state);
+        }
+        if (k == CYL_STEPS) {
+            w1 = c.state.angular_velocity[0];
+            err = top_error(c.body.inertia, s0.angular_velocity, c.state.angular_velocity,
+                            c.state.orientation, CYL_STEPS * CYL_DT);
+        }
+    }
+    print_outcome("cylinder_midpoint", "f64", k, w1, h, err, CYL_TOL);
+    return err <= CYL_TOL ? 0 : 1;
+}
+
+static int run_cylinder_f32(void) {
+    struct cyl32 c;
+    double err = 0.0 / 0.0, w1 = 0.0 / 0.0;
+    uint64_t h = MBS_FNV_OFFSET;
+    uint32_t k = 0;
+    if (cyl32_init(&c)) {
+        double inertia[9], w0[3], w[3], q[4];
+        for (int i = 0; i < 9; i++) inertia[i] = c.body.inertia[i];
+        for (int i = 0; i < 3; i++) w0[i] = c.state.angular_velocity[i];
+        for (; k < CYL_STEPS; k++) {
+            step_cyl32(&c);
+            if (c.status != MBS_OK) break;
+            HASH_RIGID_STATE(h, c.state);
+        }
+        if (k == CYL_STEPS) {
+            for (int i = 0; i < 3; i++) w[i] = c.state.angular_velocity[i];
+            for (int i = 0; i < 4; i++) q[i] = c.state.orientation[i];
+            w1 = w[0];
+            err = top_error(inertia, w0, w, q, CYL_STEPS * CYL_DT);
+        }
+    }
+    print_outcome("cylinder_midpoint", "f32", k, w1, h, err, CYL_TOL);
+    return err <= CYL_TOL ? 0 : 1;
+}
+
+/* Prepares the step probes' states and takes one step on each, so a probed or counted step is
+ * the second of its workload (as in the Rust firmware). */
+static int prepare_steps(void) {
+    int ok = mini_init(&mini_ctx) && cyl64_init(&cyl64_ctx) && cyl32_init(&cyl32_ctx);
+    step_mini(&mini_ctx);
+    step_cyl64(&cyl64_ctx);
+    step_cyl32(&cyl32_ctx);
+    cylinder_ctx.cyl = steel_cylinder();
+    return ok && mini_ctx.status == MBS_OK && cyl64_ctx.status == MBS_OK &&
+           cyl32_ctx.status == MBS_OK;
+}
+
+static int steps_still_ok(void) {
+    return mini_ctx.status == MBS_OK && cyl64_ctx.status == MBS_OK && cyl32_ctx.status == MBS_OK;
+}
+
 struct workload {
     const char *name;
+    const char *type;
     int (*run)(void);
     void (*step)(void *ctx);
     void *ctx;
 };
 
 static const struct workload WORKLOADS[] = {
-    /* {"mini_masspoint", run_mini_masspoint, step_mini_masspoint, &mini_state}, */
-    /* {"cylinder_midpoint_f32", run_cylinder_f32, step_cylinder_f32, &cyl32_state}, */
-    /* {"cylinder_midpoint_f64", run_cylinder_f64, step_cylinder_f64, &cyl64_state}, */
-    {"cylinder_mass_properties", run_cylinder_mass_properties, cylinder_mass_properties_probe,
-     &cylinder_ctx},
-    {"status_str", 0, status_str_probe, 0},
+    {"mini_masspoint_step", "f64", run_mini_masspoint, step_mini, &mini_ctx},
+    {"cylinder_midpoint_step", "f32", run_cylinder_f32, step_cyl32, &cyl32_ctx},
+    {"cylinder_midpoint_step", "f64", run_cylinder_f64, step_cyl64, &cyl64_ctx},
+    {"cylinder_mass_properties", "f64", run_cylinder_mass_properties,
+     cylinder_mass_properties_probe, &cylinder_ctx},
+    {"status_str", "-", 0, status_str_probe, 0},
 };
 #define N_WORKLOADS (sizeof WORKLOADS / sizeof WORKLOADS[0])
 
-static void count_mode(void) {
+static int count_mode(void) {
     sh_write0("count order=empty");
     for (size_t i = 0; i < N_WORKLOADS; i++) {
         sh_write0(",");
         sh_write0(WORKLOADS[i].name);
+        sh_write0("/");
+        sh_write0(WORKLOADS[i].type);
     }
     sh_write0("\n");
     const char *s = 0;
-    cylinder_ctx.cyl = steel_cylinder();
+    int ok = prepare_steps();
     probe_counted_empty();
     for (size_t i = 0; i < N_WORKLOADS; i++) {
         probe_counted(WORKLOADS[i].step, WORKLOADS[i].ctx ? WORKLOADS[i].ctx : (void *)&s);
     }
+    return ok && steps_still_ok() ? 0 : 1;
 }
 
 int main(void) {
     char mode[32];
     sh_cmdline(mode, sizeof mode);
     if (strcmp(mode, "count") == 0) {
-        count_mode();
-        return 0;
+        return count_mode();
     }
     if (strcmp(mode, "selftest-fail") == 0) {
         expect(strcmp(mbs_status_str(MBS_OK), "not ok") == 0, "selftest-fail (must fail)");
@@ -205,16 +478,20 @@ int main(void) {
     sh_write0(" region=");
     sh_put_u32((uint32_t)probe_stack_region_bytes());
     sh_write0("\n");
+    expect(prepare_steps(), "the step probes' states prepared");
     for (size_t i = 0; i < N_WORKLOADS; i++) {
         const char *s = 0;
         size_t bytes =
             probe_stack_bytes(WORKLOADS[i].step, WORKLOADS[i].ctx ? WORKLOADS[i].ctx : (void *)&s);
         sh_write0("stack what=");
         sh_write0(WORKLOADS[i].name);
+        sh_write0(" type=");
+        sh_write0(WORKLOADS[i].type);
         sh_write0(" bytes=");
         sh_put_u32((uint32_t)bytes);
         sh_write0("\n");
     }
+    expect(steps_still_ok(), "the probed steps succeeded");
     sh_write0("done failures=");
     sh_put_u32((uint32_t)failures);
     sh_write0("\n");
