@@ -33,6 +33,12 @@
 #include <stdbool.h>
 
 /**
+ * Words of `T` in core's validated `RigidBody<T>` (mass, inertia, its inverse, COM, reference
+ * position and orientation: 1 + 9 + 9 + 3 + 3 + 4); checked at compile time.
+ */
+#define MBS_RIGID_BODY_CORE_WORDS 29
+
+/**
  * Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
  * so its size is the same on every ABI (C enums are 1 byte on arm-none-eabi).
  */
@@ -126,9 +132,31 @@ typedef struct mbs_body_start {
 } mbs_body_start;
 
 /**
+ * The validated core body kept with a rigid body, and the checksum that says the body's fields
+ * are unchanged since (private to the library: zero it or leave it, never fill it).
+ */
+typedef struct mbs_rigid_body_validated_of_f64 {
+  /**
+   * core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
+   * step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
+   * hundred instructions and its stack).
+   */
+  double core[MBS_RIGID_BODY_CORE_WORDS];
+  /**
+   * Word-wise FNV-1a (32 bit) over the bits of the public fields and `core`.
+   */
+  uint32_t checksum;
+} mbs_rigid_body_validated_of_f64;
+
+/**
  * Parameters of a rigid body, generic over the scalar: use `mbs_rigid_body` (double) or
- * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` (which validates); every
- * call that takes a body validates it again, so a field changed afterwards is checked too.
+ * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` or `mbs_body_cylinder_init`,
+ * which validate the body and seal it: `validated` keeps what the validation derived and a
+ * checksum of the fields. A call that takes a sealed body only compares the checksum; a body
+ * whose checksum does not match (a field changed since, or a body filled by hand) is
+ * validated again in full, as thoroughly as by init, by every call that takes it (the
+ * eigenvalue check of the inertia: slow). After changing a field, call
+ * `mbs_rigid_body_validate` once to check the body and seal it again.
  *
  * The body frame `b` is attached at the body's reference point (the point the state's
  * position and velocity describe); the centre of mass (COM) sits at `center_of_mass` from it.
@@ -157,6 +185,11 @@ typedef struct mbs_rigid_body_of_f64 {
    * `R_0b` (body to world); `{1,0,0,0}` after init.
    */
   double reference_orientation[4];
+  /**
+   * Private, written by init and `mbs_rigid_body_validate`: never write it (a body whose
+   * `validated` does not match its fields is validated again in full by every call).
+   */
+  struct mbs_rigid_body_validated_of_f64 validated;
 } mbs_rigid_body_of_f64;
 
 /**
@@ -406,9 +439,31 @@ typedef struct mbs_cylinder_derived {
 } mbs_cylinder_derived;
 
 /**
+ * The validated core body kept with a rigid body, and the checksum that says the body's fields
+ * are unchanged since (private to the library: zero it or leave it, never fill it).
+ */
+typedef struct mbs_rigid_body_validated_of_f32 {
+  /**
+   * core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
+   * step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
+   * hundred instructions and its stack).
+   */
+  float core[MBS_RIGID_BODY_CORE_WORDS];
+  /**
+   * Word-wise FNV-1a (32 bit) over the bits of the public fields and `core`.
+   */
+  uint32_t checksum;
+} mbs_rigid_body_validated_of_f32;
+
+/**
  * Parameters of a rigid body, generic over the scalar: use `mbs_rigid_body` (double) or
- * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` (which validates); every
- * call that takes a body validates it again, so a field changed afterwards is checked too.
+ * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` or `mbs_body_cylinder_init`,
+ * which validate the body and seal it: `validated` keeps what the validation derived and a
+ * checksum of the fields. A call that takes a sealed body only compares the checksum; a body
+ * whose checksum does not match (a field changed since, or a body filled by hand) is
+ * validated again in full, as thoroughly as by init, by every call that takes it (the
+ * eigenvalue check of the inertia: slow). After changing a field, call
+ * `mbs_rigid_body_validate` once to check the body and seal it again.
  *
  * The body frame `b` is attached at the body's reference point (the point the state's
  * position and velocity describe); the centre of mass (COM) sits at `center_of_mass` from it.
@@ -437,6 +492,11 @@ typedef struct mbs_rigid_body_of_f32 {
    * `R_0b` (body to world); `{1,0,0,0}` after init.
    */
   float reference_orientation[4];
+  /**
+   * Private, written by init and `mbs_rigid_body_validate`: never write it (a body whose
+   * `validated` does not match its fields is validated again in full by every call).
+   */
+  struct mbs_rigid_body_validated_of_f32 validated;
 } mbs_rigid_body_of_f32;
 
 /**
@@ -1201,6 +1261,29 @@ mbs_status mbs_rigid_body_init_f32(mbs_rigid_body_f32 *out,
                                    const float *center_of_mass);
 
 /**
+ * Validates `*body` as `mbs_rigid_body_init` does (its reference pose included) and seals
+ * it: afterwards a step compares a checksum instead of validating the body again. Call it
+ * after changing a field of an initialized body (or after filling one by hand); the inertia
+ * is written back symmetrized. Without it such a body still works, validated in full by
+ * every call.
+ *
+ * Errors (`*body` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`.
+ *
+ * # Safety
+ * `body` is null or valid for reads and writes.
+ */
+mbs_status mbs_rigid_body_validate(mbs_rigid_body *body);
+
+/**
+ * `mbs_rigid_body_validate` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_body_validate`.
+ */
+mbs_status mbs_rigid_body_validate_f32(mbs_rigid_body_f32 *body);
+
+/**
  * Reads output `var` (`MBS_OUTPUT_*`) of the body in `state` at `local_position` (m, body
  * frame, from the reference point) into `out[0 .. n)`, `n` = 1, 3 or 9
  * (`mbs_output_variable_len`), and `n` into `*written`. Frames: positions, velocities and
@@ -1340,9 +1423,11 @@ mbs_status mbs_rigid_state_init_f32(mbs_rigid_state_f32 *out,
  * `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative damping), `MBS_ERR_SOLVER_FAILED`,
  * `MBS_ERR_NON_FINITE_STATE` (the result overflowed).
  *
- * Every call validates all its inputs, the body included (inertia symmetric, positive
- * definite, triangle inequality: about a third of a midpoint step's time on a host), so a
- * field changed since `mbs_rigid_body_init` cannot slip through.
+ * Every call validates all its inputs. A body sealed by `mbs_rigid_body_init`,
+ * `mbs_body_cylinder_init` or `mbs_rigid_body_validate` is checked by its checksum (any field
+ * changed since is caught); any other body is validated in full (inertia symmetric, positive
+ * definite, triangle inequality: an eigenvalue computation, on the Cortex-M4F about as much
+ * as the step itself), so nothing unchecked slips through either way.
  *
  * # Safety
  * Each pointer is null or valid and aligned; `info_out` may be NULL.

@@ -163,6 +163,10 @@ def _rigid_structs(real):
             ("center_of_mass", real * 3),
             ("reference_position", real * 3),
             ("reference_orientation", real * 4),
+            # Private (mbs_rigid_body_validated_of): the validated core body and the checksum
+            # that init writes; never set them.
+            ("_validated_core", real * 29),
+            ("_validated_checksum", c_uint32),
         ]
 
     class State(Structure):

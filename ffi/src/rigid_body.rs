@@ -18,13 +18,18 @@ use mbs_core::math::Quaternion;
 use mbs_core::Real;
 
 /// Parameters of a rigid body, generic over the scalar: use `mbs_rigid_body` (double) or
-/// `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` (which validates); every
-/// call that takes a body validates it again, so a field changed afterwards is checked too.
+/// `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` or `mbs_body_cylinder_init`,
+/// which validate the body and seal it: `validated` keeps what the validation derived and a
+/// checksum of the fields. A call that takes a sealed body only compares the checksum; a body
+/// whose checksum does not match (a field changed since, or a body filled by hand) is
+/// validated again in full, as thoroughly as by init, by every call that takes it (the
+/// eigenvalue check of the inertia: slow). After changing a field, call
+/// `mbs_rigid_body_validate` once to check the body and seal it again.
 ///
 /// The body frame `b` is attached at the body's reference point (the point the state's
 /// position and velocity describe); the centre of mass (COM) sits at `center_of_mass` from it.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct mbs_rigid_body_of<T> {
     /// Mass (kg), finite and > 0.
     pub mass: T,
@@ -39,6 +44,96 @@ pub struct mbs_rigid_body_of<T> {
     /// Reference orientation for `MBS_OUTPUT_DISPLACEMENT`: unit quaternion `[w, x, y, z]` of
     /// `R_0b` (body to world); `{1,0,0,0}` after init.
     pub reference_orientation: [T; 4],
+    /// Private, written by init and `mbs_rigid_body_validate`: never write it (a body whose
+    /// `validated` does not match its fields is validated again in full by every call).
+    pub validated: mbs_rigid_body_validated_of<T>,
+}
+
+impl<T: Default + Copy> Default for mbs_rigid_body_of<T> {
+    /// All zero (not a valid body: fill it with init).
+    fn default() -> Self {
+        Self {
+            mass: T::default(),
+            inertia: [T::default(); 9],
+            center_of_mass: [T::default(); 3],
+            reference_position: [T::default(); 3],
+            reference_orientation: [T::default(); 4],
+            validated: mbs_rigid_body_validated_of::default(),
+        }
+    }
+}
+
+/// Words of `T` in core's validated `RigidBody<T>` (mass, inertia, its inverse, COM, reference
+/// position and orientation: 1 + 9 + 9 + 3 + 3 + 4); checked at compile time.
+pub const MBS_RIGID_BODY_CORE_WORDS: usize = 29;
+
+/// The validated core body kept with a rigid body, and the checksum that says the body's fields
+/// are unchanged since (private to the library: zero it or leave it, never fill it).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct mbs_rigid_body_validated_of<T> {
+    /// core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
+    /// step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
+    /// hundred instructions and its stack).
+    core: [T; MBS_RIGID_BODY_CORE_WORDS],
+    /// Word-wise FNV-1a (32 bit) over the bits of the public fields and `core`.
+    checksum: u32,
+}
+
+impl<T: Default + Copy> Default for mbs_rigid_body_validated_of<T> {
+    fn default() -> Self {
+        Self {
+            core: [T::default(); MBS_RIGID_BODY_CORE_WORDS],
+            checksum: 0,
+        }
+    }
+}
+
+impl<T: Real> mbs_rigid_body_validated_of<T> {
+    const LAYOUT_MATCHES: () = assert!(
+        core::mem::size_of::<RigidBody<T>>() == MBS_RIGID_BODY_CORE_WORDS * core::mem::size_of::<T>()
+            && core::mem::align_of::<RigidBody<T>>() == core::mem::align_of::<T>(),
+        "core's RigidBody<T> is no longer 29 plain T: update MBS_RIGID_BODY_CORE_WORDS (and the Python mirror)"
+    );
+
+    /// Keeps `b` (bit for bit).
+    fn keep(b: &RigidBody<T>) -> [T; MBS_RIGID_BODY_CORE_WORDS] {
+        let () = Self::LAYOUT_MATCHES;
+        let mut core = [T::zero(); MBS_RIGID_BODY_CORE_WORDS];
+        // SAFETY: same size and alignment (asserted at compile time); `RigidBody<T>` is plain
+        // floats (Copy, no padding: 29 T in 29 T of space), so its bytes are initialized.
+        unsafe { core.as_mut_ptr().cast::<RigidBody<T>>().write(*b) };
+        core
+    }
+
+    /// The kept body.
+    fn body(&self) -> &RigidBody<T> {
+        let () = Self::LAYOUT_MATCHES;
+        // SAFETY: same size and alignment (asserted at compile time); every bit pattern of
+        // floats is a valid `RigidBody<T>` value (it has float fields only). Whether the
+        // value is a validated body is what the checksum says (`is_sealed`).
+        unsafe { &*self.core.as_ptr().cast::<RigidBody<T>>() }
+    }
+}
+
+/// FNV-1a's 32-bit offset basis and prime, applied to whole 32-bit words: each step
+/// `h = (h ^ w) * P` is a bijection of `h` for a given `w` and of `w` for a given `h` (P odd),
+/// so changing any single word always changes the checksum.
+const CHECK_OFFSET: u32 = 0x811c_9dc5;
+const CHECK_PRIME: u32 = 0x0100_0193;
+
+/// Folds the bits of `xs` (f32 or f64: no padding, 4-byte aligned) as 32-bit words.
+#[inline]
+fn fold_words<T: Real>(mut h: u32, xs: &[T]) -> u32 {
+    const { assert!(core::mem::size_of::<T>() % 4 == 0 && core::mem::align_of::<T>() >= 4) };
+    let n = core::mem::size_of_val(xs) / 4;
+    // SAFETY: `xs` is `4 n` initialized bytes of floats (no padding), aligned to at least 4
+    // (asserted above); every bit pattern is a valid u32.
+    let words = unsafe { core::slice::from_raw_parts(xs.as_ptr().cast::<u32>(), n) };
+    for &w in words {
+        h = (h ^ w).wrapping_mul(CHECK_PRIME);
+    }
+    h
 }
 
 /// A rigid body in double precision.
@@ -47,6 +142,37 @@ pub type mbs_rigid_body = mbs_rigid_body_of<f64>;
 pub type mbs_rigid_body_f32 = mbs_rigid_body_of<f32>;
 
 impl<T: Real> mbs_rigid_body_of<T> {
+    /// The checksum of the public fields and `core`.
+    fn checksum(&self, core: &[T; MBS_RIGID_BODY_CORE_WORDS]) -> u32 {
+        let mut h = fold_words(CHECK_OFFSET, core::slice::from_ref(&self.mass));
+        h = fold_words(h, &self.inertia);
+        h = fold_words(h, &self.center_of_mass);
+        h = fold_words(h, &self.reference_position);
+        h = fold_words(h, &self.reference_orientation);
+        fold_words(h, core)
+    }
+
+    /// `true` if `validated` is what validating exactly these fields wrote (init or
+    /// `mbs_rigid_body_validate`): no field changed since.
+    pub fn is_sealed(&self) -> bool {
+        self.validated.checksum == self.checksum(&self.validated.core)
+    }
+
+    /// The validated core body of a sealed body ([`Self::is_sealed`]), borrowed: no
+    /// validation and no copy. `None` if the body is not sealed (then use [`Self::to_core`]).
+    #[inline]
+    pub fn sealed_core(&self) -> Option<&RigidBody<T>> {
+        self.is_sealed().then(|| self.validated.body())
+    }
+
+    /// The core body: a copy of the kept one if sealed, else [`Self::to_core`].
+    pub fn to_core_or_sealed(&self) -> FfiResult<RigidBody<T>> {
+        match self.sealed_core() {
+            Some(b) => Ok(*b),
+            None => self.to_core(),
+        }
+    }
+
     /// The validated core body: `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS` (<= 0),
     /// `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION` (reference not unit).
     pub fn to_core(&self) -> FfiResult<RigidBody<T>> {
@@ -64,15 +190,23 @@ impl<T: Real> mbs_rigid_body_of<T> {
         .map_err(status_of)
     }
 
-    /// The C parameters of a core body (the inertia as stored: symmetrized).
+    /// The C parameters of a (validated) core body, sealed (the inertia as stored:
+    /// symmetrized).
     pub fn of(b: &RigidBody<T>) -> Self {
-        Self {
+        let mut c = Self {
             mass: b.mass(),
             inertia: mat3_to_rows(b.inertia()),
             center_of_mass: (*b.center_of_mass()).into(),
             reference_position: (*b.reference_position()).into(),
             reference_orientation: b.reference_orientation().to_array(),
-        }
+            validated: mbs_rigid_body_validated_of::default(),
+        };
+        let core = mbs_rigid_body_validated_of::keep(b);
+        c.validated = mbs_rigid_body_validated_of {
+            core,
+            checksum: c.checksum(&core),
+        };
+        c
     }
 }
 
@@ -96,7 +230,24 @@ pub unsafe fn init<T: Real>(
                     center_of_mass: read(center_of_mass)?,
                     reference_position: [T::zero(); 3],
                     reference_orientation: [T::one(), T::zero(), T::zero(), T::zero()],
+                    validated: mbs_rigid_body_validated_of::default(),
                 };
+                Ok((mbs_rigid_body_of::of(&c.to_core()?), MBS_OK))
+            })
+        }
+    })
+}
+
+/// The generic `mbs_rigid_body_validate`.
+///
+/// # Safety
+/// As `mbs_rigid_body_validate`.
+pub unsafe fn validate<T: Real>(body: *mut mbs_rigid_body_of<T>) -> MbsStatus {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees (read first, written only on success).
+        unsafe {
+            write_with(body, || {
+                let c = read(body.cast_const())?;
                 Ok((mbs_rigid_body_of::of(&c.to_core()?), MBS_OK))
             })
         }
@@ -123,7 +274,7 @@ pub unsafe fn output<T: Real>(
             // SAFETY: forwarded caller guarantees.
             let (b, s, p) = unsafe { (read(body)?, read(state)?, read(local_position)?) };
             let var = variable(var)?;
-            let (b, s, p) = (b.to_core()?, s.to_core()?, vec3(&p)?);
+            let (b, s, p) = (b.to_core_or_sealed()?, s.to_core()?, vec3(&p)?);
             b.output(&s, var, &p).map_err(status_of)
         })();
         match r {
@@ -149,7 +300,7 @@ pub unsafe fn position_jacobian<T: Real>(
         unsafe {
             write_with(out, || {
                 let (b, s, p) = (read(body)?, read(state)?, read(local_position)?);
-                let (b, s, p) = (b.to_core()?, s.to_core()?, vec3(&p)?);
+                let (b, s, p) = (b.to_core_or_sealed()?, s.to_core()?, vec3(&p)?);
                 let j = b.position_jacobian(&s, &p).map_err(status_of)?;
                 let rows = rows_of::<T, 3, 6, 18>(&j);
                 finite_result(&rows)?;
@@ -172,7 +323,7 @@ pub unsafe fn rotation_jacobian<T: Real>(
         // SAFETY: forwarded caller guarantees.
         unsafe {
             write_with(out, || {
-                let (b, s) = (read(body)?.to_core()?, read(state)?.to_core()?);
+                let (b, s) = (read(body)?.to_core_or_sealed()?, read(state)?.to_core()?);
                 let j = b.rotation_jacobian(&s).map_err(status_of)?;
                 let rows = rows_of::<T, 3, 6, 18>(&j);
                 finite_result(&rows)?;
@@ -218,6 +369,33 @@ pub unsafe extern "C" fn mbs_rigid_body_init_f32(
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
     unsafe { init(out, mass, inertia.cast(), center_of_mass.cast()) }
+}
+
+/// Validates `*body` as `mbs_rigid_body_init` does (its reference pose included) and seals
+/// it: afterwards a step compares a checksum instead of validating the body again. Call it
+/// after changing a field of an initialized body (or after filling one by hand); the inertia
+/// is written back symmetrized. Without it such a body still works, validated in full by
+/// every call.
+///
+/// Errors (`*body` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+/// `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`.
+///
+/// # Safety
+/// `body` is null or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_rigid_body_validate(body: *mut mbs_rigid_body) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { validate(body) }
+}
+
+/// `mbs_rigid_body_validate` in single precision.
+///
+/// # Safety
+/// As `mbs_rigid_body_validate`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_rigid_body_validate_f32(body: *mut mbs_rigid_body_f32) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { validate(body) }
 }
 
 /// Reads output `var` (`MBS_OUTPUT_*`) of the body in `state` at `local_position` (m, body
@@ -356,4 +534,149 @@ pub unsafe extern "C" fn mbs_rigid_rotation_jacobian_f32(
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
     unsafe { rotation_jacobian(body, state, out.cast()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rigid_loads::mbs_rigid_loads_of;
+    use crate::rigid_state::mbs_rigid_state_of;
+    use crate::rigid_step::step;
+    use crate::step_settings::mbs_step_settings_of;
+
+    const INERTIA: [f64; 9] = [0.02, 0.001, 0.0, 0.001, 0.03, -0.002, 0.0, -0.002, 0.04];
+
+    fn sealed<T: Real>() -> mbs_rigid_body_of<T> {
+        let mut b = mbs_rigid_body_of::<T>::default();
+        let i = INERTIA.map(T::c);
+        let c = [0.1, 0.0, -0.05].map(T::c);
+        // SAFETY: pointers to live locals.
+        assert_eq!(unsafe { init(&mut b, T::c(2.5), &i, &c) }, MBS_OK);
+        b
+    }
+
+    /// `n` steps of a tumbling body (general inertia, COM off the reference point, gravity):
+    /// the final state, or the first error status.
+    fn run<T: Real>(b: &mbs_rigid_body_of<T>, n: usize) -> Result<mbs_rigid_state_of<T>, u32> {
+        let mut s = mbs_rigid_state_of::<T> {
+            orientation: [1.0, 0.0, 0.0, 0.0].map(T::c),
+            angular_velocity: [3.0, -1.0, 0.5].map(T::c),
+            ..Default::default()
+        };
+        let l = mbs_rigid_loads_of::<T> {
+            gravity: [0.0, 0.0, -9.81].map(T::c),
+            ..Default::default()
+        };
+        let c = mbs_step_settings_of::<T>::defaults();
+        for _ in 0..n {
+            // SAFETY: pointers to live locals; info may be null.
+            let st = unsafe { step(b, &l, &c, &mut s, T::c(1e-3), core::ptr::null_mut()) };
+            if st != MBS_OK {
+                return Err(st);
+            }
+        }
+        Ok(s)
+    }
+
+    fn bits<T: Real>(s: &mbs_rigid_state_of<T>) -> [u64; 19] {
+        let mut out = [0u64; 19];
+        let all = s
+            .position
+            .iter()
+            .chain(&s.orientation)
+            .chain(&s.velocity)
+            .chain(&s.angular_velocity)
+            .chain(&s.acceleration)
+            .chain(&s.angular_acceleration);
+        for (o, x) in out.iter_mut().zip(all) {
+            *o = x.to_f64().to_bits();
+        }
+        out
+    }
+
+    /// The sealed fast path (checksum, kept core body) gives the same bits as validating the
+    /// same fields in full on every step (the body filled by hand: not sealed).
+    fn sealed_equals_full_validation<T: Real>() {
+        let b = sealed::<T>();
+        assert!(b.is_sealed());
+        let mut hand = b;
+        hand.validated = mbs_rigid_body_validated_of::default();
+        assert!(!hand.is_sealed());
+        let (a, h) = (run(&b, 50).unwrap(), run(&hand, 50).unwrap());
+        assert_eq!(bits(&a), bits(&h));
+        assert!(a.angular_velocity[0] != T::c(3.0), "the body moved");
+    }
+
+    #[test]
+    fn sealed_body_steps_like_a_fully_validated_one() {
+        sealed_equals_full_validation::<f64>();
+        sealed_equals_full_validation::<f32>();
+    }
+
+    /// Any field changed after init breaks the seal, and then the full validation refuses
+    /// an invalid value: the seal never lets a changed field through unchecked.
+    #[test]
+    fn a_field_changed_after_init_is_validated_again() {
+        let mut b = sealed::<f64>();
+        b.mass = 0.0;
+        assert!(!b.is_sealed());
+        assert_eq!(run(&b, 1).unwrap_err(), MBS_ERR_INVALID_MASS);
+        let mut b = sealed::<f64>();
+        // Principal moments about 0.001, 0.02, 0.03: 0.001 + 0.02 < 0.03, no physical body.
+        b.inertia[8] = 0.001;
+        assert!(!b.is_sealed());
+        assert_eq!(run(&b, 1).unwrap_err(), MBS_ERR_INVALID_INERTIA);
+        let mut b = sealed::<f32>();
+        b.reference_orientation[0] = 2.0;
+        assert_eq!(run(&b, 1).unwrap_err(), MBS_ERR_INVALID_ORIENTATION);
+        // Every single word of the body is covered, the kept core body included.
+        let b = sealed::<f32>();
+        let words = core::mem::offset_of!(mbs_rigid_body_of<f32>, validated)
+            + core::mem::offset_of!(mbs_rigid_body_validated_of<f32>, checksum);
+        for k in 0..words / 4 {
+            let mut c = b;
+            // SAFETY: word k of the struct's first `words` bytes (floats only, no padding).
+            unsafe {
+                let p = (&mut c as *mut mbs_rigid_body_of<f32>).cast::<u32>().add(k);
+                p.write(p.read() ^ 1);
+            }
+            assert!(!c.is_sealed(), "word {k}");
+        }
+        // A zeroed body is no sealed body.
+        assert!(!mbs_rigid_body_of::<f64>::default().is_sealed());
+        assert!(!mbs_rigid_body_of::<f32>::default().is_sealed());
+    }
+
+    /// `mbs_rigid_body_validate` seals a changed body again (the same steps as a body
+    /// initialized with the new value) and refuses an invalid one, leaving it untouched.
+    #[test]
+    fn validate_seals_again_or_refuses() {
+        let mut b = sealed::<f64>();
+        b.mass = 4.0;
+        b.reference_position = [1.0, 2.0, 3.0];
+        // SAFETY: a live local.
+        assert_eq!(unsafe { mbs_rigid_body_validate(&mut b) }, MBS_OK);
+        assert!(b.is_sealed());
+        assert_eq!(b.reference_position, [1.0, 2.0, 3.0]);
+        let mut fresh = mbs_rigid_body::default();
+        let c = [0.1, 0.0, -0.05];
+        // SAFETY: live locals.
+        assert_eq!(unsafe { init(&mut fresh, 4.0, &INERTIA, &c) }, MBS_OK);
+        assert_eq!(bits(&run(&b, 20).unwrap()), bits(&run(&fresh, 20).unwrap()));
+        let mut bad = b;
+        bad.inertia[0] = f64::NAN;
+        let before = bad;
+        // SAFETY: a live local.
+        assert_eq!(
+            unsafe { mbs_rigid_body_validate(&mut bad) },
+            MBS_ERR_NOT_FINITE
+        );
+        assert_eq!(bad.inertia[1..], before.inertia[1..]);
+        assert_eq!(bad.validated, before.validated);
+        // SAFETY: null is refused.
+        assert_eq!(
+            unsafe { mbs_rigid_body_validate(core::ptr::null_mut()) },
+            MBS_ERR_NULL_POINTER
+        );
+    }
 }

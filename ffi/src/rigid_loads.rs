@@ -41,6 +41,21 @@ impl<T: Real> mbs_rigid_loads_of<T> {
     /// The core loads on `body` in `state`: `MBS_ERR_NOT_FINITE` for NaN/inf,
     /// `MBS_ERR_INVALID_STIFFNESS_DAMPING` for a negative damping.
     pub fn to_core(&self, body: &RigidBody<T>, state: &RigidState<T>) -> FfiResult<RigidLoads<T>> {
+        let l = self.to_core_unvalidated(body, state)?;
+        // Finite inputs can still overflow (e.g. m g): refuse rather than step into infinity.
+        l.validate().map_err(|_| MBS_ERR_NOT_FINITE)?;
+        Ok(l)
+    }
+
+    /// [`Self::to_core`] without the final overflow check (`RigidLoads::validate`), for a
+    /// core call that runs it itself (a step: its `NotFinite` errors map to the same
+    /// `MBS_ERR_NOT_FINITE`).
+    #[inline(always)]
+    pub fn to_core_unvalidated(
+        &self,
+        body: &RigidBody<T>,
+        state: &RigidState<T>,
+    ) -> FfiResult<RigidLoads<T>> {
         let force = vec3(&self.force)?;
         let torque = vec3(&self.torque)?;
         let torque_world = vec3(&self.torque_world)?;
@@ -60,8 +75,6 @@ impl<T: Real> mbs_rigid_loads_of<T> {
         l.angular_resistance = Matrix3::from_diagonal(&Vector3::from(self.angular_damping));
         l.add_torque_world(state, &torque_world);
         l.add_gravity(body, &g);
-        // Finite inputs can still overflow (e.g. m g): refuse rather than step into infinity.
-        l.validate().map_err(|_| MBS_ERR_NOT_FINITE)?;
         Ok(l)
     }
 }

@@ -41,6 +41,16 @@ impl<T: Real> mbs_rigid_state_of<T> {
     /// The checked core state: `MBS_ERR_NOT_FINITE` for NaN/inf anywhere,
     /// `MBS_ERR_INVALID_ORIENTATION` for a quaternion that is not unit to 1e-6.
     pub fn to_core(&self) -> FfiResult<RigidState<T>> {
+        let s = self.to_core_finite()?;
+        s.validate().map_err(status_of)?;
+        Ok(s)
+    }
+
+    /// The core state, checked finite only (`MBS_ERR_NOT_FINITE`): for a core call that
+    /// validates the state itself (a step: `RigidState::validate`, whose unit-quaternion error
+    /// maps to the same `MBS_ERR_INVALID_ORIENTATION`).
+    #[inline]
+    pub fn to_core_finite(&self) -> FfiResult<RigidState<T>> {
         for a in [
             &self.position[..],
             &self.orientation[..],
@@ -59,7 +69,6 @@ impl<T: Real> mbs_rigid_state_of<T> {
             acceleration: Vector3::from(self.acceleration),
             angular_acceleration: Vector3::from(self.angular_acceleration),
         };
-        s.validate().map_err(status_of)?;
         Ok(s)
     }
 

@@ -1,19 +1,30 @@
 //! One time step of a single rigid body without a system (`mbs_rigid_step`, `mbs_rigid_step_f32`),
 //! for the smallest firmware: the caller owns body, loads, settings and state.
 
-use crate::convert::{finite, read, status_of, FfiResult};
+use crate::convert::{finite, status_of, FfiResult};
 use crate::guard;
 use crate::rigid_body::{mbs_rigid_body, mbs_rigid_body_f32, mbs_rigid_body_of};
 use crate::rigid_loads::{mbs_rigid_loads, mbs_rigid_loads_f32, mbs_rigid_loads_of};
 use crate::rigid_state::{mbs_rigid_state, mbs_rigid_state_f32, mbs_rigid_state_of};
 use crate::status::*;
 use crate::step_settings::*;
+use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::explicit_euler::ExplicitEuler;
 use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::rk4::Rk4;
 use mbs_core::integrators::symplectic_euler::SymplecticEuler;
-use mbs_core::integrators::{RigidIntegrator, StepInfo};
+use mbs_core::integrators::{RigidIntegrator, StepInfo, StepSettings};
 use mbs_core::Real;
+
+/// `&*p`, or `MBS_ERR_NULL_POINTER` for null.
+///
+/// # Safety
+/// `p` is null or valid and aligned for reads for the returned lifetime.
+#[inline(always)]
+unsafe fn as_ref<'a, T>(p: *const T) -> FfiResult<&'a T> {
+    // SAFETY: the caller's guarantee.
+    unsafe { p.as_ref() }.ok_or(crate::status::MBS_ERR_NULL_POINTER)
+}
 
 /// Checks `dt`: `MBS_ERR_NOT_FINITE` for NaN/inf, `MBS_ERR_INVALID_TIME_STEP` for `dt <= 0`.
 pub fn time_step<T: Real>(dt: T) -> FfiResult<T> {
@@ -23,28 +34,83 @@ pub fn time_step<T: Real>(dt: T) -> FfiResult<T> {
     Ok(dt)
 }
 
-/// The step on copies of the inputs: the new C state and the report.
-fn step_copy<T: Real>(
+/// The step. The C structs are only borrowed (not copied: on a Cortex-M4F copying costs as
+/// much as checking), and `*state_out` is written only after the step succeeded, when the
+/// borrows have ended. The core step validates the time step, the settings, the state (unit
+/// quaternion) and the loads itself before it computes anything; here only what it cannot
+/// check is checked: NaN/inf in the C structs (`MBS_ERR_NOT_FINITE`), the integrator number,
+/// the damping signs, and the body: a sealed one by its checksum (then the step borrows the
+/// validated core body kept in it), any other in full.
+///
+/// # Safety
+/// Each pointer is null or valid and aligned; `info_out` may be null.
+#[inline(always)]
+unsafe fn step_in_place<T: Real>(
+    body: *const mbs_rigid_body_of<T>,
+    loads: *const mbs_rigid_loads_of<T>,
+    settings: *const mbs_step_settings_of<T>,
+    state_out: *mut mbs_rigid_state_of<T>,
+    dt: T,
+    info_out: *mut mbs_step_info,
+) -> FfiResult<MbsStatus> {
+    // SAFETY: the caller's guarantees; the borrows end before `state_out` is written.
+    let (body, loads, settings, state) = unsafe {
+        (
+            as_ref(body)?,
+            as_ref(loads)?,
+            as_ref(settings)?,
+            as_ref(state_out.cast_const())?,
+        )
+    };
+    let dt = time_step(dt)?;
+    let (integrator, st) = settings.to_core()?;
+    let (s, info) = match body.sealed_core() {
+        Some(b) => step_body(b, loads, integrator, st, state, dt)?,
+        None => step_unsealed(body, loads, integrator, st, state, dt)?,
+    };
+    // SAFETY: `state_out` was read above (non-null, valid); `info_out` is null or writable.
+    unsafe {
+        state_out.write(s);
+        if !info_out.is_null() {
+            info_out.write(mbs_step_info::of(&info));
+        }
+    }
+    Ok(status_of_step(&info))
+}
+
+/// A body that is not sealed: validated in full here (its own frame holds the core body, so
+/// the sealed path's stack does not pay for it).
+#[inline(never)]
+fn step_unsealed<T: Real>(
     body: &mbs_rigid_body_of<T>,
     loads: &mbs_rigid_loads_of<T>,
-    settings: &mbs_step_settings_of<T>,
+    integrator: MbsIntegrator,
+    st: StepSettings<T>,
     state: &mbs_rigid_state_of<T>,
     dt: T,
 ) -> FfiResult<(mbs_rigid_state_of<T>, StepInfo)> {
-    let dt = time_step(dt)?;
-    let (integrator, st) = settings.to_core()?;
-    let b = body.to_core()?;
-    let mut s = state.to_core()?;
-    let l = loads.to_core(&b, &s)?;
+    step_body(&body.to_core()?, loads, integrator, st, state, dt)
+}
+
+/// The step of a validated core body: the new C state and the report.
+#[inline(never)]
+fn step_body<T: Real>(
+    b: &RigidBody<T>,
+    loads: &mbs_rigid_loads_of<T>,
+    integrator: MbsIntegrator,
+    st: StepSettings<T>,
+    state: &mbs_rigid_state_of<T>,
+    dt: T,
+) -> FfiResult<(mbs_rigid_state_of<T>, StepInfo)> {
+    let mut s = state.to_core_finite()?;
+    let l = loads.to_core_unvalidated(b, &s)?;
     let info = match integrator {
         MBS_INTEGRATOR_MIDPOINT => {
-            LinearlyImplicitMidpoint::with_step_settings(st).step(&b, &l, &mut s, dt)
+            LinearlyImplicitMidpoint::with_step_settings(st).step(b, &l, &mut s, dt)
         }
-        MBS_INTEGRATOR_EXPLICIT_EULER => ExplicitEuler { settings: st }.step(&b, &l, &mut s, dt),
-        MBS_INTEGRATOR_SYMPLECTIC_EULER => {
-            SymplecticEuler { settings: st }.step(&b, &l, &mut s, dt)
-        }
-        MBS_INTEGRATOR_RK4 => Rk4 { settings: st }.step(&b, &l, &mut s, dt),
+        MBS_INTEGRATOR_EXPLICIT_EULER => ExplicitEuler { settings: st }.step(b, &l, &mut s, dt),
+        MBS_INTEGRATOR_SYMPLECTIC_EULER => SymplecticEuler { settings: st }.step(b, &l, &mut s, dt),
+        MBS_INTEGRATOR_RK4 => Rk4 { settings: st }.step(b, &l, &mut s, dt),
         _ => return Err(MBS_ERR_INVALID_ARGUMENT),
     }
     .map_err(status_of)?;
@@ -64,28 +130,8 @@ pub unsafe fn step<T: Real>(
     info_out: *mut mbs_step_info,
 ) -> MbsStatus {
     guard(|| {
-        // Everything is read by value first: inputs may even overlap the outputs.
         // SAFETY: forwarded caller guarantees.
-        let r = unsafe {
-            (|| {
-                let (b, l, c) = (read(body)?, read(loads)?, read(settings)?);
-                let s = read(state.cast_const())?;
-                step_copy(&b, &l, &c, &s, dt)
-            })()
-        };
-        match r {
-            Ok((s, info)) => {
-                // SAFETY: `state` was read above (non-null); `info_out` is null or writable.
-                unsafe {
-                    state.write(s);
-                    if !info_out.is_null() {
-                        info_out.write(mbs_step_info::of(&info));
-                    }
-                }
-                status_of_step(&info)
-            }
-            Err(e) => e,
-        }
+        unsafe { step_in_place(body, loads, settings, state, dt, info_out) }.unwrap_or_else(|e| e)
     })
 }
 
@@ -105,9 +151,11 @@ pub unsafe fn step<T: Real>(
 /// `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative damping), `MBS_ERR_SOLVER_FAILED`,
 /// `MBS_ERR_NON_FINITE_STATE` (the result overflowed).
 ///
-/// Every call validates all its inputs, the body included (inertia symmetric, positive
-/// definite, triangle inequality: about a third of a midpoint step's time on a host), so a
-/// field changed since `mbs_rigid_body_init` cannot slip through.
+/// Every call validates all its inputs. A body sealed by `mbs_rigid_body_init`,
+/// `mbs_body_cylinder_init` or `mbs_rigid_body_validate` is checked by its checksum (any field
+/// changed since is caught); any other body is validated in full (inertia symmetric, positive
+/// definite, triangle inequality: an eigenvalue computation, on the Cortex-M4F about as much
+/// as the step itself), so nothing unchecked slips through either way.
 ///
 /// # Safety
 /// Each pointer is null or valid and aligned; `info_out` may be NULL.

@@ -255,6 +255,8 @@ fn rigid_body64(i: &mut Input) -> mbs_rigid_body {
         center_of_mass: i.maybe([0.1, 0.0, -0.2], Input::f64),
         reference_position: i.maybe([0.0; 3], Input::f64),
         reference_orientation: i.maybe(IDENTITY, Input::f64),
+        // Not sealed: every call validates the fuzzed fields in full.
+        validated: Default::default(),
     }
 }
 
@@ -470,6 +472,7 @@ fn rigid_f32(i: &mut Input) {
         center_of_mass: to32(b64.center_of_mass, i),
         reference_position: to32(b64.reference_position, i),
         reference_orientation: to32(b64.reference_orientation, i),
+        validated: Default::default(),
     };
     let l64 = rigid_loads64(i);
     let l = mbs_rigid_loads_f32 {
