@@ -251,7 +251,7 @@ fn assert_passed(run: &Run, what: &str) {
 /// Cortex-M4F one f32 step is within issue 7's budget of
 /// 1 KiB (deterministic, so a regression guard; the f64 and soft-float Cortex-M0 figures are
 /// reported in docs/embedded.md, not bounded).
-fn assert_stack(run: &Run, target: &str, min_lines: usize) {
+fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize) {
     let stacks = run.lines("stack");
     assert!(stacks.len() >= min_lines, "stack lines:\n{}", run.text);
     for s in stacks {
@@ -270,7 +270,10 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize) {
         }
         assert!(bytes < 4096, "{s:?}");
         if target == M4F && s.get("type").map(String::as_str) == Some("f32") {
-            assert!(bytes <= 1024, "one f32 step within 1 KiB of stack: {s:?}");
+            assert!(
+                bytes <= f32_step_bound,
+                "one f32 step within {f32_step_bound} B of stack: {s:?}"
+            );
         }
     }
 }
@@ -319,7 +322,7 @@ fn rust_firmware_checks(target: &str) {
         let x = f64::from_bits(hex(&run.result("mini_masspoint", ty)["value_bits"]));
         assert!((x - 2.0).abs() <= 1e-5, "{ty}: x = {x}");
     }
-    assert_stack(&run, target, 9);
+    assert_stack(&run, target, 9, 1024);
 }
 
 #[test]
@@ -377,8 +380,34 @@ fn c_firmware_checks(target: &str) {
         "{}",
         run.text
     );
-    assert_eq!(run.lines("check").len(), 4, "{}", run.text);
+    assert_eq!(run.lines("check").len(), 6, "{}", run.text);
     assert!(!run.text.contains("FAIL"), "{}", run.text);
+    // The C API's step functions: the closed forms (checked by the firmware, its error and
+    // tolerance printed as bits) and the trajectories bit for bit as on x86_64.
+    for (name, ty, steps, tol) in C_WORKLOADS {
+        let r = run.result(name, ty);
+        let host = host_c_api_workload(name, ty);
+        assert_eq!(r["steps"], steps.to_string(), "{r:?}");
+        assert_eq!(f64::from_bits(hex(&r["tol_bits"])), tol, "{r:?}");
+        let error = f64::from_bits(hex(&r["error_bits"]));
+        assert!(
+            error <= tol,
+            "{target} {name}/{ty} against its closed form: {r:?}"
+        );
+        assert_eq!(
+            hex(&r["hash"]),
+            host.hash,
+            "{target} {name}/{ty}: C API trajectory differs from x86_64 ({:#018x})",
+            host.hash
+        );
+        assert_eq!(
+            hex(&r["value_bits"]),
+            host.value.to_bits(),
+            "{target} {name}/{ty}"
+        );
+    }
+    let x = f64::from_bits(hex(&run.result("mini_masspoint", "f64")["value_bits"]));
+    assert!((x - 2.0).abs() <= 1e-12, "mini example x = {x}");
     // The C API's cylinder mass properties, bit for bit as on x86_64.
     let r = run.result("cylinder_mass_properties", "f64");
     let (hash, mass) = host_c_api_cylinder();
@@ -388,7 +417,218 @@ fn c_firmware_checks(target: &str) {
         "{target}: C API results differ from x86_64"
     );
     assert_eq!(hex(&r["value_bits"]), mass.to_bits(), "{target}");
-    assert_stack(&run, target, 3);
+    // One C API f32 step on the M4F: 1,336-1,456 B (issue 7's 1 KiB is met by the core step,
+    // not yet through the C API: docs/embedded.md); a regression guard.
+    assert_stack(&run, target, 6, 1600);
+}
+
+/// The C firmware's step workloads (c_examples/firmware/main.c): name, type, steps, tolerance.
+const C_WORKLOADS: [(&str, &str, u32, f64); 3] = [
+    ("mini_masspoint", "f64", 100, 1e-12),
+    ("cylinder_midpoint", "f32", 1000, 5e-5),
+    ("cylinder_midpoint", "f64", 1000, 5e-5),
+];
+
+/// The C firmware's step workloads made here, through the same C API calls (the ffi crate,
+/// the code of libmbs.a): the hash over every state component after every step (FNV-1a of
+/// the bits, floats widened) and the headline value (mass point x, cylinder w1).
+fn host_c_api_workload(name: &str, ty: &str) -> workload::Outcome {
+    match (name, ty) {
+        ("mini_masspoint", "f64") => host_c_api_mini(),
+        ("cylinder_midpoint", "f64") => host_c_api_cylinder_steps::<f64>(),
+        ("cylinder_midpoint", "f32") => host_c_api_cylinder_steps::<f32>(),
+        _ => unreachable!("unknown C workload {name}/{ty}"),
+    }
+}
+
+fn host_c_api_mini() -> workload::Outcome {
+    use mbs::mass_point_2d::*;
+    use mbs::simulation_settings::*;
+    let (reference, q0, v0, origin) = ([1.0, 1.0], [0.5, 0.0], [0.5, 0.0], [0.0; 3]);
+    let mut body = mbs_mass_point_2d::default();
+    let loads = mbs_mass_point_2d_loads::default();
+    let mut settings = mbs_simulation_settings::default();
+    let mut state = mbs_point2d_state::default();
+    // SAFETY: valid pointers to live locals (info may be null).
+    unsafe {
+        assert_eq!(
+            mbs_mass_point_2d_init(&mut body, 1.0, reference.as_ptr()),
+            mbs::MBS_OK
+        );
+        assert_eq!(mbs_simulation_settings_default(&mut settings), mbs::MBS_OK);
+        assert_eq!(
+            mbs_mass_point_2d_init_state(
+                &body,
+                &loads,
+                &settings,
+                q0.as_ptr(),
+                v0.as_ptr(),
+                &mut state
+            ),
+            mbs::MBS_OK
+        );
+    }
+    let dt = (settings.end_time - settings.start_time) / f64::from(settings.number_of_steps);
+    let mut h = workload::FNV_OFFSET;
+    for _ in 0..settings.number_of_steps {
+        // SAFETY: as above.
+        let st = unsafe {
+            mbs_mass_point_2d_step(
+                &body,
+                &loads,
+                &settings,
+                &mut state,
+                dt,
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(st, mbs::MBS_OK);
+        for a in [state.q, state.q_t, state.q_tt, state.a] {
+            h = workload::hash_all(h, &a);
+        }
+    }
+    let (mut p, mut n) = ([0.0; 3], 0usize);
+    // SAFETY: as above.
+    let st = unsafe {
+        mbs_mass_point_2d_output(
+            &body,
+            &state,
+            mbs::output::MBS_OUTPUT_POSITION,
+            origin.as_ptr(),
+            p.as_mut_ptr(),
+            3,
+            &mut n,
+        )
+    };
+    assert_eq!(st, mbs::MBS_OK);
+    workload::Outcome {
+        steps: settings.number_of_steps,
+        value: p[0],
+        hash: h,
+        error: (p[0] - 2.0).abs().max((p[1] - 1.0).abs()),
+    }
+}
+
+/// The cylinder of the C firmware: `mbs_body_cylinder_init` (steel, r = [0.1, 0, 0] m,
+/// diameter 0.1 m, `w_0_start` = [50, 1, 0] rad/s), in f32 every value rounded to float and
+/// the body and state made with `mbs_rigid_body_init_f32` / `mbs_rigid_state_init_f32`; 1000
+/// midpoint steps of 1 ms through `mbs_rigid_step(_f32)`.
+fn host_c_api_cylinder_steps<T: CApiReal>() -> workload::Outcome {
+    use mbs::body_start::*;
+    use mbs::mass_properties::*;
+    use mbs::rigid_body::mbs_rigid_body;
+    use mbs::rigid_state::mbs_rigid_state;
+    let mut cyl = mbs_cylinder::default();
+    let r = [0.1, 0.0, 0.0];
+    let mut start = mbs_body_start::default();
+    let (mut b, mut s) = (mbs_rigid_body::default(), mbs_rigid_state::default());
+    // SAFETY: valid pointers to live locals.
+    unsafe {
+        assert_eq!(mbs_cylinder_default(&mut cyl, r.as_ptr()), mbs::MBS_OK);
+        cyl.diameter = 0.1;
+        cyl.has_diameter = true;
+        assert_eq!(mbs_body_start_default(&mut start), mbs::MBS_OK);
+        start.w_0_start = [50.0, 1.0, 0.0];
+        assert_eq!(
+            mbs::body_cylinder::mbs_body_cylinder_init(&cyl, &start, &mut b, &mut s),
+            mbs::MBS_OK
+        );
+    }
+    let (body, mut state) = T::body_and_state(&b, &s);
+    let loads = mbs::rigid_loads::mbs_rigid_loads_of::<T>::default();
+    let settings = mbs::step_settings::mbs_step_settings_of::<T>::defaults();
+    let mut h = workload::FNV_OFFSET;
+    for _ in 0..1000 {
+        // SAFETY: as above (info may be null).
+        let st = unsafe {
+            mbs::rigid_step::step(
+                &body,
+                &loads,
+                &settings,
+                &mut state,
+                T::c(1e-3),
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(st, mbs::MBS_OK);
+        for a in [
+            &state.position[..],
+            &state.orientation,
+            &state.velocity,
+            &state.angular_velocity,
+            &state.acceleration,
+            &state.angular_acceleration,
+        ] {
+            h = workload::hash_all(h, a);
+        }
+    }
+    workload::Outcome {
+        steps: 1000,
+        value: state.angular_velocity[0].to_f64(),
+        hash: h,
+        error: 0.0,
+    }
+}
+
+/// f32 or f64 as the C firmware makes its body and state.
+trait CApiReal: mbs_core::Real {
+    fn body_and_state(
+        b: &mbs::rigid_body::mbs_rigid_body,
+        s: &mbs::rigid_state::mbs_rigid_state,
+    ) -> (
+        mbs::rigid_body::mbs_rigid_body_of<Self>,
+        mbs::rigid_state::mbs_rigid_state_of<Self>,
+    );
+}
+
+impl CApiReal for f64 {
+    fn body_and_state(
+        b: &mbs::rigid_body::mbs_rigid_body,
+        s: &mbs::rigid_state::mbs_rigid_state,
+    ) -> (
+        mbs::rigid_body::mbs_rigid_body,
+        mbs::rigid_state::mbs_rigid_state,
+    ) {
+        (*b, *s)
+    }
+}
+
+impl CApiReal for f32 {
+    fn body_and_state(
+        b: &mbs::rigid_body::mbs_rigid_body,
+        s: &mbs::rigid_state::mbs_rigid_state,
+    ) -> (
+        mbs::rigid_body::mbs_rigid_body_f32,
+        mbs::rigid_state::mbs_rigid_state_f32,
+    ) {
+        use mbs::rigid_body::mbs_rigid_body_init_f32;
+        use mbs::rigid_state::mbs_rigid_state_init_f32;
+        let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<f32>>();
+        let (mut b32, mut s32) = Default::default();
+        // SAFETY: valid pointers to live locals and to vectors of the right lengths.
+        unsafe {
+            assert_eq!(
+                mbs_rigid_body_init_f32(
+                    &mut b32,
+                    b.mass as f32,
+                    f(&b.inertia).as_ptr(),
+                    f(&b.center_of_mass).as_ptr()
+                ),
+                mbs::MBS_OK
+            );
+            assert_eq!(
+                mbs_rigid_state_init_f32(
+                    &mut s32,
+                    f(&s.position).as_ptr(),
+                    f(&s.orientation).as_ptr(),
+                    f(&s.velocity).as_ptr(),
+                    f(&s.angular_velocity).as_ptr()
+                ),
+                mbs::MBS_OK
+            );
+        }
+        (b32, s32)
+    }
 }
 
 /// The C firmware's `cylinder_mass_properties` call made here through the ffi crate (the same
@@ -628,8 +868,20 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
     if !tools_or_skip("f32_steps_run_on_the_fpu_of_cortex_m4f") {
         return;
     }
-    let regions = counted_regions(M4F, &rust_firmware(M4F));
+    let mut regions = counted_regions(M4F, &rust_firmware(M4F));
     assert_eq!(regions.len(), 4, "{regions:?}");
+    // The C firmware's C API steps (mbs_rigid_step_f32 and the f64 calls).
+    let c_regions = counted_regions(M4F, &c_firmware(M4F));
+    assert_eq!(c_regions.len(), 5, "{c_regions:?}");
+    regions.extend(
+        c_regions
+            .into_iter()
+            .filter(|(n, _)| n.ends_with("/f32") || n.ends_with("/f64"))
+            .map(|(n, r)| (format!("C API {n}"), r)),
+    );
+    assert!(regions
+        .iter()
+        .any(|(n, _)| n == "C API cylinder_midpoint_step/f32"));
     for (name, r) in &regions {
         eprintln!(
             "{name}: {} instructions, {} VFP arithmetic, soft float {:?}",
