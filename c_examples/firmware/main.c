@@ -9,7 +9,6 @@
  *          (instruction counting, scripts/embedded-figures.sh);
  *   selftest-fail:  a check that fails: must exit with 1 (a wrong result reaches QEMU's status);
  *   selftest-fault: read an unmapped address: Fault_Handler must exit with 101. */
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -319,6 +318,33 @@ static void step_cyl32(void *ctx) {
         for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).angular_acceleration[i_]); \
     } while (0)
 
+/* sin and cos for the checks (not from a libm: the firmware's flash figures are libmbs.a's):
+ * x reduced to [-pi, pi] (|x| < 100 here), then the Taylor series to 1e-17. */
+static void fw_sincos(double x, double *s, double *c) {
+    const double pi = 3.14159265358979323846, two_pi = 6.28318530717958647693;
+    while (x > pi) x -= two_pi;
+    while (x < -pi) x += two_pi;
+    double term_s = x, term_c = 1.0, sum_s = x, sum_c = 1.0;
+    for (int k = 1; k < 30; k++) {
+        term_c *= -x * x / ((2.0 * k - 1.0) * (2.0 * k));
+        term_s *= -x * x / ((2.0 * k) * (2.0 * k + 1.0));
+        sum_c += term_c;
+        sum_s += term_s;
+    }
+    *s = sum_s;
+    *c = sum_c;
+}
+
+/* sqrt by Newton's iteration from a power-of-two start (x > 0), to the last bits. */
+static double fw_sqrt(double x) {
+    if (!(x > 0.0)) return x == 0.0 ? 0.0 : 0.0 / 0.0;
+    double r = 1.0;
+    while (r * r > 4.0 * x) r *= 0.5;
+    while (r * r < 0.25 * x) r *= 2.0;
+    for (int k = 0; k < 60; k++) r = 0.5 * (r + x / r);
+    return r;
+}
+
 /* Error of the final body rate w (rad/s, body frame) and quaternion q at t against the closed
  * form of the torque-free symmetric top (axial moment i1 = I11, transverse i2 = I22 = I33
  * about the COM, from the body's own inertia): w1 constant, w2 + i w3 = (w2 + i w3)(0)
@@ -328,7 +354,8 @@ static double top_error(const double inertia[9], const double w0[3], const doubl
                         const double q[4], double t) {
     const double i1 = inertia[0], i2 = inertia[4];
     const double lambda = (i2 - i1) / i2 * w0[0];
-    const double c = cos(lambda * t), s = sin(lambda * t);
+    double c, s;
+    fw_sincos(lambda * t, &s, &c);
     const double ref[3] = {w0[0], w0[1] * c + w0[2] * s, w0[2] * c - w0[1] * s};
     double err = 0.0;
     for (int i = 0; i < 3; i++) err = fw_max(err, fw_fabs(w[i] - ref[i]));
@@ -345,8 +372,8 @@ static double top_error(const double inertia[9], const double w0[3], const doubl
         l1 += a1 * a1;
     }
     err = fw_max(err, fw_fabs(e1 - e0) / e0);
-    err = fw_max(err, fw_fabs(sqrt(l1) - sqrt(l0)) / sqrt(l0));
-    const double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    err = fw_max(err, fw_fabs(fw_sqrt(l1) - fw_sqrt(l0)) / fw_sqrt(l0));
+    const double qn = fw_sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     return fw_max(err, fw_fabs(qn - 1.0));
 }
 
