@@ -6,14 +6,16 @@
  * - Quaternions are scalar first [w, x, y, z]; matrices are row-major (m[3*i + j] = M_ij).
  * - Every function returns an mbs_status (0 = MBS_OK; 1..99 warnings: the work was done;
  *   100..199 errors and 200..299 invalid arguments: nothing was changed), except
- *   mbs_status_str, mbs_status_is_ok, mbs_version and mbs_output_variable_len.
+ *   mbs_status_str, mbs_status_is_ok, mbs_version, mbs_output_variable_len and
+ *   mbs_system_storage_size.
  *   mbs_status_str(status) describes a status.
  * - NULL pointers are refused (MBS_ERR_NULL_POINTER) unless a parameter says "may be NULL";
  *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE), and so is a result that overflows from
  *   finite inputs (MBS_ERR_NON_FINITE_STATE): a success writes finite numbers only.
  *   Outputs and states are written only on success: on an error return the caller's memory
  *   is untouched.
- * - No function allocates or keeps a pointer after it returns; all memory is the caller's.
+ * - No function allocates or keeps a pointer after it returns (except a system's sensor
+ *   buffers and user-load callbacks, below); all memory is the caller's.
  *   Functions are reentrant: concurrent calls on distinct objects are safe.
  * - Precision: types and functions without suffix use double. The per-item rigid-body API
  *   also exists in single precision with the suffix _f32 (mbs_rigid_body_f32,
@@ -21,6 +23,13 @@
  *   the same generic code instantiated with float, for FPUs without double (Cortex-M4F).
  *   Choose one precision per body; the two families do not mix. The *_of_f64 and *_of_f32
  *   structs are the generic definitions behind the typedefs: use the typedef names.
+ * - The whole system (mbs_system_*): caller-owned storage `mbs_system` (MBS_SYSTEM_SIZE bytes,
+ *   double precision, capacities MBS_SYSTEM_MAX_*: 64 nodes and objects, 128 markers and
+ *   loads, 64 connectors, 32 sensors), mbs_system_init, add items (indices out through
+ *   uint32_t *, written on success only), mbs_system_assemble, mbs_system_step /
+ *   mbs_system_solve_dynamic, outputs by MBS_OUTPUT_* and sensors writing rows into caller
+ *   buffers. The exception to "no pointer kept": a sensor's buffer and a user load's ctx are
+ *   kept by the system and must outlive its use.
  */
 
 #ifndef MBS_H
@@ -1857,6 +1866,12 @@ mbs_status mbs_step_settings_default(mbs_step_settings *out);
  * `out` is null or valid for writes.
  */
 mbs_status mbs_step_settings_default_f32(mbs_step_settings_f32 *out);
+
+/**
+ * `MBS_SYSTEM_SIZE`, for bindings that cannot read the header's constants (Python's ctypes
+ * checks its `mbs_system` against it).
+ */
+size_t mbs_system_storage_size(void);
 
 /**
  * Writes a fresh, empty system into `*sys` (time 0, default settings, not assembled, no

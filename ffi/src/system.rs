@@ -213,6 +213,13 @@ pub(crate) fn put<T>(out: *mut T, v: T) {
     unsafe { out.write(v) }
 }
 
+/// `MBS_SYSTEM_SIZE`, for bindings that cannot read the header's constants (Python's ctypes
+/// checks its `mbs_system` against it).
+#[no_mangle]
+pub extern "C" fn mbs_system_storage_size() -> usize {
+    MBS_SYSTEM_SIZE
+}
+
 /// Writes a fresh, empty system into `*sys` (time 0, default settings, not assembled, no
 /// sensor buffers). Any system there before is forgotten (nothing to free). `sys` must be
 /// aligned to `MBS_SYSTEM_ALIGN` (a declared `mbs_system` is).
@@ -491,4 +498,43 @@ pub unsafe extern "C" fn mbs_system_get_settings(
         put(out, mbs_system_settings::of(s.sys.settings()));
         Ok(MBS_OK)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_is_checked_and_sized() {
+        println!(
+            "mbs_system: {} B storage, {} B used (core system {} B)",
+            MBS_SYSTEM_SIZE,
+            inner_size(),
+            size_of::<CSystem>()
+        );
+        // misaligned: refused, nothing written
+        let mut words = [0u64; MBS_SYSTEM_WORDS + 1];
+        let p = words
+            .as_mut_ptr()
+            .cast::<u8>()
+            .wrapping_add(4)
+            .cast::<mbs_system>();
+        // SAFETY: the pointer is refused before any access.
+        assert_eq!(unsafe { mbs_system_init(p) }, MBS_ERR_STORAGE);
+        assert!(words.iter().all(|w| *w == 0));
+        let p = words.as_mut_ptr().cast::<mbs_system>();
+        let mut t = 5.0;
+        // zeroed storage is not a system
+        // SAFETY: `words` holds MBS_SYSTEM_SIZE + 8 bytes.
+        assert_eq!(
+            unsafe { mbs_system_time(p, &mut t) },
+            MBS_ERR_NOT_INITIALIZED
+        );
+        // SAFETY: as above.
+        assert_eq!(unsafe { mbs_system_init(p) }, MBS_OK);
+        // SAFETY: as above.
+        assert_eq!(unsafe { mbs_system_time(p, &mut t) }, MBS_OK);
+        assert_eq!(t, 0.0);
+        assert_eq!(mbs_system_storage_size(), size_of::<mbs_system>());
+    }
 }
