@@ -199,12 +199,15 @@ fn spring_damper_system_follows_the_closed_form_damped_oscillation() {
     assert!(value(&s, "max |u - u_exact| =") < 2e-6, "{s}");
     assert!(s.contains("10001 sensor rows"), "{s}");
     assert!(s.contains("30000 force evaluations"), "{s}"); // damped: 3 per step
-    // Stepped with the force 80 -> 40 N at 0.5 s: the closed form restarted from the exact
-    // state at 0.5 s with the new static offset.
+                                                           // Stepped with the force 80 -> 40 N at 0.5 s: the closed form restarted from the exact
+                                                           // state at 0.5 s with the new static offset.
     let (u_half, v_half) = damped(0.5, -0.08, 1.0, 80.0);
     let (u2, _) = damped(0.5, u_half, v_half, 40.0);
     assert!((value(&s, "s, x =") - (l + u2)).abs() < 1e-6, "{s}");
-    assert!(s.contains("buffer full: warning: a sensor buffer is full"), "{s}");
+    assert!(
+        s.contains("buffer full: warning: a sensor buffer is full"),
+        "{s}"
+    );
 }
 
 #[test]
