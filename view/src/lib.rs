@@ -31,7 +31,9 @@ pub mod projection;
 pub mod raster;
 pub mod scene_svg;
 pub mod shading;
+pub mod stream;
 pub mod svg;
+pub mod system;
 pub mod ticks;
 pub mod trajectory;
 
@@ -40,4 +42,6 @@ pub use plot::{plot_svg, PlotOptions};
 pub use projection::{Projector, View};
 pub use raster::{svg_to_png, write_png, write_svg};
 pub use scene_svg::{contour_title, scene_svg, ContourLegend, RenderOptions, Scene};
+pub use stream::{primitive_line, read_stream, write_stream, StreamScene};
+pub use system::{render_system, render_system_png, system_scene};
 pub use trajectory::Trajectory;
