@@ -32,6 +32,7 @@ fn main() {
     }
     let mut table = String::from("/// (name, entry) of every C/C++ example.\npub static EXAMPLES: &[(&str, unsafe extern \"C\" fn() -> core::ffi::c_int)] = &[\n");
     let mut decls = String::from("unsafe extern \"C\" {\n");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut compile = |files: &[PathBuf], cpp: bool, lib: &str| {
         if files.is_empty() {
             return;
@@ -40,6 +41,15 @@ fn main() {
             let name = stem(f);
             let sym = format!("mbs_example_{name}_main");
             let mut b = cc::Build::new();
+            if cpp {
+                // A C++ `main` renamed by the macro would get C++ linkage (a mangled name);
+                // declared `extern "C"` first, its definition keeps C linkage.
+                let decl = out_dir.join(format!("{sym}.h"));
+                std::fs::write(&decl, format!("extern \"C\" int {sym}();\n"))
+                    .expect("OUT_DIR is writable");
+                b.flag("-include")
+                    .flag(decl.to_str().expect("OUT_DIR is UTF-8"));
+            }
             b.cpp(cpp)
                 .include(root.join("include"))
                 .warnings(true)
@@ -58,8 +68,7 @@ fn main() {
     compile(&cpp_files, true, "mbs_cpp_example");
     decls.push_str("}\n");
     table.push_str("];\n");
-    let out =
-        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("examples.rs");
+    let out = out_dir.join("examples.rs");
     std::fs::write(out, decls + &table).expect("OUT_DIR is writable");
 }
 

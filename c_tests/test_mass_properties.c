@@ -33,7 +33,7 @@ int main(void) {
     mbs_status s;
 
     /* Modelica defaults: length 1, diameter 1/20, density 7700, along x. */
-    CHECK(mbs_cylinder_default(&c, &r) == MBS_OK);
+    CHECK(mbs_cylinder_default(&c, r) == MBS_OK);
     CHECK(mbs_cylinder_mass_properties(&c, &mp) == MBS_OK);
     {
         double rad = 0.025, m = 7700.0 * PI * 1.0 * rad * rad;
@@ -48,7 +48,7 @@ int main(void) {
     memset(&mp, 0xAB, sizeof mp);
     CHECK(mbs_cylinder_mass_properties(NULL, &mp) == MBS_ERR_NULL_POINTER && untouched(&mp));
     CHECK(mbs_cylinder_mass_properties(&c, NULL) == MBS_ERR_NULL_POINTER);
-    CHECK(mbs_cylinder_default(NULL, &r) == MBS_ERR_NULL_POINTER);
+    CHECK(mbs_cylinder_default(NULL, r) == MBS_ERR_NULL_POINTER);
     CHECK(mbs_cylinder_default(&c, NULL) == MBS_ERR_NULL_POINTER);
     {
         mbs_cylinder bad = c;
@@ -87,24 +87,34 @@ int main(void) {
         const double dims[3] = {1.0, 2.0, 3.0};
         mbs_mass_properties parts[2], dumbbell;
         double about[9];
-        CHECK(mbs_sphere_mass_properties(2.0, 0.0, 1000.0, &o, &mp) == MBS_OK);
+        CHECK(mbs_sphere_mass_properties(2.0, 0.0, 1000.0, o, &mp) == MBS_OK);
         CHECK(fabs(mp.inertia[0] - 0.4 * mp.mass) < 1e-12 * mp.mass);
-        CHECK(mbs_box_mass_properties(&dims, 1.0, &o, &mp) == MBS_OK);
+        CHECK(mbs_box_mass_properties(dims, 1.0, o, &mp) == MBS_OK);
         CHECK(fabs(mp.mass - 6.0) < 1e-15 && fabs(mp.inertia[0] - 6.0 * (4.0 + 9.0) / 12.0) < 1e-14);
-        CHECK(mbs_point_mass_properties(2.0, &a, &parts[0]) == MBS_OK);
-        CHECK(mbs_point_mass_properties(2.0, &b, &parts[1]) == MBS_OK);
+        CHECK(mbs_point_mass_properties(2.0, a, &parts[0]) == MBS_OK);
+        CHECK(mbs_point_mass_properties(2.0, b, &parts[1]) == MBS_OK);
         CHECK(mbs_mass_properties_combine(parts, 2, &dumbbell) == MBS_OK);
         CHECK(dumbbell.mass == 4.0 && fabs(dumbbell.com[0]) < 1e-15);
         CHECK(fabs(dumbbell.inertia[4] - 4.0) < 1e-14 && fabs(dumbbell.inertia[0]) < 1e-14);
-        CHECK(mbs_mass_properties_inertia_about(&dumbbell, &b, &about) == MBS_OK);
+        CHECK(mbs_mass_properties_inertia_about(&dumbbell, b, about) == MBS_OK);
         CHECK(fabs(about[4] - 8.0) < 1e-14); /* 4 + m d^2 = 4 + 4 */
         memset(&mp, 0xAB, sizeof mp);
         CHECK(mbs_mass_properties_combine(parts, 0, &mp) == MBS_ERR_INVALID_ARGUMENT && untouched(&mp));
         CHECK(mbs_mass_properties_combine(NULL, 2, &mp) == MBS_ERR_NULL_POINTER && untouched(&mp));
-        CHECK(mbs_sphere_mass_properties(1.0, 2.0, 1.0, &o, &mp) == MBS_ERR_INVALID_INNER_DIAMETER && untouched(&mp));
-        CHECK(mbs_sphere_mass_properties(NAN, 0.0, 1.0, &o, &mp) == MBS_ERR_NOT_FINITE && untouched(&mp));
-        CHECK(mbs_box_mass_properties(&dims, -1.0, &o, &mp) == MBS_ERR_INVALID_DENSITY && untouched(&mp));
-        CHECK(mbs_point_mass_properties(-1.0, &o, &mp) == MBS_ERR_INVALID_MASS && untouched(&mp));
+        CHECK(mbs_sphere_mass_properties(1.0, 2.0, 1.0, o, &mp) == MBS_ERR_INVALID_INNER_DIAMETER && untouched(&mp));
+        CHECK(mbs_sphere_mass_properties(NAN, 0.0, 1.0, o, &mp) == MBS_ERR_NOT_FINITE && untouched(&mp));
+        CHECK(mbs_box_mass_properties(dims, -1.0, o, &mp) == MBS_ERR_INVALID_DENSITY && untouched(&mp));
+        CHECK(mbs_point_mass_properties(-1.0, o, &mp) == MBS_ERR_INVALID_MASS && untouched(&mp));
+        /* Finite inputs whose results overflow are refused, not returned as inf. */
+        {
+            const double huge[3] = {1e200, 1e200, 1e200}, far[3] = {1e300, 0.0, 0.0};
+            double about9[9];
+            CHECK(mbs_box_mass_properties(huge, 1.0, o, &mp) == MBS_ERR_NON_FINITE_STATE && untouched(&mp));
+            CHECK(mbs_sphere_mass_properties(1e150, 0.0, 1e10, o, &mp) == MBS_ERR_NON_FINITE_STATE && untouched(&mp));
+            memset(about9, 0xAB, sizeof about9);
+            CHECK(mbs_mass_properties_inertia_about(&dumbbell, far, about9) == MBS_ERR_NON_FINITE_STATE);
+            CHECK(((unsigned char *)about9)[0] == 0xAB && ((unsigned char *)about9)[71] == 0xAB);
+        }
     }
 
     printf("test_mass_properties: %d failures\n", failures);

@@ -1,4 +1,27 @@
-/* mbs: multibody dynamics for firmware and hosts. C API. */
+/* mbs: multibody dynamics for firmware and hosts. C API.
+ *
+ * Conventions of every function and field:
+ * - SI units (m, kg, s, N, rad). Frame "world" (0) is inertial; "body" (b) is fixed to a
+ *   body at its reference point. R_0b maps body to world coordinates: v_world = R_0b v_body.
+ * - Quaternions are scalar first [w, x, y, z]; matrices are row-major (m[3*i + j] = M_ij).
+ * - Every function returns an mbs_status (0 = MBS_OK; 1..99 warnings: the work was done;
+ *   100..199 errors and 200..299 invalid arguments: nothing was changed), except
+ *   mbs_status_str, mbs_status_is_ok, mbs_version and mbs_output_variable_len.
+ *   mbs_status_str(status) describes a status.
+ * - NULL pointers are refused (MBS_ERR_NULL_POINTER) unless a parameter says "may be NULL";
+ *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE), and so is a result that overflows from
+ *   finite inputs (MBS_ERR_NON_FINITE_STATE): a success writes finite numbers only.
+ *   Outputs and states are written only on success: on an error return the caller's memory
+ *   is untouched.
+ * - No function allocates or keeps a pointer after it returns; all memory is the caller's.
+ *   Functions are reentrant: concurrent calls on distinct objects are safe.
+ * - Precision: types and functions without suffix use double. The per-item rigid-body API
+ *   also exists in single precision with the suffix _f32 (mbs_rigid_body_f32,
+ *   mbs_rigid_state_f32, mbs_rigid_loads_f32, mbs_step_settings_f32, mbs_rigid_step_f32, ...):
+ *   the same generic code instantiated with float, for FPUs without double (Cortex-M4F).
+ *   Choose one precision per body; the two families do not mix. The *_of_f64 and *_of_f32
+ *   structs are the generic definitions behind the typedefs: use the typedef names.
+ */
 
 #ifndef MBS_H
 #define MBS_H
@@ -66,6 +89,241 @@ typedef struct mbs_cylinder {
    */
   double width_fraction;
 } mbs_cylinder;
+
+/**
+ * Start values of a Modelica body's frame_a (the body's reference point and body frame).
+ * Fill with `mbs_body_start_default` (Modelica's defaults: all zero, sequence `{1, 2, 3}`).
+ */
+typedef struct mbs_body_start {
+  /**
+   * `r_0.start`: position of frame_a's origin (m, world frame).
+   */
+  double r_0_start[3];
+  /**
+   * `v_0.start`: velocity of frame_a's origin, `der(r_0)` (m/s, world frame).
+   */
+  double v_0_start[3];
+  /**
+   * `angles_start`: angles (rad) that rotate the world frame about the `sequence_start` axes
+   * into frame_a: `T = axesRotations(sequence_start, angles_start)`, `R_0b = T^T`.
+   */
+  double angles_start[3];
+  /**
+   * `sequence_start`: axes 1 (x), 2 (y), 3 (z) of the three rotations, consecutive axes
+   * distinct (e.g. `{1,2,3}` Cardan, `{3,1,3}` Euler); else `MBS_ERR_INVALID_SEQUENCE`.
+   */
+  uint32_t sequence_start[3];
+  /**
+   * `w_0_start`: angular velocity of frame_a (rad/s, **world** frame); the state holds
+   * `w_b = T w_0_start` (Modelica's `w_a = resolve2(R_start, w_0_start)`).
+   */
+  double w_0_start[3];
+  /**
+   * `z_0_start`: angular acceleration `der(w_0)` (rad/s^2, **world** frame); it only sets
+   * the state's last angular acceleration `T z_0_start` (an output), not the dynamics.
+   */
+  double z_0_start[3];
+} mbs_body_start;
+
+/**
+ * Parameters of a rigid body, generic over the scalar: use `mbs_rigid_body` (double) or
+ * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` (which validates); every
+ * call that takes a body validates it again, so a field changed afterwards is checked too.
+ *
+ * The body frame `b` is attached at the body's reference point (the point the state's
+ * position and velocity describe); the centre of mass (COM) sits at `center_of_mass` from it.
+ */
+typedef struct mbs_rigid_body_of_f64 {
+  /**
+   * Mass (kg), finite and > 0.
+   */
+  double mass;
+  /**
+   * Inertia tensor about the COM (kg m^2, body frame), row-major 3x3: symmetric, positive
+   * definite, principal moments satisfying the triangle inequality `I1 <= I2 + I3`.
+   */
+  double inertia[9];
+  /**
+   * COM offset from the reference point (m, body frame).
+   */
+  double center_of_mass[3];
+  /**
+   * Reference position of the reference point for `MBS_OUTPUT_DISPLACEMENT` (m, world);
+   * `{0,0,0}` after init.
+   */
+  double reference_position[3];
+  /**
+   * Reference orientation for `MBS_OUTPUT_DISPLACEMENT`: unit quaternion `[w, x, y, z]` of
+   * `R_0b` (body to world); `{1,0,0,0}` after init.
+   */
+  double reference_orientation[4];
+} mbs_rigid_body_of_f64;
+
+/**
+ * A rigid body in double precision.
+ */
+typedef struct mbs_rigid_body_of_f64 mbs_rigid_body;
+
+/**
+ * Pose, twist and last-step accelerations of a rigid body's reference point, generic over the
+ * scalar: use `mbs_rigid_state` (double) or `mbs_rigid_state_f32` (float). Plain data: the
+ * caller owns it; a step reads it and writes it back only on success.
+ */
+typedef struct mbs_rigid_state_of_f64 {
+  /**
+   * Position of the reference point (m, world frame).
+   */
+  double position[3];
+  /**
+   * Orientation: unit quaternion `[w, x, y, z]` (scalar first) of `R_0b`, body to world
+   * (`v_world = R_0b v_body`); `| |q|^2 - 1 | <= 1e-6`, else `MBS_ERR_INVALID_ORIENTATION`.
+   */
+  double orientation[4];
+  /**
+   * Velocity of the reference point (m/s, world frame).
+   */
+  double velocity[3];
+  /**
+   * Angular velocity `w_b` (rad/s, **body** frame); the world-frame rate is `R_0b w_b`.
+   */
+  double angular_velocity[3];
+  /**
+   * Acceleration of the reference point over the last step, `(v_{n+1} - v_n)/dt`
+   * (m/s^2, world frame); zero after init.
+   */
+  double acceleration[3];
+  /**
+   * Angular acceleration over the last step, `(w_{n+1} - w_n)/dt` (rad/s^2, **body**
+   * frame); zero after init.
+   */
+  double angular_acceleration[3];
+} mbs_rigid_state_of_f64;
+
+/**
+ * A rigid-body state in double precision.
+ */
+typedef struct mbs_rigid_state_of_f64 mbs_rigid_state;
+
+/**
+ * Parameters of a mass point in the plane: the body's mass and its node's reference
+ * coordinates. Fill with `mbs_mass_point_2d_init` (validated again by every call).
+ */
+typedef struct mbs_mass_point_2d {
+  /**
+   * Mass (kg), finite and > 0 (Exudyn's `physicsMass`).
+   */
+  double mass;
+  /**
+   * Reference coordinates `r` of the node (m, world x and y; Exudyn's
+   * `referenceCoordinates`): the position is `r + q`.
+   */
+  double reference_coordinates[2];
+} mbs_mass_point_2d;
+
+/**
+ * Loads on the mass point, constant over a step (and over a whole solve). The terms add up.
+ */
+typedef struct mbs_mass_point_2d_loads {
+  /**
+   * Force on the node (N, world; Exudyn's `LoadForceVector`); the z component does no work
+   * on a planar point and is ignored.
+   */
+  double force[3];
+  /**
+   * Uniform acceleration field (m/s^2, world; Exudyn's `LoadMassProportional`), e.g.
+   * `{0, -9.81, 0}`: adds the weight `m g`.
+   */
+  double gravity[3];
+} mbs_mass_point_2d_loads;
+
+/**
+ * Which dynamic solver a solve uses (`MBS_DYNAMIC_SOLVER_*`, fixed numbers).
+ */
+typedef uint32_t mbs_dynamic_solver;
+
+/**
+ * Settings of a dynamic simulation. Fill with `mbs_simulation_settings_default`, then
+ * override fields. The per-step calls (`mbs_mass_point_2d_step`) use only `solver_type`,
+ * `spectral_radius` and the Newton fields.
+ */
+typedef struct mbs_simulation_settings {
+  /**
+   * Start time (s), default 0.
+   */
+  double start_time;
+  /**
+   * End time (s), > `start_time`, default 1.
+   */
+  double end_time;
+  /**
+   * Number of equal steps from start to end time (>= 1), default 100: `h = (end - start) / n`.
+   */
+  uint32_t number_of_steps;
+  /**
+   * The solver, an `MBS_DYNAMIC_SOLVER_*` value (default generalized-alpha); another value
+   * is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  mbs_dynamic_solver solver_type;
+  /**
+   * Spectral radius at infinite frequency `rho_inf` of generalized-alpha, in [0, 1]
+   * (default 0.9; 1 = no numerical damping).
+   */
+  double spectral_radius;
+  /**
+   * Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8.
+   */
+  double newton_relative_tolerance;
+  /**
+   * Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10.
+   */
+  double newton_absolute_tolerance;
+  /**
+   * Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
+   */
+  uint32_t newton_max_iterations;
+} mbs_simulation_settings;
+
+/**
+ * The state of the mass point's node: what generalized-alpha carries from step to step.
+ */
+typedef struct mbs_point2d_state {
+  /**
+   * Displacement coordinates `q` (m, world x and y), from the reference coordinates.
+   */
+  double q[2];
+  /**
+   * Velocities `q_t` (m/s, world x and y).
+   */
+  double q_t[2];
+  /**
+   * Accelerations `q_tt` (m/s^2, world x and y) at the state's time.
+   */
+  double q_tt[2];
+  /**
+   * Generalized-alpha's algorithmic acceleration `a` (m/s^2); equal to `q_tt` after
+   * `mbs_mass_point_2d_init_state`. Keep it with the state between steps.
+   */
+  double a[2];
+} mbs_point2d_state;
+
+/**
+ * What a generalized-alpha step did.
+ */
+typedef struct mbs_alpha_step_info {
+  /**
+   * Newton updates (linear solves) of the step; 0 if the predictor already satisfied the
+   * equations of motion.
+   */
+  uint32_t newton_iterations;
+} mbs_alpha_step_info;
+
+/**
+ * Which output to read (`MBS_OUTPUT_*`). A fixed-width integer, not a C enum, so its size is
+ * the same on every ABI. Vectors are resolved in the world frame unless the name says `LOCAL`;
+ * matrices are written row-major. Each body documents which variables it provides; asking for
+ * another one is `MBS_ERR_NOT_AVAILABLE`, an unknown number `MBS_ERR_INVALID_ARGUMENT`.
+ */
+typedef uint32_t mbs_output_variable;
 
 /**
  * Mass, centre of mass and inertia of a body, all resolved in one frame `a`.
@@ -148,6 +406,320 @@ typedef struct mbs_cylinder_derived {
 } mbs_cylinder_derived;
 
 /**
+ * Parameters of a rigid body, generic over the scalar: use `mbs_rigid_body` (double) or
+ * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` (which validates); every
+ * call that takes a body validates it again, so a field changed afterwards is checked too.
+ *
+ * The body frame `b` is attached at the body's reference point (the point the state's
+ * position and velocity describe); the centre of mass (COM) sits at `center_of_mass` from it.
+ */
+typedef struct mbs_rigid_body_of_f32 {
+  /**
+   * Mass (kg), finite and > 0.
+   */
+  float mass;
+  /**
+   * Inertia tensor about the COM (kg m^2, body frame), row-major 3x3: symmetric, positive
+   * definite, principal moments satisfying the triangle inequality `I1 <= I2 + I3`.
+   */
+  float inertia[9];
+  /**
+   * COM offset from the reference point (m, body frame).
+   */
+  float center_of_mass[3];
+  /**
+   * Reference position of the reference point for `MBS_OUTPUT_DISPLACEMENT` (m, world);
+   * `{0,0,0}` after init.
+   */
+  float reference_position[3];
+  /**
+   * Reference orientation for `MBS_OUTPUT_DISPLACEMENT`: unit quaternion `[w, x, y, z]` of
+   * `R_0b` (body to world); `{1,0,0,0}` after init.
+   */
+  float reference_orientation[4];
+} mbs_rigid_body_of_f32;
+
+/**
+ * A rigid body in single precision.
+ */
+typedef struct mbs_rigid_body_of_f32 mbs_rigid_body_f32;
+
+/**
+ * Pose, twist and last-step accelerations of a rigid body's reference point, generic over the
+ * scalar: use `mbs_rigid_state` (double) or `mbs_rigid_state_f32` (float). Plain data: the
+ * caller owns it; a step reads it and writes it back only on success.
+ */
+typedef struct mbs_rigid_state_of_f32 {
+  /**
+   * Position of the reference point (m, world frame).
+   */
+  float position[3];
+  /**
+   * Orientation: unit quaternion `[w, x, y, z]` (scalar first) of `R_0b`, body to world
+   * (`v_world = R_0b v_body`); `| |q|^2 - 1 | <= 1e-6`, else `MBS_ERR_INVALID_ORIENTATION`.
+   */
+  float orientation[4];
+  /**
+   * Velocity of the reference point (m/s, world frame).
+   */
+  float velocity[3];
+  /**
+   * Angular velocity `w_b` (rad/s, **body** frame); the world-frame rate is `R_0b w_b`.
+   */
+  float angular_velocity[3];
+  /**
+   * Acceleration of the reference point over the last step, `(v_{n+1} - v_n)/dt`
+   * (m/s^2, world frame); zero after init.
+   */
+  float acceleration[3];
+  /**
+   * Angular acceleration over the last step, `(w_{n+1} - w_n)/dt` (rad/s^2, **body**
+   * frame); zero after init.
+   */
+  float angular_acceleration[3];
+} mbs_rigid_state_of_f32;
+
+/**
+ * A rigid-body state in single precision.
+ */
+typedef struct mbs_rigid_state_of_f32 mbs_rigid_state_f32;
+
+/**
+ * Loads on a rigid body for one step, held constant over it (zero-order hold: their values at
+ * the start of the step; only the damping acts on the new velocity in the implicit midpoint
+ * step). Generic over the scalar: use `mbs_rigid_loads` (double) or `mbs_rigid_loads_f32`
+ * (float). The terms add up.
+ */
+typedef struct mbs_rigid_loads_of_f64 {
+  /**
+   * Force at the centre of mass (N, world frame).
+   */
+  double force[3];
+  /**
+   * Torque about the centre of mass (N m, **body** frame, the axes of the Euler equations).
+   */
+  double torque[3];
+  /**
+   * Torque about the centre of mass (N m, **world** frame), resolved in the body frame with
+   * the orientation at the start of the step, `tau_b = R_0b^T tau_0`.
+   */
+  double torque_world[3];
+  /**
+   * Uniform acceleration field (m/s^2, world frame), e.g. `{0, 0, -9.81}`: adds the weight
+   * `m g` at the centre of mass.
+   */
+  double gravity[3];
+  /**
+   * Linear damping (N s/m, >= 0) per world axis: the force `-diag(c) v_com` (world).
+   */
+  double linear_damping[3];
+  /**
+   * Angular damping (N m s, >= 0) per body axis: the torque `-diag(d) w_b` (body frame).
+   */
+  double angular_damping[3];
+} mbs_rigid_loads_of_f64;
+
+/**
+ * Rigid-body loads in double precision.
+ */
+typedef struct mbs_rigid_loads_of_f64 mbs_rigid_loads;
+
+/**
+ * Which rigid-body integrator a step uses (`MBS_INTEGRATOR_*`, fixed numbers).
+ */
+typedef uint32_t mbs_integrator;
+
+/**
+ * Settings of a rigid-body step, generic over the scalar: use `mbs_step_settings` (double)
+ * or `mbs_step_settings_f32` (float). Fill with `mbs_step_settings_default`.
+ */
+typedef struct mbs_step_settings_of_f64 {
+  /**
+   * The integrator, an `MBS_INTEGRATOR_*` value (default `MBS_INTEGRATOR_MIDPOINT`);
+   * another value is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  mbs_integrator integrator;
+  /**
+   * Split `dt` into `n = ceil(|w| dt / max_rotation_per_step)` equal sub-steps (a sub-step
+   * whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
+   * Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
+   */
+  bool substep;
+  /**
+   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (the seed's
+   * bound). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
+   */
+  double max_rotation_per_step;
+  /**
+   * Cap on the sub-step evaluations of one call (>= 1), default 1024: bounds the run time
+   * of a call (each evaluation costs one step).
+   */
+  uint32_t max_substeps;
+} mbs_step_settings_of_f64;
+
+/**
+ * Step settings in double precision.
+ */
+typedef struct mbs_step_settings_of_f64 mbs_step_settings;
+
+/**
+ * What a rigid-body step did.
+ */
+typedef struct mbs_step_info {
+  /**
+   * `MBS_OK`, or `MBS_WARN_STEP_TOO_LARGE` if some (sub-)step turned by more than
+   * `max_rotation_per_step` (the same value the step returns).
+   */
+  mbs_status status;
+  /**
+   * Sub-steps taken (1 without sub-stepping).
+   */
+  uint32_t substeps;
+  /**
+   * Sub-steps computed and redone finer because the rate grew within them.
+   */
+  uint32_t rejected_substeps;
+  /**
+   * `true` if sub-stepping needed more than `max_substeps` evaluations: the affordable
+   * sub-steps covered `dt`, some turning by more than the bound.
+   */
+  bool substep_limit_reached;
+} mbs_step_info;
+
+/**
+ * Loads on a rigid body for one step, held constant over it (zero-order hold: their values at
+ * the start of the step; only the damping acts on the new velocity in the implicit midpoint
+ * step). Generic over the scalar: use `mbs_rigid_loads` (double) or `mbs_rigid_loads_f32`
+ * (float). The terms add up.
+ */
+typedef struct mbs_rigid_loads_of_f32 {
+  /**
+   * Force at the centre of mass (N, world frame).
+   */
+  float force[3];
+  /**
+   * Torque about the centre of mass (N m, **body** frame, the axes of the Euler equations).
+   */
+  float torque[3];
+  /**
+   * Torque about the centre of mass (N m, **world** frame), resolved in the body frame with
+   * the orientation at the start of the step, `tau_b = R_0b^T tau_0`.
+   */
+  float torque_world[3];
+  /**
+   * Uniform acceleration field (m/s^2, world frame), e.g. `{0, 0, -9.81}`: adds the weight
+   * `m g` at the centre of mass.
+   */
+  float gravity[3];
+  /**
+   * Linear damping (N s/m, >= 0) per world axis: the force `-diag(c) v_com` (world).
+   */
+  float linear_damping[3];
+  /**
+   * Angular damping (N m s, >= 0) per body axis: the torque `-diag(d) w_b` (body frame).
+   */
+  float angular_damping[3];
+} mbs_rigid_loads_of_f32;
+
+/**
+ * Rigid-body loads in single precision.
+ */
+typedef struct mbs_rigid_loads_of_f32 mbs_rigid_loads_f32;
+
+/**
+ * Settings of a rigid-body step, generic over the scalar: use `mbs_step_settings` (double)
+ * or `mbs_step_settings_f32` (float). Fill with `mbs_step_settings_default`.
+ */
+typedef struct mbs_step_settings_of_f32 {
+  /**
+   * The integrator, an `MBS_INTEGRATOR_*` value (default `MBS_INTEGRATOR_MIDPOINT`);
+   * another value is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  mbs_integrator integrator;
+  /**
+   * Split `dt` into `n = ceil(|w| dt / max_rotation_per_step)` equal sub-steps (a sub-step
+   * whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
+   * Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
+   */
+  bool substep;
+  /**
+   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (the seed's
+   * bound). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
+   */
+  float max_rotation_per_step;
+  /**
+   * Cap on the sub-step evaluations of one call (>= 1), default 1024: bounds the run time
+   * of a call (each evaluation costs one step).
+   */
+  uint32_t max_substeps;
+} mbs_step_settings_of_f32;
+
+/**
+ * Step settings in single precision (for `mbs_rigid_step_f32`).
+ */
+typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
+
+/**
+ * Position of the point at the local position (m, world), 3 values.
+ */
+#define MBS_OUTPUT_POSITION 0
+
+/**
+ * Displacement from the reference configuration (m, world), 3 values.
+ */
+#define MBS_OUTPUT_DISPLACEMENT 1
+
+/**
+ * Velocity of the point at the local position (m/s, world), 3 values.
+ */
+#define MBS_OUTPUT_VELOCITY 2
+
+/**
+ * Acceleration of the point at the local position (m/s^2, world), 3 values.
+ */
+#define MBS_OUTPUT_ACCELERATION 3
+
+/**
+ * Rotation matrix `R_0b` (body to world, -), 9 values row-major.
+ */
+#define MBS_OUTPUT_ROTATION_MATRIX 4
+
+/**
+ * Rotation parameters (rad), 3 values: Tait-Bryan x-y-z angles for a rigid body.
+ */
+#define MBS_OUTPUT_ROTATION 5
+
+/**
+ * Angular velocity (rad/s, world), 3 values.
+ */
+#define MBS_OUTPUT_ANGULAR_VELOCITY 6
+
+/**
+ * Angular velocity (rad/s, body frame), 3 values.
+ */
+#define MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL 7
+
+/**
+ * Angular acceleration (rad/s^2, world), 3 values.
+ */
+#define MBS_OUTPUT_ANGULAR_ACCELERATION 8
+
+/**
+ * Kinetic energy (J), 1 value.
+ */
+#define MBS_OUTPUT_KINETIC_ENERGY 9
+
+/**
+ * Potential (elastic) energy stored in the body itself (J), 1 value.
+ */
+#define MBS_OUTPUT_POTENTIAL_ENERGY 10
+
+/**
+ * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default.
+ */
+#define MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA 0
+
+/**
  * Success.
  */
 #define MBS_OK 0
@@ -194,7 +766,8 @@ typedef struct mbs_cylinder_derived {
 #define MBS_ERR_SOLVER_FAILED 106
 
 /**
- * The state holds NaN or infinity.
+ * The state holds NaN or infinity, or a result computed from finite inputs overflowed
+ * (a step or an output of a huge state).
  */
 #define MBS_ERR_NON_FINITE_STATE 107
 
@@ -313,9 +886,191 @@ typedef struct mbs_cylinder_derived {
  */
 #define MBS_ERR_INVALID_LOAD 219
 
+/**
+ * The seed 004 linearly implicit midpoint step (the one to use): energy and |L| converge
+ * with order 2 torque-free, damping is implicit (stable for any `dt`).
+ */
+#define MBS_INTEGRATOR_MIDPOINT 0
+
+/**
+ * Baseline: explicit Euler (order 1; energy grows torque-free). For comparison only.
+ */
+#define MBS_INTEGRATOR_EXPLICIT_EULER 1
+
+/**
+ * Baseline: semi-implicit (symplectic) Euler, as game engines do. For comparison only.
+ */
+#define MBS_INTEGRATOR_SYMPLECTIC_EULER 2
+
+/**
+ * Baseline: classical Runge-Kutta 4 (four evaluations per step).
+ */
+#define MBS_INTEGRATOR_RK4 3
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * A `BodyCylinder`: writes the rigid body of `*cyl` to `*body_out` (reference point and body
+ * frame = frame_a; mass `m = mo - mi` (kg), centre of mass `r_CM` (m, frame_a) and inertia
+ * `resolveDyade1(R, diag(I11, I22, I22))` about it (kg m^2, frame_a); the reference pose for
+ * `MBS_OUTPUT_DISPLACEMENT` is the start pose) and the state of the start values `*start`
+ * (see `mbs_rigid_state_from_start`) to `*state_out`. frame_b is the local position `cyl->r`.
+ *
+ * Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
+ * `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
+ * `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_LENGTH`,
+ * `MBS_ERR_INVALID_DIRECTION`, `MBS_ERR_NON_FINITE_STATE`), `MBS_ERR_INVALID_MASS` (density or
+ * diameter 0: no mass to step), `MBS_ERR_INVALID_SEQUENCE`.
+ *
+ * # Safety
+ * `cyl` and `start` are null or valid; `body_out` and `state_out` are null or writable.
+ */
+mbs_status mbs_body_cylinder_init(const struct mbs_cylinder *cyl,
+                                  const struct mbs_body_start *start,
+                                  mbs_rigid_body *body_out,
+                                  mbs_rigid_state *state_out);
+
+/**
+ * Fills `*out` with Modelica's start defaults (at rest at the origin, angles 0 about
+ * `{1, 2, 3}`).
+ *
+ * # Safety
+ * `out` is null or valid for writes.
+ */
+mbs_status mbs_body_start_default(struct mbs_body_start *out);
+
+/**
+ * The rigid-body state of Modelica's start values: `position = r_0_start`,
+ * `velocity = v_0_start`, orientation the quaternion of
+ * `R_0b = T^T`, `T = axesRotations(sequence_start, angles_start)`,
+ * `angular_velocity = T w_0_start` (body frame), `angular_acceleration = T z_0_start` (body
+ * frame), `acceleration = 0`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_SEQUENCE`.
+ *
+ * # Safety
+ * `start` is null or valid; `out` is null or writable.
+ */
+mbs_status mbs_rigid_state_from_start(const struct mbs_body_start *start, mbs_rigid_state *out);
+
+/**
+ * Validates and writes a mass point of `mass` (kg, > 0) on a node at `reference_coordinates`
+ * (m, world x and y).
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_MASS` (<= 0).
+ *
+ * # Safety
+ * `out` is null or writable; `reference_coordinates` is null or points to 2 doubles.
+ */
+mbs_status mbs_mass_point_2d_init(struct mbs_mass_point_2d *out,
+                                  double mass,
+                                  const double *reference_coordinates);
+
+/**
+ * The start state at `settings->start_time` (s) with displacement `initial_coordinates`
+ * (m, world; Exudyn's `initialCoordinates`) and `initial_velocities` (m/s, world) and the
+ * consistent accelerations `q_tt = a = M^-1 f` of `loads` (what `SolveDynamic` starts from).
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_ARGUMENT` (solver type), `MBS_ERR_INVALID_SETTING`.
+ *
+ * # Safety
+ * Pointers are null or valid (`initial_*`: 2 doubles each; `out`: writable).
+ */
+mbs_status mbs_mass_point_2d_init_state(const struct mbs_mass_point_2d *body,
+                                        const struct mbs_mass_point_2d_loads *loads,
+                                        const struct mbs_simulation_settings *settings,
+                                        const double *initial_coordinates,
+                                        const double *initial_velocities,
+                                        struct mbs_point2d_state *out);
+
+/**
+ * Advances `*state` by `dt` (s) with generalized-alpha (`settings->spectral_radius` and the
+ * Newton fields; Exudyn's defaults from `mbs_simulation_settings_default`) under `loads`,
+ * which act at the end of the step (`M q_tt_{n+1} = f_{n+1}`; give each step's force).
+ * `*info_out` (may be NULL) receives the Newton iteration count.
+ *
+ * Errors (state and `*info_out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`), `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_ARGUMENT`
+ * (solver type), `MBS_ERR_INVALID_SETTING`, `MBS_ERR_SOLVER_FAILED`.
+ *
+ * # Safety
+ * Each pointer is null or valid and aligned; `info_out` may be NULL.
+ */
+mbs_status mbs_mass_point_2d_step(const struct mbs_mass_point_2d *body,
+                                  const struct mbs_mass_point_2d_loads *loads,
+                                  const struct mbs_simulation_settings *settings,
+                                  struct mbs_point2d_state *state,
+                                  double dt,
+                                  struct mbs_alpha_step_info *info_out);
+
+/**
+ * Reads output `var` (`MBS_OUTPUT_*`) of the mass point in `state` at `local_position` (m)
+ * into `out[0 .. n)` and `n` into `*written` (seed 002's table): `POSITION` = `[r + q, 0] +
+ * local_position` (m, world), `DISPLACEMENT` = `[q, 0]`, `VELOCITY` = `[q_t, 0]` (m/s),
+ * `ACCELERATION` = `[q_tt, 0]` (m/s^2), `ROTATION_MATRIX` = identity, `ROTATION`,
+ * `ANGULAR_VELOCITY`, `ANGULAR_VELOCITY_LOCAL` = 0, `KINETIC_ENERGY` = `m q_t.q_t / 2` (J) and
+ * `POTENTIAL_ENERGY` = 0 (both only at `local_position = {0,0,0}`, else
+ * `MBS_ERR_INVALID_LOCAL_POSITION`); `ANGULAR_ACCELERATION` is not available.
+ *
+ * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_ARGUMENT` (unknown `var`), `MBS_ERR_NOT_AVAILABLE`,
+ * `MBS_ERR_INVALID_LOCAL_POSITION`, `MBS_ERR_STORAGE` (`out_len < n`),
+ * `MBS_ERR_NON_FINITE_STATE` (the value overflowed, e.g. the energy of a huge velocity).
+ *
+ * # Safety
+ * `body`, `state`, `local_position` (3 doubles) are null or valid; `out` is null or valid for
+ * `out_len` writes; `written` is null or writable.
+ */
+mbs_status mbs_mass_point_2d_output(const struct mbs_mass_point_2d *body,
+                                    const struct mbs_point2d_state *state,
+                                    mbs_output_variable var,
+                                    const double *local_position,
+                                    double *out,
+                                    size_t out_len,
+                                    size_t *written);
+
+/**
+ * The position Jacobian `Jpos = d v_0 / d q_t` (-) of the mass point as a row-major 3x2
+ * matrix `{1,0, 0,1, 0,0}` (rows world x, y, z; columns `q_t` x, y), independent of
+ * `local_position` (m, body frame) and of the state. A force `f` (N, world) acts on the
+ * coordinates as `Q = Jpos^T f`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_MASS`.
+ *
+ * # Safety
+ * Pointers are null or valid (`local_position`: 3 doubles; `out`: 6 writable doubles).
+ */
+mbs_status mbs_mass_point_2d_position_jacobian(const struct mbs_mass_point_2d *body,
+                                               const struct mbs_point2d_state *state,
+                                               const double *local_position,
+                                               double *out);
+
+/**
+ * Exudyn's `SolveDynamic` for the mass point (the seed 002 mini example): from
+ * `initial_coordinates` (m) and `initial_velocities` (m/s) at `settings->start_time` with
+ * consistent accelerations, `settings->number_of_steps` generalized-alpha steps to
+ * `settings->end_time` under the constant `loads`; writes the final state.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_ARGUMENT` (solver type), `MBS_ERR_INVALID_SETTING`
+ * (end <= start, 0 steps, spectral radius outside [0, 1], Newton settings),
+ * `MBS_ERR_INVALID_TIME_STEP`, `MBS_ERR_SOLVER_FAILED`.
+ *
+ * # Safety
+ * Pointers are null or valid (`initial_*`: 2 doubles each; `out`: writable).
+ */
+mbs_status mbs_mass_point_2d_solve_dynamic(const struct mbs_mass_point_2d *body,
+                                           const struct mbs_mass_point_2d_loads *loads,
+                                           const struct mbs_simulation_settings *settings,
+                                           const double *initial_coordinates,
+                                           const double *initial_velocities,
+                                           struct mbs_point2d_state *out);
 
 /**
  * Fills `*out` with Modelica's `BodyCylinder` defaults for the given `r` (m, frame_a):
@@ -325,7 +1080,7 @@ extern "C" {
  * # Safety
  * `out` is null or valid for writes; `r` is null or points to 3 doubles.
  */
-mbs_status mbs_cylinder_default(struct mbs_cylinder *out, const double (*r)[3]);
+mbs_status mbs_cylinder_default(struct mbs_cylinder *out, const double *r);
 
 /**
  * Mass properties of a `BodyCylinder` about its centre of mass, in frame_a.
@@ -357,9 +1112,9 @@ mbs_status mbs_cylinder_derived_values(const struct mbs_cylinder *cyl,
  * # Safety
  * Pointers are null or valid (`dimensions`, `center`: 3 doubles; `out`: writable).
  */
-mbs_status mbs_box_mass_properties(const double (*dimensions)[3],
+mbs_status mbs_box_mass_properties(const double *dimensions,
                                    double density,
-                                   const double (*center)[3],
+                                   const double *center,
                                    struct mbs_mass_properties *out);
 
 /**
@@ -373,7 +1128,7 @@ mbs_status mbs_box_mass_properties(const double (*dimensions)[3],
 mbs_status mbs_sphere_mass_properties(double diameter,
                                       double inner_diameter,
                                       double density,
-                                      const double (*center)[3],
+                                      const double *center,
                                       struct mbs_mass_properties *out);
 
 /**
@@ -383,7 +1138,7 @@ mbs_status mbs_sphere_mass_properties(double diameter,
  * Pointers are null or valid (`position`: 3 doubles; `out`: writable).
  */
 mbs_status mbs_point_mass_properties(double mass,
-                                     const double (*position)[3],
+                                     const double *position,
                                      struct mbs_mass_properties *out);
 
 /**
@@ -407,8 +1162,222 @@ mbs_status mbs_mass_properties_combine(const struct mbs_mass_properties *parts,
  * Pointers are null or valid (`point`: 3 doubles; `out`: 9 writable doubles).
  */
 mbs_status mbs_mass_properties_inertia_about(const struct mbs_mass_properties *mp,
-                                             const double (*point)[3],
-                                             double (*out)[9]);
+                                             const double *point,
+                                             double *out);
+
+/**
+ * The number of values output variable `var` has (1, 3 or 9), or 0 for an unknown number.
+ */
+size_t mbs_output_variable_len(mbs_output_variable var);
+
+/**
+ * Validates a rigid body of `mass` (kg, > 0), `inertia` (kg m^2, about the centre of mass,
+ * body frame, row-major 3x3) and `center_of_mass` (m, body frame, from the reference point),
+ * and writes it to `*out` (inertia symmetrized, reference configuration at the origin with
+ * identity orientation).
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_MASS` (<= 0), `MBS_ERR_INVALID_INERTIA` (not symmetric to 1024 eps,
+ * not positive definite, or violating the triangle inequality of the principal moments).
+ *
+ * # Safety
+ * `out` is null or valid for writes; `inertia` is null or points to 9 doubles,
+ * `center_of_mass` to 3.
+ */
+mbs_status mbs_rigid_body_init(mbs_rigid_body *out,
+                               double mass,
+                               const double *inertia,
+                               const double *center_of_mass);
+
+/**
+ * `mbs_rigid_body_init` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_body_init` (floats).
+ */
+mbs_status mbs_rigid_body_init_f32(mbs_rigid_body_f32 *out,
+                                   float mass,
+                                   const float *inertia,
+                                   const float *center_of_mass);
+
+/**
+ * Reads output `var` (`MBS_OUTPUT_*`) of the body in `state` at `local_position` (m, body
+ * frame, from the reference point) into `out[0 .. n)`, `n` = 1, 3 or 9
+ * (`mbs_output_variable_len`), and `n` into `*written`. Frames: positions, velocities and
+ * accelerations in the world frame; `ROTATION_MATRIX` = `R_0b` row-major; `ROTATION` =
+ * Tait-Bryan x-y-z angles (rad, `R_0b = Rx(a) Ry(b) Rz(c)`); `ANGULAR_VELOCITY` world,
+ * `ANGULAR_VELOCITY_LOCAL` body frame; `ACCELERATION` and `ANGULAR_ACCELERATION` use the
+ * state's last-step accelerations; `KINETIC_ENERGY` (J). The body-wide outputs ignore
+ * `local_position`. `POTENTIAL_ENERGY` is not available (a rigid body stores none).
+ *
+ * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_ARGUMENT` (unknown `var`), `MBS_ERR_NOT_AVAILABLE`, `MBS_ERR_STORAGE`
+ * (`out_len < n`), the body's and the state's validation errors, `MBS_ERR_NON_FINITE_STATE`
+ * (the value overflowed, e.g. the energy of a huge velocity).
+ *
+ * # Safety
+ * `body`, `state`, `local_position` (3 doubles) are null or valid; `out` is null or valid for
+ * `out_len` writes; `written` is null or writable.
+ */
+mbs_status mbs_rigid_output(const mbs_rigid_body *body,
+                            const mbs_rigid_state *state,
+                            mbs_output_variable var,
+                            const double *local_position,
+                            double *out,
+                            size_t out_len,
+                            size_t *written);
+
+/**
+ * `mbs_rigid_output` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_output` (floats).
+ */
+mbs_status mbs_rigid_output_f32(const mbs_rigid_body_f32 *body,
+                                const mbs_rigid_state_f32 *state,
+                                mbs_output_variable var,
+                                const float *local_position,
+                                float *out,
+                                size_t out_len,
+                                size_t *written);
+
+/**
+ * The position Jacobian `Jpos(p) = d v_0(p) / d q_dot = [E3, -R_0b [p]x]` at `local_position`
+ * `p` (m, body frame) as a row-major 3x6 matrix: rows are world x, y, z; columns the velocity
+ * coordinates `q_dot = [v (m/s, world, reference point); w_b (rad/s, body frame)]`. A force
+ * `f` (N, world) at `p` acts on the coordinates as `Q = Jpos^T f`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`, the body's and the
+ * state's validation errors, `MBS_ERR_NON_FINITE_STATE` (a huge `local_position` overflowed).
+ *
+ * # Safety
+ * Pointers are null or valid (`local_position`: 3 doubles; `out`: 18 writable doubles).
+ */
+mbs_status mbs_rigid_position_jacobian(const mbs_rigid_body *body,
+                                       const mbs_rigid_state *state,
+                                       const double *local_position,
+                                       double *out);
+
+/**
+ * `mbs_rigid_position_jacobian` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_position_jacobian` (floats).
+ */
+mbs_status mbs_rigid_position_jacobian_f32(const mbs_rigid_body_f32 *body,
+                                           const mbs_rigid_state_f32 *state,
+                                           const float *local_position,
+                                           float *out);
+
+/**
+ * The rotation Jacobian `Jrot = d omega_0 / d q_dot = [0, R_0b]` as a row-major 3x6 matrix
+ * (columns as in `mbs_rigid_position_jacobian`). A torque `tau` (N m, world) acts on the
+ * coordinates as `Q = Jrot^T tau`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`, the body's and the
+ * state's validation errors.
+ *
+ * # Safety
+ * Pointers are null or valid (`out`: 18 writable doubles).
+ */
+mbs_status mbs_rigid_rotation_jacobian(const mbs_rigid_body *body,
+                                       const mbs_rigid_state *state,
+                                       double *out);
+
+/**
+ * `mbs_rigid_rotation_jacobian` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_rotation_jacobian` (floats).
+ */
+mbs_status mbs_rigid_rotation_jacobian_f32(const mbs_rigid_body_f32 *body,
+                                           const mbs_rigid_state_f32 *state,
+                                           float *out);
+
+/**
+ * Checks and writes a state: `position` (m, world), `orientation` (unit quaternion
+ * `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world), `angular_velocity` (rad/s, **body**
+ * frame); accelerations zero.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_ORIENTATION` (`| |q|^2 - 1 | > 1e-6`).
+ *
+ * # Safety
+ * `out` is null or writable; the inputs are null or point to 3 (`orientation`: 4) doubles.
+ */
+mbs_status mbs_rigid_state_init(mbs_rigid_state *out,
+                                const double *position,
+                                const double *orientation,
+                                const double *velocity,
+                                const double *angular_velocity);
+
+/**
+ * `mbs_rigid_state_init` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_state_init` (floats).
+ */
+mbs_status mbs_rigid_state_init_f32(mbs_rigid_state_f32 *out,
+                                    const float *position,
+                                    const float *orientation,
+                                    const float *velocity,
+                                    const float *angular_velocity);
+
+/**
+ * Advances `*state` of `body` by `dt` (s) under `loads` with the integrator and step control
+ * of `settings`. The loads are held over the step (see `mbs_rigid_loads`); the new state has
+ * the step-mean accelerations `(v_{n+1} - v_n)/dt`, `(w_{n+1} - w_n)/dt`.
+ *
+ * Returns `MBS_OK`, or the warning `MBS_WARN_STEP_TOO_LARGE` (the state **was** advanced)
+ * when some (sub-)step turned by more than `settings->max_rotation_per_step` (`|w| h`): shorten
+ * `dt` or set `settings->substep`. `*info_out` (may be NULL) receives the report.
+ *
+ * Errors (state and `*info_out` untouched): `MBS_ERR_NULL_POINTER` (`body`, `loads`,
+ * `settings`, `state`), `MBS_ERR_NOT_FINITE` (NaN/inf in `dt`, body, loads, settings or
+ * state), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`), `MBS_ERR_INVALID_ARGUMENT` (unknown
+ * `settings->integrator`), `MBS_ERR_INVALID_SETTING`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION` (quaternion not unit),
+ * `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative damping), `MBS_ERR_SOLVER_FAILED`,
+ * `MBS_ERR_NON_FINITE_STATE` (the result overflowed).
+ *
+ * Every call validates all its inputs, the body included (inertia symmetric, positive
+ * definite, triangle inequality: about a third of a midpoint step's time on a host), so a
+ * field changed since `mbs_rigid_body_init` cannot slip through.
+ *
+ * # Safety
+ * Each pointer is null or valid and aligned; `info_out` may be NULL.
+ */
+mbs_status mbs_rigid_step(const mbs_rigid_body *body,
+                          const mbs_rigid_loads *loads,
+                          const mbs_step_settings *settings,
+                          mbs_rigid_state *state,
+                          double dt,
+                          struct mbs_step_info *info_out);
+
+/**
+ * `mbs_rigid_step` in single precision: the same generic code instantiated with `float`.
+ * On a Cortex-M4F (single-precision FPU, double in software) a torque-free midpoint step
+ * took about 2,600-4,000 instructions in float against 20,000-24,000 in double.
+ *
+ * # Safety
+ * As `mbs_rigid_step` (floats).
+ */
+mbs_status mbs_rigid_step_f32(const mbs_rigid_body_f32 *body,
+                              const mbs_rigid_loads_f32 *loads,
+                              const mbs_step_settings_f32 *settings,
+                              mbs_rigid_state_f32 *state,
+                              float dt,
+                              struct mbs_step_info *info_out);
+
+/**
+ * Fills `*out` with Exudyn's `SolveDynamic` defaults: start 0 s, end 1 s, 100 steps,
+ * generalized-alpha with spectral radius 0.9, Newton relative tolerance 1e-8, absolute
+ * tolerance 1e-10, 25 iterations.
+ *
+ * # Safety
+ * `out` is null or valid for writes.
+ */
+mbs_status mbs_simulation_settings_default(struct mbs_simulation_settings *out);
 
 /**
  * A static, NUL-terminated English description of `status` ("unknown status" if unknown).
@@ -420,6 +1389,23 @@ const char *mbs_status_str(mbs_status status);
  * `true` if `status` is `MBS_OK` or a warning (the call did its work).
  */
 bool mbs_status_is_ok(mbs_status status);
+
+/**
+ * Fills `*out` with the default step settings: `MBS_INTEGRATOR_MIDPOINT`, no sub-stepping,
+ * `max_rotation_per_step = 0.5` rad, `max_substeps = 1024`.
+ *
+ * # Safety
+ * `out` is null or valid for writes.
+ */
+mbs_status mbs_step_settings_default(mbs_step_settings *out);
+
+/**
+ * `mbs_step_settings_default` in single precision.
+ *
+ * # Safety
+ * `out` is null or valid for writes.
+ */
+mbs_status mbs_step_settings_default_f32(mbs_step_settings_f32 *out);
 
 /**
  * The crate version as a static NUL-terminated string, e.g. `"0.1.0"`.

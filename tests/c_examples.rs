@@ -1,5 +1,6 @@
 //! Runs every C/C++ example (compiled into `mbs-example` by build.rs) and checks what it prints.
 
+use approx::assert_relative_eq;
 use std::process::Command;
 
 fn run(name: &str) -> String {
@@ -25,4 +26,148 @@ fn version_example_prints_the_crate_version() {
         "{s}"
     );
     assert!(s.contains("status 100: null pointer argument"), "{s}");
+}
+
+/// The number after `key` (and an optional `=`) in the example's output.
+fn value(out: &str, key: &str) -> f64 {
+    let at = out
+        .find(key)
+        .unwrap_or_else(|| panic!("{key:?} not printed:\n{out}"));
+    let rest = out[at + key.len()..].trim_start();
+    let rest = rest.strip_prefix('=').unwrap_or(rest).trim_start();
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == ',')
+        .unwrap_or(rest.len());
+    rest[..end]
+        .parse()
+        .unwrap_or_else(|e| panic!("{key:?}: {:?}: {e}\n{out}", &rest[..end]))
+}
+
+/// The three numbers after `key`.
+fn vector(out: &str, key: &str) -> [f64; 3] {
+    let at = out
+        .find(key)
+        .unwrap_or_else(|| panic!("{key:?} not printed"));
+    let rest = out[at + key.len()..].trim_start();
+    let rest = rest.strip_prefix('=').unwrap_or(rest);
+    let mut it = rest.split_whitespace().map(|t| t.parse::<f64>().unwrap());
+    [it.next().unwrap(), it.next().unwrap(), it.next().unwrap()]
+}
+
+#[test]
+fn mini_example_prints_final_x_2() {
+    let s = run("mini_example");
+    // x(t) = r + q0 + v0 t with r = 1, q0 = 0.5, v0 = 0.5 m/s, t = 1 s; y = r = 1 (no force).
+    let x = 1.0 + 0.5 + 0.5 * 1.0;
+    assert!((value(&s, "final x =") - x).abs() <= 1e-12, "{s}");
+    assert!((value(&s, "final y =") - 1.0).abs() <= 1e-12, "{s}");
+    assert!((value(&s, "stepped x =") - x).abs() <= 1e-12, "{s}");
+    assert!(s.contains("final x = 2"), "{s}");
+}
+
+#[test]
+fn spinning_cylinder_conserves_energy_and_momentum_and_precesses_at_the_closed_form_rate() {
+    let s = run("spinning_cylinder");
+    // Hollow cylinder, outer radius 0.1 m, inner 0.08 m, length 0.1 m, steel 7700 kg/m^3:
+    // m = rho pi L (R^2 - r^2), I11 = m (R^2 + r^2)/2, I22 = m (3 (R^2 + r^2) + L^2)/12.
+    let (ro, ri, len, rho) = (0.1f64, 0.08f64, 0.1f64, 7700.0f64);
+    let m = rho * std::f64::consts::PI * len * (ro * ro - ri * ri);
+    let i11 = m * (ro * ro + ri * ri) / 2.0;
+    let i22 = m * (3.0 * (ro * ro + ri * ri) + len * len) / 12.0;
+    assert_relative_eq!(value(&s, "mass"), m, max_relative = 1e-13);
+    assert_relative_eq!(value(&s, "I11"), i11, max_relative = 1e-13);
+    assert_relative_eq!(value(&s, "I22"), i22, max_relative = 1e-13);
+    // The body rate is the world rate (20, 6, -4) rad/s turned into the body frame: same length.
+    let w = vector(&s, "w_b(0) =");
+    let wn = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
+    assert_relative_eq!(wn, (400.0f64 + 36.0 + 16.0).sqrt(), max_relative = 1e-14);
+    // E0 = 1/2 sum I_i w_i^2 + 1/2 m |w x c|^2: frame_a is at the end face, the COM at
+    // c = (L/2, 0, 0) in the body frame, and v_0 = 0 at frame_a.
+    let c = len / 2.0;
+    let v_com2 = (w[1] * c).powi(2) + (w[2] * c).powi(2);
+    let e0 = 0.5 * (i11 * w[0] * w[0] + i22 * (w[1] * w[1] + w[2] * w[2])) + 0.5 * m * v_com2;
+    assert_relative_eq!(value(&s, "E0 ="), e0, max_relative = 1e-12);
+    let l0 = ((i11 * w[0]).powi(2) + (i22 * w[1]).powi(2) + (i22 * w[2]).powi(2)).sqrt();
+    assert_relative_eq!(value(&s, "L0 ="), l0, max_relative = 1e-12);
+    // Torque-free: E and |L| conserved (for this symmetric body the step keeps them to
+    // round-off over 10^4 steps; order 2 in general).
+    assert!(value(&s, "energy drift =").abs() < 1e-12, "{s}");
+    assert!(value(&s, "|L| drift =").abs() < 1e-12, "{s}");
+    // Euler's equations of a symmetric top: Omega = (I1 - I2)/I2 w1.
+    assert_relative_eq!(
+        value(&s, "Omega ="),
+        (i11 - i22) / i22 * w[0],
+        max_relative = 1e-12
+    );
+    // The body rate follows the closed form to the step's O(dt^2) phase error: with
+    // Omega dt = 0.012, about Omega t (Omega dt)^2 / 12 = 1.5e-3 rad after 10 s.
+    let err = value(&s, "body-rate error vs closed form =");
+    assert!(err < 3e-3, "{s}");
+}
+
+#[test]
+fn control_loop_settles_as_the_critically_damped_design() {
+    let s = run("control_loop");
+    let wn = 5.0f64;
+    let err0 = value(&s, "initial error =");
+    assert_relative_eq!(err0, 60f64.to_radians(), max_relative = 1e-6);
+    // Linear design: e(t) = e0 (1 + wn t) exp(-wn t); 1 % at the root of (1 + x) e^-x = 0.01.
+    let (mut lo, mut hi) = (1.0f64, 20.0f64);
+    for _ in 0..100 {
+        let x = 0.5 * (lo + hi);
+        if (1.0 + x) * (-x).exp() > 0.01 {
+            lo = x
+        } else {
+            hi = x
+        }
+    }
+    let t1 = lo / wn;
+    let ts = value(&s, "settling time (1%) =");
+    // The start is at 60 deg, where the quaternion feedback (sin(theta/2)) is 4.5 % softer
+    // than the linear theta/2: a few percent later than the linear design.
+    assert!(
+        ts >= t1 && ts < 1.05 * t1,
+        "settling {ts} s vs design {t1} s\n{s}"
+    );
+    let t = 3.0;
+    let e_lin = err0 * (1.0 + wn * t) * (-wn * t).exp();
+    let e = value(&s, "settled error =");
+    assert!(
+        e > 0.5 * e_lin && e < 2.0 * e_lin,
+        "{e} vs linear {e_lin}\n{s}"
+    );
+    // The first torque: Kp_3 q_3 = 2 I3 wn^2 sin(30 deg) 2/3 (the largest, at rest).
+    assert_relative_eq!(
+        value(&s, "peak torque ="),
+        2.0 * 0.04 * wn * wn * 0.5 * 2.0 / 3.0,
+        max_relative = 1e-5
+    );
+}
+
+#[test]
+fn cpp_example_combines_mass_properties_and_spins_up_exactly() {
+    let s = run("cpp_example");
+    let pi = std::f64::consts::PI;
+    let m_cyl = 7700.0 * pi * 0.4 * 0.05 * 0.05;
+    let m_box = 2700.0 * 0.1f64.powi(3);
+    assert_relative_eq!(value(&s, "cylinder mass ="), m_cyl, max_relative = 1e-14);
+    assert_relative_eq!(
+        value(&s, "total mass ="),
+        m_cyl + m_box,
+        max_relative = 1e-14
+    );
+    // COM: (m_cyl 0.2 + m_box 0.45) / m.
+    assert_relative_eq!(
+        value(&s, "com x ="),
+        (m_cyl * 0.2 + m_box * 0.45) / (m_cyl + m_box),
+        max_relative = 1e-14
+    );
+    let i11 = m_cyl * 0.05 * 0.05 / 2.0 + m_box * 0.02 / 12.0;
+    assert_relative_eq!(value(&s, "total I11 ="), i11, max_relative = 1e-13);
+    // Constant torque about a principal axis, rate along it: w = tau t / I11 exactly.
+    assert_relative_eq!(
+        value(&s, "w_x after 1 s ="),
+        0.05 * 1.0 / i11,
+        max_relative = 1e-12
+    );
 }

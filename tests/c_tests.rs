@@ -19,3 +19,13 @@ fn run_c_test(name: &str) {
 fn c_mass_properties_results_and_refusals() {
     run_c_test("test_mass_properties");
 }
+
+#[test]
+fn c_rigid_body_api_results_and_refusals_in_double_and_float() {
+    run_c_test("test_rigid");
+}
+
+#[test]
+fn c_mass_point_2d_api_results_and_refusals() {
+    run_c_test("test_mass_point_2d");
+}

@@ -400,7 +400,10 @@ fn host_c_api_cylinder() -> (u64, f64) {
     let mut cyl = mbs_cylinder::default();
     let r = [0.1, 0.0, 0.0];
     // SAFETY: valid pointers to live locals.
-    assert_eq!(unsafe { mbs_cylinder_default(&mut cyl, &r) }, mbs::MBS_OK);
+    assert_eq!(
+        unsafe { mbs_cylinder_default(&mut cyl, r.as_ptr()) },
+        mbs::MBS_OK
+    );
     cyl.diameter = 0.1;
     cyl.has_diameter = true;
     let mut mp = mbs_mass_properties::default();

@@ -13,40 +13,9 @@ use mbs_core::math::Quaternion;
 use mbs_core::nodes::rigid::RigidState;
 use mbs_core::OutputVariableType;
 use nalgebra::Vector3;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
-struct Counting;
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ARMED.try_with(|a| {
-            if a.get() {
-                COUNT.with(|c| c.set(c.get() + 1));
-            }
-        });
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations_during(f: impl FnOnce()) -> usize {
-    COUNT.with(|c| c.set(0));
-    ARMED.with(|a| a.set(true));
-    f();
-    ARMED.with(|a| a.set(false));
-    COUNT.with(|c| c.get())
-}
+mod alloc_counter;
+use alloc_counter::allocations_during;
 
 fn steps_without_allocating<I: RigidIntegrator<f64>>(integ: &I) -> usize {
     let loads = RigidLoads::none()

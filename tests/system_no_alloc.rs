@@ -9,33 +9,10 @@ use mbs_core::system::{
 };
 use mbs_core::OutputVariableType;
 use nalgebra::{Matrix3, Vector2, Vector3};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::ffi::c_void;
 
-struct Counting;
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ARMED.try_with(|a| {
-            if a.get() {
-                COUNT.with(|c| c.set(c.get() + 1));
-            }
-        });
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+mod alloc_counter;
+use alloc_counter::allocations_during;
 
 extern "C" fn torque(_: *mut c_void, t: f64, out: *mut [f64; 3]) {
     unsafe { *out = [0.0, 0.0, 0.1 * t] };
@@ -120,17 +97,13 @@ fn stepping_a_full_featured_system_does_not_allocate() {
         mbs.assemble().unwrap();
         let row = mbs.sensor_row_len();
         let mut buf = vec![0.0; row * 1000];
-        let n = {
-            let mut sink = SliceSink::new(&mut buf, row);
-            COUNT.with(|c| c.set(0));
-            ARMED.with(|a| a.set(true));
+        let mut sink = SliceSink::new(&mut buf, row);
+        let n = allocations_during(|| {
             for _ in 0..1000 {
                 mbs.step(1e-3, &mut sink).unwrap();
             }
-            ARMED.with(|a| a.set(false));
-            assert_eq!(sink.rows(), 1000);
-            COUNT.with(|c| c.get())
-        };
+        });
+        assert_eq!(sink.rows(), 1000);
         assert_eq!(n, 0, "{coupling:?}: {n} allocations while stepping");
     }
 }

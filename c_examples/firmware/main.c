@@ -70,7 +70,7 @@ static mbs_cylinder steel_cylinder(void) {
     const double r[3] = {0.1, 0.0, 0.0};
     mbs_cylinder cyl;
     memset(&cyl, 0, sizeof cyl);
-    if (mbs_cylinder_default(&cyl, &r) != MBS_OK) {
+    if (mbs_cylinder_default(&cyl, r) != MBS_OK) {
         failures++;
     }
     cyl.diameter = 0.1;

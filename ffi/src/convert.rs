@@ -2,7 +2,7 @@
 //! status codes. Every entry point reads its inputs through these before it writes anything.
 
 use crate::status::*;
-use mbs_core::{Error, Param};
+use mbs_core::{Error, Param, Real};
 use nalgebra::{Matrix3, Vector3};
 
 /// A boundary result: the value, or the status to return.
@@ -25,6 +25,16 @@ pub fn status_of(e: Error) -> MbsStatus {
         Error::NotAssembled => MBS_ERR_NOT_ASSEMBLED,
         Error::SolverFailed => MBS_ERR_SOLVER_FAILED,
         _ => MBS_ERR_INVALID_ARGUMENT,
+    }
+}
+
+/// The status of a core error on inputs the caller has already checked finite: a `NotFinite`
+/// from core then means that a result overflowed (`MBS_ERR_NON_FINITE_STATE`), e.g. the mass
+/// of a huge density.
+pub fn status_of_checked(e: Error) -> MbsStatus {
+    match e {
+        Error::NotFinite(_) => MBS_ERR_NON_FINITE_STATE,
+        e => status_of(e),
     }
 }
 
@@ -75,41 +85,128 @@ pub unsafe fn non_null_mut<'a, T>(p: *mut T) -> FfiResult<&'a mut T> {
     unsafe { p.as_mut() }.ok_or(MBS_ERR_NULL_POINTER)
 }
 
-/// A finite `f64`, else `MBS_ERR_NOT_FINITE`.
+/// A finite `f64` or `f32`, else `MBS_ERR_NOT_FINITE`.
 #[inline]
-pub fn finite(x: f64) -> FfiResult<f64> {
-    if x.is_finite() {
+pub fn finite<T: Real>(x: T) -> FfiResult<T> {
+    if x.finite() {
         Ok(x)
     } else {
         Err(MBS_ERR_NOT_FINITE)
     }
 }
 
-/// A finite 3-vector from a C `double[3]`, else `MBS_ERR_NOT_FINITE`.
+/// `MBS_ERR_NOT_FINITE` unless every entry of `a` is finite.
 #[inline]
-pub fn vec3(a: &[f64; 3]) -> FfiResult<Vector3<f64>> {
+pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
+    if a.iter().all(|x| x.finite()) {
+        Ok(())
+    } else {
+        Err(MBS_ERR_NOT_FINITE)
+    }
+}
+
+/// `MBS_ERR_NON_FINITE_STATE` unless every entry of a computed result is finite (finite inputs
+/// can still overflow, e.g. the kinetic energy of a velocity of 1e200 m/s).
+#[inline]
+pub fn finite_result<T: Real>(a: &[T]) -> FfiResult<()> {
+    if a.iter().all(|x| x.finite()) {
+        Ok(())
+    } else {
+        Err(MBS_ERR_NON_FINITE_STATE)
+    }
+}
+
+/// A finite 2-vector from a C `double[2]` / `float[2]`, else `MBS_ERR_NOT_FINITE`.
+#[inline]
+pub fn vec2<T: Real>(a: &[T; 2]) -> FfiResult<nalgebra::Vector2<T>> {
+    Ok(nalgebra::Vector2::new(finite(a[0])?, finite(a[1])?))
+}
+
+/// A finite 3-vector from a C `double[3]` / `float[3]`, else `MBS_ERR_NOT_FINITE`.
+#[inline]
+pub fn vec3<T: Real>(a: &[T; 3]) -> FfiResult<Vector3<T>> {
     Ok(Vector3::new(finite(a[0])?, finite(a[1])?, finite(a[2])?))
 }
 
-/// A finite 3x3 matrix from a row-major C `double[9]`, else `MBS_ERR_NOT_FINITE`.
+/// A finite 3x3 matrix from a row-major C `double[9]` / `float[9]`, else `MBS_ERR_NOT_FINITE`.
 #[inline]
-pub fn mat3(a: &[f64; 9]) -> FfiResult<Matrix3<f64>> {
-    for x in a {
-        finite(*x)?;
-    }
+pub fn mat3<T: Real>(a: &[T; 9]) -> FfiResult<Matrix3<T>> {
+    all_finite(a)?;
     Ok(Matrix3::from_row_slice(a))
 }
 
-/// A row-major `double[9]` from a matrix.
+/// A row-major `double[9]` / `float[9]` from a matrix.
 #[inline]
-pub fn mat3_to_rows(m: &Matrix3<f64>) -> [f64; 9] {
-    let mut out = [0.0; 9];
+pub fn mat3_to_rows<T: Real>(m: &Matrix3<T>) -> [T; 9] {
+    let mut out = [T::zero(); 9];
     for i in 0..3 {
         for j in 0..3 {
             out[3 * i + j] = m[(i, j)];
         }
     }
     out
+}
+
+/// A row-major `R x C` array (`out[C * i + j] = m[(i, j)]`) of the first `C` columns of `m`.
+#[inline]
+pub fn rows_of<T: Real, const R: usize, const C: usize, const N: usize>(
+    m: &nalgebra::SMatrix<T, R, 6>,
+) -> [T; N] {
+    let mut out = [T::zero(); N];
+    for i in 0..R {
+        for j in 0..C {
+            out[C * i + j] = m[(i, j)];
+        }
+    }
+    out
+}
+
+/// Reads `*p` by value (a copy: the caller's object is never borrowed, so inputs and outputs
+/// may overlap), or `MBS_ERR_NULL_POINTER`.
+///
+/// # Safety
+/// `p` is null or points to a valid, aligned `T`.
+#[inline]
+pub unsafe fn read<T: Copy>(p: *const T) -> FfiResult<T> {
+    if p.is_null() {
+        Err(MBS_ERR_NULL_POINTER)
+    } else {
+        // SAFETY: non-null; validity and alignment by the caller's guarantee.
+        Ok(unsafe { p.read() })
+    }
+}
+
+/// `MBS_ERR_NULL_POINTER` if `p` is null (an output checked before any work).
+#[inline]
+pub fn non_null_out<T>(p: *mut T) -> FfiResult<()> {
+    if p.is_null() {
+        Err(MBS_ERR_NULL_POINTER)
+    } else {
+        Ok(())
+    }
+}
+
+/// Runs `f` and, on success, writes its value to `*out` (checked non-null before `f` runs, so
+/// a null output is `MBS_ERR_NULL_POINTER` whatever the inputs). On error `*out` is untouched.
+///
+/// # Safety
+/// `out` is null or valid for writes of a `T`.
+#[inline]
+pub unsafe fn write_with<T, F: FnOnce() -> FfiResult<(T, MbsStatus)>>(
+    out: *mut T,
+    f: F,
+) -> MbsStatus {
+    if out.is_null() {
+        return MBS_ERR_NULL_POINTER;
+    }
+    match f() {
+        Ok((v, status)) => {
+            // SAFETY: non-null and writable by the caller's guarantee.
+            unsafe { out.write(v) };
+            status
+        }
+        Err(s) => s,
+    }
 }
 
 #[cfg(test)]

@@ -13,10 +13,22 @@
 //!   panic into `MBS_ERR_PANIC`.
 #![cfg_attr(target_os = "none", no_std)]
 #![deny(missing_docs)]
+// The C names (`mbs_rigid_body`, ...) are the API: snake case by design.
+#![allow(non_camel_case_types)]
 
+pub mod body_cylinder;
+pub mod body_start;
 pub mod convert;
+pub mod mass_point_2d;
 pub mod mass_properties;
+pub mod output;
+pub mod rigid_body;
+pub mod rigid_loads;
+pub mod rigid_state;
+pub mod rigid_step;
+pub mod simulation_settings;
 pub mod status;
+pub mod step_settings;
 pub mod version;
 
 pub use status::*;

@@ -1,8 +1,11 @@
 //! Mass properties from the C side: Modelica's `BodyCylinder` (with its defaults), box, sphere,
 //! point mass, combination and the parallel-axis shift. All `double`, SI units, frame_a.
+//! Every function also returns `MBS_ERR_NON_FINITE_STATE` if finite inputs overflow (a huge
+//! density or extent): a success writes finite numbers only.
 
 use crate::convert::{
-    finite, mat3, mat3_to_rows, non_null, non_null_mut, status_of, vec3, FfiResult,
+    finite, finite_result, mat3, mat3_to_rows, non_null, non_null_mut, status_of,
+    status_of_checked, vec3, FfiResult,
 };
 use crate::guard;
 use crate::status::*;
@@ -84,12 +87,18 @@ pub struct mbs_cylinder_derived {
     pub inertia: [f64; 9],
 }
 
-fn to_c(mp: &MassProperties<f64>) -> mbs_mass_properties {
-    mbs_mass_properties {
+/// The C value of core mass properties, or `MBS_ERR_NON_FINITE_STATE` if finite inputs
+/// overflowed (a huge density or extent).
+fn to_c(mp: &MassProperties<f64>) -> FfiResult<mbs_mass_properties> {
+    let c = mbs_mass_properties {
         mass: mp.mass,
         com: mp.com.into(),
         inertia: mat3_to_rows(&mp.inertia),
-    }
+    };
+    finite_result(&[c.mass])?;
+    finite_result(&c.com)?;
+    finite_result(&c.inertia)?;
+    Ok(c)
 }
 
 fn from_c(mp: &mbs_mass_properties) -> FfiResult<MassProperties<f64>> {
@@ -132,10 +141,8 @@ fn write<T>(out: &mut T, v: FfiResult<T>) -> MbsStatus {
 /// # Safety
 /// `out` is null or valid for writes; `r` is null or points to 3 doubles.
 #[no_mangle]
-pub unsafe extern "C" fn mbs_cylinder_default(
-    out: *mut mbs_cylinder,
-    r: *const [f64; 3],
-) -> MbsStatus {
+pub unsafe extern "C" fn mbs_cylinder_default(out: *mut mbs_cylinder, r: *const f64) -> MbsStatus {
+    let r = r.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (out, r) = match unsafe { (non_null_mut(out), non_null(r)) } {
@@ -178,8 +185,8 @@ pub unsafe extern "C" fn mbs_cylinder_mass_properties(
         write(
             out,
             cylinder_of(cyl)
-                .and_then(|c| c.mass_properties().map_err(status_of))
-                .map(|m| to_c(&m)),
+                .and_then(|c| c.mass_properties().map_err(status_of_checked))
+                .and_then(|m| to_c(&m)),
         )
     })
 }
@@ -201,7 +208,7 @@ pub unsafe extern "C" fn mbs_cylinder_derived_values(
             _ => return MBS_ERR_NULL_POINTER,
         };
         let d = cylinder_of(cyl)
-            .and_then(|c| c.derived().map_err(status_of))
+            .and_then(|c| c.derived().map_err(status_of_checked))
             .map(|d| mbs_cylinder_derived {
                 length_direction: d.length_direction.into(),
                 length: d.length,
@@ -217,6 +224,26 @@ pub unsafe extern "C" fn mbs_cylinder_derived_values(
                 orientation: mat3_to_rows(&d.orientation),
                 r_cm: d.r_cm.into(),
                 inertia: mat3_to_rows(&d.inertia),
+            })
+            .and_then(|c| {
+                let scalars = [
+                    c.length,
+                    c.diameter,
+                    c.inner_diameter,
+                    c.radius,
+                    c.inner_radius,
+                    c.mo,
+                    c.mi,
+                    c.i11,
+                    c.i22,
+                    c.m,
+                ];
+                finite_result(&scalars)?;
+                finite_result(&c.length_direction)?;
+                finite_result(&c.orientation)?;
+                finite_result(&c.r_cm)?;
+                finite_result(&c.inertia)?;
+                Ok(c)
             });
         write(out, d)
     })
@@ -230,11 +257,13 @@ pub unsafe extern "C" fn mbs_cylinder_derived_values(
 /// Pointers are null or valid (`dimensions`, `center`: 3 doubles; `out`: writable).
 #[no_mangle]
 pub unsafe extern "C" fn mbs_box_mass_properties(
-    dimensions: *const [f64; 3],
+    dimensions: *const f64,
     density: f64,
-    center: *const [f64; 3],
+    center: *const f64,
     out: *mut mbs_mass_properties,
 ) -> MbsStatus {
+    let dimensions = dimensions.cast::<[f64; 3]>();
+    let center = center.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (d, c, out) =
@@ -246,9 +275,9 @@ pub unsafe extern "C" fn mbs_box_mass_properties(
             let b = Cuboid::new(vec3(d)?)
                 .density(finite(density)?)
                 .center(vec3(c)?);
-            b.mass_properties().map_err(status_of)
+            b.mass_properties().map_err(status_of_checked)
         })();
-        write(out, mp.map(|m| to_c(&m)))
+        write(out, mp.and_then(|m| to_c(&m)))
     })
 }
 
@@ -263,9 +292,10 @@ pub unsafe extern "C" fn mbs_sphere_mass_properties(
     diameter: f64,
     inner_diameter: f64,
     density: f64,
-    center: *const [f64; 3],
+    center: *const f64,
     out: *mut mbs_mass_properties,
 ) -> MbsStatus {
+    let center = center.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (c, out) = match unsafe { (non_null(center), non_null_mut(out)) } {
@@ -278,9 +308,9 @@ pub unsafe extern "C" fn mbs_sphere_mass_properties(
                 .density(finite(density)?)
                 .center(vec3(c)?)
                 .mass_properties()
-                .map_err(status_of)
+                .map_err(status_of_checked)
         })();
-        write(out, mp.map(|m| to_c(&m)))
+        write(out, mp.and_then(|m| to_c(&m)))
     })
 }
 
@@ -291,9 +321,10 @@ pub unsafe extern "C" fn mbs_sphere_mass_properties(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_point_mass_properties(
     mass: f64,
-    position: *const [f64; 3],
+    position: *const f64,
     out: *mut mbs_mass_properties,
 ) -> MbsStatus {
+    let position = position.cast::<[f64; 3]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (p, out) = match unsafe { (non_null(position), non_null_mut(out)) } {
@@ -303,9 +334,9 @@ pub unsafe extern "C" fn mbs_point_mass_properties(
         let mp = (|| {
             PointMass::new(finite(mass)?, vec3(p)?)
                 .mass_properties()
-                .map_err(status_of)
+                .map_err(status_of_checked)
         })();
-        write(out, mp.map(|m| to_c(&m)))
+        write(out, mp.and_then(|m| to_c(&m)))
     })
 }
 
@@ -341,13 +372,16 @@ pub unsafe extern "C" fn mbs_mass_properties_combine(
                 None => p,
                 Some(t) => match MassProperties::combine_two(&t, &p) {
                     Ok(c) => c,
-                    Err(e) => return status_of(e),
+                    Err(e) => return status_of_checked(e),
                 },
             });
         }
         // SAFETY: non-null, caller guarantees writability.
         let out = unsafe { &mut *out };
-        write(out, total.ok_or(MBS_ERR_INVALID_ARGUMENT).map(|t| to_c(&t)))
+        write(
+            out,
+            total.ok_or(MBS_ERR_INVALID_ARGUMENT).and_then(|t| to_c(&t)),
+        )
     })
 }
 
@@ -359,16 +393,22 @@ pub unsafe extern "C" fn mbs_mass_properties_combine(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_mass_properties_inertia_about(
     mp: *const mbs_mass_properties,
-    point: *const [f64; 3],
-    out: *mut [f64; 9],
+    point: *const f64,
+    out: *mut f64,
 ) -> MbsStatus {
+    let point = point.cast::<[f64; 3]>();
+    let out = out.cast::<[f64; 9]>();
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (mp, p, out) = match unsafe { (non_null(mp), non_null(point), non_null_mut(out)) } {
             (Ok(m), Ok(p), Ok(o)) => (m, p, o),
             _ => return MBS_ERR_NULL_POINTER,
         };
-        let r = from_c(mp).and_then(|m| Ok(mat3_to_rows(&m.inertia_about(&vec3(p)?))));
+        let r = from_c(mp).and_then(|m| {
+            let rows = mat3_to_rows(&m.inertia_about(&vec3(p)?));
+            finite_result(&rows)?;
+            Ok(rows)
+        });
         write(out, r)
     })
 }

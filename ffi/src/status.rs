@@ -31,7 +31,8 @@ pub const MBS_ERR_NOT_ASSEMBLED: MbsStatus = 104;
 pub const MBS_ERR_NOT_AVAILABLE: MbsStatus = 105;
 /// The solver failed (singular matrix, no Newton convergence).
 pub const MBS_ERR_SOLVER_FAILED: MbsStatus = 106;
-/// The state holds NaN or infinity.
+/// The state holds NaN or infinity, or a result computed from finite inputs overflowed
+/// (a step or an output of a huge state).
 pub const MBS_ERR_NON_FINITE_STATE: MbsStatus = 107;
 /// An argument is invalid in a way the 2xx codes do not name (unknown enum value, ...).
 pub const MBS_ERR_INVALID_ARGUMENT: MbsStatus = 108;
@@ -95,7 +96,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_NOT_ASSEMBLED => b"system not assembled\0",
         MBS_ERR_NOT_AVAILABLE => b"output or Jacobian not available for this item\0",
         MBS_ERR_SOLVER_FAILED => b"solver failed\0",
-        MBS_ERR_NON_FINITE_STATE => b"state is NaN or infinite\0",
+        MBS_ERR_NON_FINITE_STATE => b"state is NaN or infinite, or a result overflowed\0",
         MBS_ERR_INVALID_ARGUMENT => b"invalid argument\0",
         MBS_ERR_STORAGE => b"storage too small or misaligned\0",
         MBS_ERR_PANIC => b"internal error\0",

@@ -1,0 +1,47 @@
+/* Shared helpers of the C tests: a failure counter, CHECK, and the sentinel pattern that
+ * proves an output was left untouched by a refused call. */
+#ifndef MBS_C_TESTS_CHECK_H
+#define MBS_C_TESTS_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures = 0;
+
+#define CHECK(cond)                                                        \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);         \
+            failures++;                                                    \
+        }                                                                  \
+    } while (0)
+
+/* The status `call` returns equals `expected` (printed with its text when not). */
+#define CHECK_STATUS(call, expected)                                                  \
+    do {                                                                              \
+        mbs_status got_ = (call);                                                     \
+        if (got_ != (mbs_status)(expected)) {                                         \
+            printf("FAIL %s:%d: %s returned %u (%s), expected %s\n", __FILE__,        \
+                   __LINE__, #call, (unsigned)got_, mbs_status_str(got_), #expected); \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+#define SENTINEL 0xAB
+
+/* Fills an output with the sentinel pattern. */
+#define POISON(x) memset(&(x), SENTINEL, sizeof(x))
+
+/* 1 if every byte of the object at `p` still holds the sentinel. */
+static int untouched_bytes(const void *p, size_t n) {
+    const unsigned char *b = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (b[i] != SENTINEL) return 0;
+    }
+    return 1;
+}
+#define UNTOUCHED(x) untouched_bytes(&(x), sizeof(x))
+
+#endif

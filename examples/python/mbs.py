@@ -1,0 +1,318 @@
+"""mbs from Python through ctypes (standard library only).
+
+Loads ``libmbs.so`` (``libmbs.dylib`` on macOS, ``mbs.dll`` on Windows) from the path in the
+environment variable ``MBS_LIB``, else from ``target/release`` (then ``target/debug``) of the
+repository this file lives in (``cargo build --release -p mbs-ffi`` builds it).
+
+The structs mirror ``include/mbs.h`` field by field (same names, units and frames: see the
+header). Every function keeps its C signature; ``check`` turns an error status into an
+``MbsError`` carrying the status and ``mbs_status_str``'s text, and returns warnings
+(``MBS_WARN_*``) so the caller can look at them. Arrays are passed as ctypes arrays, e.g.
+``vec3(1, 2, 3)``; results are read from the structs' fields.
+"""
+
+import ctypes
+import os
+import sys
+from ctypes import POINTER, Structure, c_bool, c_char_p, c_double, c_float, c_size_t, c_uint32
+
+__all__ = ["lib", "check", "MbsError"]
+
+
+def _library_path():
+    env = os.environ.get("MBS_LIB")
+    if env:
+        return env
+    name = {"darwin": "libmbs.dylib", "win32": "mbs.dll"}.get(sys.platform, "libmbs.so")
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    for profile in ("release", "debug"):
+        path = os.path.join(root, "target", profile, name)
+        if os.path.exists(path):
+            return path
+    raise OSError(
+        "libmbs not found: set MBS_LIB or run `cargo build --release -p mbs-ffi` in " + root
+    )
+
+
+lib = ctypes.CDLL(_library_path())
+
+# ---- status --------------------------------------------------------------------------------
+status = c_uint32
+MBS_OK = 0
+MBS_WARN_STEP_TOO_LARGE = 1
+MBS_ERR_NULL_POINTER = 100
+MBS_ERR_NOT_FINITE = 101
+MBS_ERR_CAPACITY_FULL = 102
+MBS_ERR_UNKNOWN_INDEX = 103
+MBS_ERR_NOT_ASSEMBLED = 104
+MBS_ERR_NOT_AVAILABLE = 105
+MBS_ERR_SOLVER_FAILED = 106
+MBS_ERR_NON_FINITE_STATE = 107
+MBS_ERR_INVALID_ARGUMENT = 108
+MBS_ERR_STORAGE = 109
+MBS_ERR_PANIC = 199
+MBS_ERR_INVALID_MASS = 200
+MBS_ERR_INVALID_TIME_STEP = 207
+MBS_ERR_INVALID_SETTING = 211
+
+lib.mbs_status_str.argtypes = [status]
+lib.mbs_status_str.restype = c_char_p
+lib.mbs_status_is_ok.argtypes = [status]
+lib.mbs_status_is_ok.restype = c_bool
+lib.mbs_version.argtypes = []
+lib.mbs_version.restype = c_char_p
+
+
+class MbsError(RuntimeError):
+    """An error status (>= 100) of an mbs call: ``.status`` and the library's text."""
+
+    def __init__(self, code, what=""):
+        self.status = code
+        text = lib.mbs_status_str(code).decode()
+        super().__init__(f"{what}: mbs status {code}: {text}" if what else f"mbs status {code}: {text}")
+
+
+def check(code, what=""):
+    """Returns ``code`` if it is ``MBS_OK`` or a warning, raises ``MbsError`` otherwise."""
+    if not lib.mbs_status_is_ok(code):
+        raise MbsError(code, what)
+    return code
+
+
+def version():
+    """The library version string."""
+    return lib.mbs_version().decode()
+
+
+def vec(ctype, *values):
+    """A ctypes array of ``values``."""
+    return (ctype * len(values))(*values)
+
+
+def vec2(*v):
+    return vec(c_double, *v)
+
+
+def vec3(*v):
+    return vec(c_double, *v)
+
+
+# ---- output variables and integrators ------------------------------------------------------
+output_variable = c_uint32
+(
+    MBS_OUTPUT_POSITION,
+    MBS_OUTPUT_DISPLACEMENT,
+    MBS_OUTPUT_VELOCITY,
+    MBS_OUTPUT_ACCELERATION,
+    MBS_OUTPUT_ROTATION_MATRIX,
+    MBS_OUTPUT_ROTATION,
+    MBS_OUTPUT_ANGULAR_VELOCITY,
+    MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL,
+    MBS_OUTPUT_ANGULAR_ACCELERATION,
+    MBS_OUTPUT_KINETIC_ENERGY,
+    MBS_OUTPUT_POTENTIAL_ENERGY,
+) = range(11)
+
+MBS_INTEGRATOR_MIDPOINT = 0
+MBS_INTEGRATOR_EXPLICIT_EULER = 1
+MBS_INTEGRATOR_SYMPLECTIC_EULER = 2
+MBS_INTEGRATOR_RK4 = 3
+MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA = 0
+
+lib.mbs_output_variable_len.argtypes = [output_variable]
+lib.mbs_output_variable_len.restype = c_size_t
+
+
+# ---- structs (field order and types exactly as in mbs.h) ------------------------------------
+class mbs_mass_properties(Structure):
+    _fields_ = [("mass", c_double), ("com", c_double * 3), ("inertia", c_double * 9)]
+
+
+class mbs_cylinder(Structure):
+    _fields_ = [
+        ("r", c_double * 3),
+        ("r_shape", c_double * 3),
+        ("length_direction", c_double * 3),
+        ("has_length_direction", c_bool),
+        ("length", c_double),
+        ("has_length", c_bool),
+        ("diameter", c_double),
+        ("has_diameter", c_bool),
+        ("inner_diameter", c_double),
+        ("density", c_double),
+        ("width_fraction", c_double),
+    ]
+
+
+class mbs_body_start(Structure):
+    _fields_ = [
+        ("r_0_start", c_double * 3),
+        ("v_0_start", c_double * 3),
+        ("angles_start", c_double * 3),
+        ("sequence_start", c_uint32 * 3),
+        ("w_0_start", c_double * 3),
+        ("z_0_start", c_double * 3),
+    ]
+
+
+def _rigid_structs(real):
+    class Body(Structure):
+        _fields_ = [
+            ("mass", real),
+            ("inertia", real * 9),
+            ("center_of_mass", real * 3),
+            ("reference_position", real * 3),
+            ("reference_orientation", real * 4),
+        ]
+
+    class State(Structure):
+        _fields_ = [
+            ("position", real * 3),
+            ("orientation", real * 4),
+            ("velocity", real * 3),
+            ("angular_velocity", real * 3),
+            ("acceleration", real * 3),
+            ("angular_acceleration", real * 3),
+        ]
+
+    class Loads(Structure):
+        _fields_ = [
+            ("force", real * 3),
+            ("torque", real * 3),
+            ("torque_world", real * 3),
+            ("gravity", real * 3),
+            ("linear_damping", real * 3),
+            ("angular_damping", real * 3),
+        ]
+
+    class Settings(Structure):
+        _fields_ = [
+            ("integrator", c_uint32),
+            ("substep", c_bool),
+            ("max_rotation_per_step", real),
+            ("max_substeps", c_uint32),
+        ]
+
+    return Body, State, Loads, Settings
+
+
+mbs_rigid_body, mbs_rigid_state, mbs_rigid_loads, mbs_step_settings = _rigid_structs(c_double)
+(
+    mbs_rigid_body_f32,
+    mbs_rigid_state_f32,
+    mbs_rigid_loads_f32,
+    mbs_step_settings_f32,
+) = _rigid_structs(c_float)
+
+
+class mbs_step_info(Structure):
+    _fields_ = [
+        ("status", status),
+        ("substeps", c_uint32),
+        ("rejected_substeps", c_uint32),
+        ("substep_limit_reached", c_bool),
+    ]
+
+
+class mbs_mass_point_2d(Structure):
+    _fields_ = [("mass", c_double), ("reference_coordinates", c_double * 2)]
+
+
+class mbs_point2d_state(Structure):
+    _fields_ = [
+        ("q", c_double * 2),
+        ("q_t", c_double * 2),
+        ("q_tt", c_double * 2),
+        ("a", c_double * 2),
+    ]
+
+
+class mbs_mass_point_2d_loads(Structure):
+    _fields_ = [("force", c_double * 3), ("gravity", c_double * 3)]
+
+
+class mbs_alpha_step_info(Structure):
+    _fields_ = [("newton_iterations", c_uint32)]
+
+
+class mbs_simulation_settings(Structure):
+    _fields_ = [
+        ("start_time", c_double),
+        ("end_time", c_double),
+        ("number_of_steps", c_uint32),
+        ("solver_type", c_uint32),
+        ("spectral_radius", c_double),
+        ("newton_relative_tolerance", c_double),
+        ("newton_absolute_tolerance", c_double),
+        ("newton_max_iterations", c_uint32),
+    ]
+
+
+# ---- functions -----------------------------------------------------------------------------
+def _fn(name, *argtypes):
+    f = getattr(lib, name)
+    f.argtypes = list(argtypes)
+    f.restype = status
+    return f
+
+
+_P = POINTER
+_d, _f = _P(c_double), _P(c_float)
+
+_fn("mbs_cylinder_default", _P(mbs_cylinder), _d)
+_fn("mbs_cylinder_mass_properties", _P(mbs_cylinder), _P(mbs_mass_properties))
+_fn("mbs_box_mass_properties", _d, c_double, _d, _P(mbs_mass_properties))
+_fn("mbs_sphere_mass_properties", c_double, c_double, c_double, _d, _P(mbs_mass_properties))
+_fn("mbs_point_mass_properties", c_double, _d, _P(mbs_mass_properties))
+_fn("mbs_mass_properties_combine", _P(mbs_mass_properties), c_size_t, _P(mbs_mass_properties))
+_fn("mbs_mass_properties_inertia_about", _P(mbs_mass_properties), _d, _d)
+
+_fn("mbs_body_start_default", _P(mbs_body_start))
+_fn("mbs_rigid_state_from_start", _P(mbs_body_start), _P(mbs_rigid_state))
+_fn("mbs_body_cylinder_init", _P(mbs_cylinder), _P(mbs_body_start), _P(mbs_rigid_body), _P(mbs_rigid_state))
+
+for _sfx, _real, _ptr, (_B, _S, _L, _T) in (
+    ("", c_double, _d, (mbs_rigid_body, mbs_rigid_state, mbs_rigid_loads, mbs_step_settings)),
+    ("_f32", c_float, _f, (mbs_rigid_body_f32, mbs_rigid_state_f32, mbs_rigid_loads_f32, mbs_step_settings_f32)),
+):
+    _fn("mbs_rigid_body_init" + _sfx, _P(_B), _real, _ptr, _ptr)
+    _fn("mbs_rigid_state_init" + _sfx, _P(_S), _ptr, _ptr, _ptr, _ptr)
+    _fn("mbs_step_settings_default" + _sfx, _P(_T))
+    _fn("mbs_rigid_step" + _sfx, _P(_B), _P(_L), _P(_T), _P(_S), _real, _P(mbs_step_info))
+    _fn("mbs_rigid_output" + _sfx, _P(_B), _P(_S), output_variable, _ptr, _ptr, c_size_t, _P(c_size_t))
+    _fn("mbs_rigid_position_jacobian" + _sfx, _P(_B), _P(_S), _ptr, _ptr)
+    _fn("mbs_rigid_rotation_jacobian" + _sfx, _P(_B), _P(_S), _ptr)
+
+_fn("mbs_simulation_settings_default", _P(mbs_simulation_settings))
+_fn("mbs_mass_point_2d_init", _P(mbs_mass_point_2d), c_double, _d)
+_M, _ML, _MS = _P(mbs_mass_point_2d), _P(mbs_mass_point_2d_loads), _P(mbs_simulation_settings)
+_fn("mbs_mass_point_2d_init_state", _M, _ML, _MS, _d, _d, _P(mbs_point2d_state))
+_fn("mbs_mass_point_2d_step", _M, _ML, _MS, _P(mbs_point2d_state), c_double, _P(mbs_alpha_step_info))
+_fn("mbs_mass_point_2d_output", _M, _P(mbs_point2d_state), output_variable, _d, _d, c_size_t, _P(c_size_t))
+_fn("mbs_mass_point_2d_position_jacobian", _M, _P(mbs_point2d_state), _d, _d)
+_fn("mbs_mass_point_2d_solve_dynamic", _M, _ML, _MS, _d, _d, _P(mbs_point2d_state))
+
+
+# ---- small conveniences --------------------------------------------------------------------
+def rigid_output(body, state, var, local_position=(0.0, 0.0, 0.0)):
+    """Output ``var`` of a double-precision rigid body as a list (1, 3 or 9 values)."""
+    out = (c_double * 9)()
+    n = c_size_t(0)
+    check(
+        lib.mbs_rigid_output(ctypes.byref(body), ctypes.byref(state), var, vec3(*local_position), out, 9, ctypes.byref(n)),
+        "mbs_rigid_output",
+    )
+    return list(out[: n.value])
+
+
+def mass_point_2d_output(body, state, var, local_position=(0.0, 0.0, 0.0)):
+    """Output ``var`` of a mass point 2D as a list (1, 3 or 9 values)."""
+    out = (c_double * 9)()
+    n = c_size_t(0)
+    check(
+        lib.mbs_mass_point_2d_output(
+            ctypes.byref(body), ctypes.byref(state), var, vec3(*local_position), out, 9, ctypes.byref(n)
+        ),
+        "mbs_mass_point_2d_output",
+    )
+    return list(out[: n.value])

@@ -1,0 +1,122 @@
+//! Settings of a dynamic solve (Exudyn's `SimulationSettings.timeIntegration`) from the C side,
+//! with `mbs_simulation_settings_default` = Exudyn's `SolveDynamic` defaults.
+
+use crate::convert::{finite, non_null_out, status_of, FfiResult};
+use crate::guard;
+use crate::status::*;
+use mbs_core::integrators::GeneralizedAlpha;
+use mbs_core::solver::{DynamicSolverType, NewtonSettings, SimulationSettings};
+
+/// Which dynamic solver a solve uses (`MBS_DYNAMIC_SOLVER_*`, fixed numbers).
+pub type MbsDynamicSolver = u32;
+
+/// Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default.
+pub const MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA: MbsDynamicSolver = 0;
+
+/// Settings of a dynamic simulation. Fill with `mbs_simulation_settings_default`, then
+/// override fields. The per-step calls (`mbs_mass_point_2d_step`) use only `solver_type`,
+/// `spectral_radius` and the Newton fields.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct mbs_simulation_settings {
+    /// Start time (s), default 0.
+    pub start_time: f64,
+    /// End time (s), > `start_time`, default 1.
+    pub end_time: f64,
+    /// Number of equal steps from start to end time (>= 1), default 100: `h = (end - start) / n`.
+    pub number_of_steps: u32,
+    /// The solver, an `MBS_DYNAMIC_SOLVER_*` value (default generalized-alpha); another value
+    /// is `MBS_ERR_INVALID_ARGUMENT`.
+    pub solver_type: MbsDynamicSolver,
+    /// Spectral radius at infinite frequency `rho_inf` of generalized-alpha, in [0, 1]
+    /// (default 0.9; 1 = no numerical damping).
+    pub spectral_radius: f64,
+    /// Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8.
+    pub newton_relative_tolerance: f64,
+    /// Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10.
+    pub newton_absolute_tolerance: f64,
+    /// Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
+    pub newton_max_iterations: u32,
+}
+
+impl mbs_simulation_settings {
+    /// Exudyn's `SolveDynamic` defaults (those of core).
+    pub fn defaults() -> Self {
+        let d = SimulationSettings::<f64>::default();
+        Self {
+            start_time: d.start_time,
+            end_time: d.end_time,
+            number_of_steps: d.number_of_steps,
+            solver_type: MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA,
+            spectral_radius: d.spectral_radius,
+            newton_relative_tolerance: d.newton.relative_tolerance,
+            newton_absolute_tolerance: d.newton.absolute_tolerance,
+            newton_max_iterations: d.newton.max_iterations,
+        }
+    }
+
+    fn newton(&self) -> FfiResult<NewtonSettings<f64>> {
+        Ok(NewtonSettings {
+            relative_tolerance: finite(self.newton_relative_tolerance)?,
+            absolute_tolerance: finite(self.newton_absolute_tolerance)?,
+            max_iterations: self.newton_max_iterations,
+        })
+    }
+
+    fn solver(&self) -> FfiResult<DynamicSolverType> {
+        match self.solver_type {
+            MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA => Ok(DynamicSolverType::GeneralizedAlpha),
+            _ => Err(MBS_ERR_INVALID_ARGUMENT),
+        }
+    }
+
+    /// The checked core settings of a whole solve: `MBS_ERR_INVALID_ARGUMENT` (solver type),
+    /// `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (times, step count, spectral radius,
+    /// Newton).
+    pub fn to_core(&self) -> FfiResult<SimulationSettings<f64>> {
+        let s = SimulationSettings {
+            start_time: finite(self.start_time)?,
+            end_time: finite(self.end_time)?,
+            number_of_steps: self.number_of_steps,
+            spectral_radius: finite(self.spectral_radius)?,
+            newton: self.newton()?,
+            solver_type: self.solver()?,
+        };
+        s.validate().map_err(status_of)?;
+        Ok(s)
+    }
+
+    /// The checked integrator of one step (only solver type, spectral radius and Newton).
+    pub fn integrator(&self) -> FfiResult<GeneralizedAlpha<f64>> {
+        match self.solver()? {
+            DynamicSolverType::GeneralizedAlpha => {
+                let rho = finite(self.spectral_radius)?;
+                let newton = self.newton()?;
+                GeneralizedAlpha::new(rho)
+                    .and_then(|g| g.with_newton(newton))
+                    .map_err(status_of)
+            }
+            _ => Err(MBS_ERR_INVALID_ARGUMENT),
+        }
+    }
+}
+
+/// Fills `*out` with Exudyn's `SolveDynamic` defaults: start 0 s, end 1 s, 100 steps,
+/// generalized-alpha with spectral radius 0.9, Newton relative tolerance 1e-8, absolute
+/// tolerance 1e-10, 25 iterations.
+///
+/// # Safety
+/// `out` is null or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_simulation_settings_default(
+    out: *mut mbs_simulation_settings,
+) -> MbsStatus {
+    guard(|| match non_null_out(out) {
+        Ok(()) => {
+            // SAFETY: non-null; writable by the caller's guarantee.
+            unsafe { out.write(mbs_simulation_settings::defaults()) };
+            MBS_OK
+        }
+        Err(s) => s,
+    })
+}
