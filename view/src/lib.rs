@@ -23,6 +23,7 @@
 //! recorder pushes one row per step into a [`Trajectory`]. [`demo::render_demo`] shows the
 //! whole path with hand-spun bodies until the system exists.
 
+pub mod bodies;
 pub mod demo;
 pub mod error;
 pub mod legend;
@@ -37,6 +38,7 @@ pub mod system;
 pub mod ticks;
 pub mod trajectory;
 
+pub use bodies::{read_bodies, BodiesFile};
 pub use error::{Result, ViewError};
 pub use plot::{plot_svg, PlotOptions};
 pub use projection::{Projector, View};

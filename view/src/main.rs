@@ -3,19 +3,25 @@
 //! - `mbs-view demo [DIR]`: renders the demo scene (isometric with numbers, and contour colors
 //!   along z), its sensor plot and CSV into DIR (default `target/mbs-view`) and prints the paths.
 //! - `mbs-view render <scene.txt> [--csv <trajectory.csv>] [--out <DIR>] [--view iso|x|y|z]
-//!   [--size <W>x<H>]`: draws a primitive stream (`mbs_view::stream`, e.g. written by a C
-//!   program through `mbs_system_export_scene`) to `<DIR>/<stem>.svg` and `.png`, and with
-//!   `--csv` a time plot of every column of the CSV to `<DIR>/<csv stem>.svg` and `.png`
-//!   (default DIR: the scene file's directory); prints the paths.
+//!   [--size <W>x<H>] [--numbers] [--contour <OutputVariable> [--component <k>]]`: draws a
+//!   scene to `<DIR>/<stem>.svg` and `.png`, and with `--csv` a time plot of every column of
+//!   the CSV to `<DIR>/<csv stem>.svg` and `.png` (default DIR: the scene file's directory);
+//!   prints the paths. The scene file is either a primitive stream (`mbs-scene 1`,
+//!   `mbs_view::stream`: the scene as exported, settings already applied) or a body-state file
+//!   (`mbs-bodies 1`, `mbs_view::bodies`: bodies and states, rebuilt as a system whose
+//!   `export_scene` runs here with `--numbers` / `--contour` / `--component`, default
+//!   component -1 = the norm).
 
+use mbs_core::graphics::VisualizationSettings;
+use mbs_core::OutputVariableType;
 use mbs_view::{
-    plot_svg, read_stream, scene_svg, write_png, write_svg, PlotOptions, RenderOptions, Trajectory,
-    View,
+    plot_svg, read_bodies, read_stream, scene_svg, system_scene, write_png, write_svg, PlotOptions,
+    RenderOptions, Trajectory, View,
 };
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  mbs-view demo [DIR]\n  mbs-view render <scene.txt> [--csv <trajectory.csv>] [--out <DIR>] [--view iso|x|y|z] [--size <W>x<H>]";
+const USAGE: &str = "usage:\n  mbs-view demo [DIR]\n  mbs-view render <scene.txt | bodies.txt> [--csv <trajectory.csv>] [--out <DIR>] [--view iso|x|y|z] [--size <W>x<H>] [--numbers] [--contour <OutputVariable> [--component <k>]]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,6 +61,27 @@ struct RenderArgs {
     out: Option<PathBuf>,
     view: View,
     size: (u32, u32),
+    settings: VisualizationSettings,
+}
+
+/// The output variable named `name` (its Rust name, case-insensitive: `Velocity`, ...).
+fn variable(name: &str) -> Option<OutputVariableType> {
+    use OutputVariableType as O;
+    [
+        O::Position,
+        O::Displacement,
+        O::Velocity,
+        O::Acceleration,
+        O::RotationMatrix,
+        O::Rotation,
+        O::AngularVelocity,
+        O::AngularVelocityLocal,
+        O::AngularAcceleration,
+        O::KineticEnergy,
+        O::PotentialEnergy,
+    ]
+    .into_iter()
+    .find(|v| format!("{v:?}").eq_ignore_ascii_case(name))
 }
 
 fn parse_render(args: &[String]) -> Result<RenderArgs, String> {
@@ -65,7 +92,9 @@ fn parse_render(args: &[String]) -> Result<RenderArgs, String> {
         out: None,
         view: View::Isometric,
         size: (800, 600),
+        settings: VisualizationSettings::default(),
     };
+    r.settings.contour.output_variable_component = -1;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || {
@@ -84,6 +113,17 @@ fn parse_render(args: &[String]) -> Result<RenderArgs, String> {
                     "z" => View::AlongZ,
                     v => return Err(format!("unknown view `{v}` (iso, x, y, z)")),
                 }
+            }
+            "--numbers" => r.settings.bodies.show_numbers = true,
+            "--contour" => {
+                let v = value()?;
+                r.settings.contour.output_variable =
+                    Some(variable(&v).ok_or_else(|| format!("unknown output variable `{v}`"))?);
+            }
+            "--component" => {
+                let v = value()?;
+                r.settings.contour.output_variable_component =
+                    v.parse().map_err(|_| format!("bad component `{v}`"))?;
             }
             "--size" => {
                 let v = value()?;
@@ -113,7 +153,21 @@ fn render(args: &[String]) -> Result<(), String> {
     let a = parse_render(args)?;
     let text =
         std::fs::read_to_string(&a.scene).map_err(|e| format!("{}: {e}", a.scene.display()))?;
-    let s = read_stream(&text).map_err(|e| format!("{}: {e}", a.scene.display()))?;
+    let what = |e: mbs_view::ViewError| format!("{}: {e}", a.scene.display());
+    let magic = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    let s = if magic.starts_with("mbs-bodies") {
+        let b = read_bodies(&text).map_err(what)?;
+        mbs_view::StreamScene {
+            scene: system_scene(&*b.system, &a.settings).map_err(what)?,
+            title: b.title,
+        }
+    } else {
+        read_stream(&text).map_err(what)?
+    };
     let dir = a.out.clone().unwrap_or_else(|| {
         a.scene
             .parent()

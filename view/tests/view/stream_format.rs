@@ -143,3 +143,43 @@ fn render_command_draws_a_stream_and_a_csv() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
 }
+
+#[test]
+fn body_state_files_rebuild_the_bodies_or_name_the_bad_line() {
+    use mbs_view::read_bodies;
+    let text = "mbs-bodies 1\ntitle two bodies\nground 0 -1 0\n\
+        mass_point_2d 2 1 0 0.5 0 0 0\n\
+        rigid_body 3 0 0 0 0.1 0 0 0 0.2 0 0 0 0.3 0 1 0 1 0 0 0 0 0 0 0 0 0\n\
+        body_cylinder 0.5 0 0 0 0 0 1 0 0 0.5 0.1 0 7700 0 0 1 1 0 0 0 0 0 0 0 0 0\n";
+    let b = read_bodies(text).unwrap();
+    assert_eq!(b.system.counts()[1], 4);
+    let scene = system_scene(&*b.system, &VisualizationSettings::default()).unwrap();
+    // Ground nothing; sphere at (1.5, 0, 0); box at (0, 1, 0); cylinder from (0, 0, 1).
+    assert_eq!(scene.primitives.len(), 3);
+    let DrawShape::Sphere { center, .. } = scene.primitives[0].shape else {
+        panic!("{:?}", scene.primitives[0]);
+    };
+    assert_eq!(center.x, 1.5);
+    let DrawShape::Cuboid { center, .. } = scene.primitives[1].shape else {
+        panic!("{:?}", scene.primitives[1]);
+    };
+    assert_eq!(center.y, 1.0);
+    let DrawShape::Cylinder { p0, .. } = scene.primitives[2].shape else {
+        panic!("{:?}", scene.primitives[2]);
+    };
+    assert_eq!(p0.z, 1.0);
+    let bad = |t: &str| match read_bodies(t) {
+        Err(ViewError::Stream { line, .. }) => line,
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("accepted {t}"),
+    };
+    assert_eq!(bad("mbs-scene 1\n"), 1);
+    assert_eq!(bad("mbs-bodies 1\nmass_point_2d 0 0 0 0 0 0 0\n"), 2); // mass 0
+    assert_eq!(bad("mbs-bodies 1\nground 0 0\n"), 2);
+    assert_eq!(bad("mbs-bodies 1\nground 0 0 0 0\n"), 2);
+    // A quaternion that is not a unit one.
+    assert_eq!(
+        bad("mbs-bodies 1\nrigid_body 3 0 0 0 0.1 0 0 0 0.2 0 0 0 0.3 0 0 0 2 0 0 0 0 0 0 0 0 0\n"),
+        2
+    );
+}
