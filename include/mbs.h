@@ -6,14 +6,16 @@
  * - Quaternions are scalar first [w, x, y, z]; matrices are row-major (m[3*i + j] = M_ij).
  * - Every function returns an mbs_status (0 = MBS_OK; 1..99 warnings: the work was done;
  *   100..199 errors and 200..299 invalid arguments: nothing was changed), except
- *   mbs_status_str, mbs_status_is_ok, mbs_version and mbs_output_variable_len.
+ *   mbs_status_str, mbs_status_is_ok, mbs_version, mbs_output_variable_len and
+ *   mbs_system_storage_size.
  *   mbs_status_str(status) describes a status.
  * - NULL pointers are refused (MBS_ERR_NULL_POINTER) unless a parameter says "may be NULL";
  *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE), and so is a result that overflows from
  *   finite inputs (MBS_ERR_NON_FINITE_STATE): a success writes finite numbers only.
  *   Outputs and states are written only on success: on an error return the caller's memory
  *   is untouched.
- * - No function allocates or keeps a pointer after it returns; all memory is the caller's.
+ * - No function allocates or keeps a pointer after it returns (except a system's sensor
+ *   buffers and user-load callbacks, below); all memory is the caller's.
  *   Functions are reentrant: concurrent calls on distinct objects are safe.
  * - Precision: types and functions without suffix use double. The per-item rigid-body API
  *   also exists in single precision with the suffix _f32 (mbs_rigid_body_f32,
@@ -21,6 +23,13 @@
  *   the same generic code instantiated with float, for FPUs without double (Cortex-M4F).
  *   Choose one precision per body; the two families do not mix. The *_of_f64 and *_of_f32
  *   structs are the generic definitions behind the typedefs: use the typedef names.
+ * - The whole system (mbs_system_*): caller-owned storage `mbs_system` (MBS_SYSTEM_SIZE bytes,
+ *   double precision, capacities MBS_SYSTEM_MAX_*: 64 nodes and objects, 128 markers and
+ *   loads, 64 connectors, 32 sensors), mbs_system_init, add items (indices out through
+ *   uint32_t *, written on success only), mbs_system_assemble, mbs_system_step /
+ *   mbs_system_solve_dynamic, outputs by MBS_OUTPUT_* and sensors writing rows into caller
+ *   buffers. The exception to "no pointer kept": a sensor's buffer and a user load's ctx are
+ *   kept by the system and must outlive its use.
  */
 
 #ifndef MBS_H
@@ -31,6 +40,57 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+
+/**
+ * Capacity of an `mbs_system`: nodes.
+ */
+#define MBS_SYSTEM_MAX_NODES 64
+
+/**
+ * Capacity of an `mbs_system`: objects (bodies, ground objects).
+ */
+#define MBS_SYSTEM_MAX_OBJECTS 64
+
+/**
+ * Capacity of an `mbs_system`: markers.
+ */
+#define MBS_SYSTEM_MAX_MARKERS 128
+
+/**
+ * Capacity of an `mbs_system`: loads.
+ */
+#define MBS_SYSTEM_MAX_LOADS 128
+
+/**
+ * Capacity of an `mbs_system`: connectors.
+ */
+#define MBS_SYSTEM_MAX_CONNECTORS 64
+
+/**
+ * Capacity of an `mbs_system`: sensors.
+ */
+#define MBS_SYSTEM_MAX_SENSORS 32
+
+/**
+ * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
+ */
+#define MBS_SYSTEM_WORDS 6400
+
+/**
+ * Size of the `mbs_system` storage (bytes): 50 KiB (the core system 49.6 KiB, the sensor
+ * buffers' bookkeeping 1.3 KiB, on a 64-bit host).
+ */
+#define MBS_SYSTEM_SIZE 51200
+
+/**
+ * Alignment the `mbs_system` storage needs (bytes).
+ */
+#define MBS_SYSTEM_ALIGN 8
+
+/**
+ * Index value meaning "no item" (e.g. the gravity marker of a body created without gravity).
+ */
+#define MBS_NO_INDEX 4294967295
 
 /**
  * Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
@@ -660,6 +720,266 @@ typedef struct mbs_step_settings_of_f32 {
 typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
 
 /**
+ * Storage for one multibody system, declared by the caller (no malloc): double precision,
+ * capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
+ * `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
+ * `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
+ * `MBS_SYSTEM_SIZE` bytes (50 KiB), sized for a host or a large MCU. A step also uses
+ * about 16 KiB of stack. Firmware with little RAM uses the per-item API
+ * (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
+ *
+ * Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
+ * other `mbs_system_*` functions. The contents are private. Do not copy an initialized
+ * system with `memcpy` while sensors hold buffers you do not want shared, and do not use
+ * one system from two threads at once.
+ */
+typedef struct mbs_system {
+  /**
+   * Private.
+   */
+  uint64_t _opaque[MBS_SYSTEM_WORDS];
+} mbs_system;
+
+/**
+ * Numbers of the items of a system.
+ */
+typedef struct mbs_system_counts {
+  /**
+   * Nodes (at most `MBS_SYSTEM_MAX_NODES`).
+   */
+  uint32_t nodes;
+  /**
+   * Objects (at most `MBS_SYSTEM_MAX_OBJECTS`).
+   */
+  uint32_t objects;
+  /**
+   * Markers (at most `MBS_SYSTEM_MAX_MARKERS`).
+   */
+  uint32_t markers;
+  /**
+   * Loads (at most `MBS_SYSTEM_MAX_LOADS`).
+   */
+  uint32_t loads;
+  /**
+   * Connectors (at most `MBS_SYSTEM_MAX_CONNECTORS`).
+   */
+  uint32_t connectors;
+  /**
+   * Sensors (at most `MBS_SYSTEM_MAX_SENSORS`).
+   */
+  uint32_t sensors;
+  /**
+   * `true` after a successful `mbs_system_assemble` with no item added since.
+   */
+  bool assembled;
+} mbs_system_counts;
+
+/**
+ * How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
+ */
+typedef uint32_t MbsCoupling;
+
+/**
+ * The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
+ */
+typedef uint32_t MbsRigidScheme;
+
+/**
+ * How a system integrates (core's `SystemSettings`). Fill with
+ * `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
+ */
+typedef struct mbs_system_settings {
+  /**
+   * `MBS_COUPLING_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  MbsCoupling coupling;
+  /**
+   * `MBS_RIGID_SCHEME_*` (default midpoint with mean-rate orientation); another value is
+   * `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  MbsRigidScheme rigid_scheme;
+  /**
+   * Sub-step a rigid body's rotation so that each sub-step turns by at most
+   * `max_rotation_per_step` (with kick-drift-kick only the torque-free drift is
+   * sub-stepped). Default `false`: `MBS_WARN_STEP_TOO_LARGE` when a step turns further.
+   */
+  bool substep;
+  /**
+   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
+   */
+  double max_rotation_per_step;
+  /**
+   * Cap on the sub-steps of one step (>= 1), default 1024.
+   */
+  uint32_t max_substeps;
+  /**
+   * Kick-drift-kick with damping: fixed-point corrections of the implicit last half kick
+   * (0..=16, default 1; 0 makes the damping explicit, first order).
+   */
+  uint32_t damping_corrections;
+} mbs_system_settings;
+
+/**
+ * What a user load's vector is (`MBS_USER_LOAD_*`, fixed numbers).
+ */
+typedef uint32_t MbsUserLoadKind;
+
+/**
+ * A user load's callback: writes the load's vector at time `t` (s) into `out[0..3]` (which
+ * holds zeros when called). It is called with the `ctx` it was registered with, possibly
+ * several times per step (start and end of a step, sensors, assemble), so it must be a
+ * function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
+ * NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
+ * system.
+ */
+typedef void (*mbs_load_fn)(void *ctx, double t, double *out);
+
+/**
+ * The items a `mbs_system_create_*` helper added.
+ */
+typedef struct mbs_created_body {
+  /**
+   * The body's node.
+   */
+  uint32_t node;
+  /**
+   * The body.
+   */
+  uint32_t object;
+  /**
+   * Its `MarkerBodyMass` (with a non-zero gravity), else `MBS_NO_INDEX`.
+   */
+  uint32_t mass_marker;
+  /**
+   * Its `LoadMassProportional` (with a non-zero gravity), else `MBS_NO_INDEX`.
+   */
+  uint32_t gravity_load;
+} mbs_created_body;
+
+/**
+ * What a sensor reads (`MBS_SENSOR_*`, fixed numbers).
+ */
+typedef uint32_t MbsSensorKind;
+
+/**
+ * What a sensor reads.
+ */
+typedef struct mbs_sensor_spec {
+  /**
+   * `MBS_SENSOR_*`.
+   */
+  MbsSensorKind kind;
+  /**
+   * Index of the node, body, marker or load.
+   */
+  uint32_t index;
+  /**
+   * The output (`MBS_OUTPUT_*`; ignored for a load sensor).
+   */
+  mbs_output_variable variable;
+  /**
+   * Body sensors: the point (m, body frame, from the reference point); else ignored.
+   */
+  double local_position[3];
+} mbs_sensor_spec;
+
+/**
+ * A sensor's buffer.
+ */
+typedef struct mbs_sensor_info {
+  /**
+   * Doubles per row: 1 (time) + the sensor's values.
+   */
+  size_t row_len;
+  /**
+   * Rows the buffer holds (0: no buffer).
+   */
+  size_t capacity;
+  /**
+   * Rows written so far.
+   */
+  size_t rows;
+  /**
+   * Rows not written because the buffer was full.
+   */
+  uint64_t dropped_rows;
+} mbs_sensor_info;
+
+/**
+ * What kind of item an `mbs_item_ref` names (`MBS_ITEM_*`, fixed numbers).
+ */
+typedef uint32_t MbsItemKind;
+
+/**
+ * Names the item a whole-system call (assemble, step, solve) failed at.
+ */
+typedef struct mbs_item_ref {
+  /**
+   * `MBS_ITEM_*`.
+   */
+  MbsItemKind kind;
+  /**
+   * The item's index (0 for `MBS_ITEM_SYSTEM`).
+   */
+  uint32_t index;
+} mbs_item_ref;
+
+/**
+ * What a system step did.
+ */
+typedef struct mbs_system_step_report {
+  /**
+   * `MBS_OK`, `MBS_WARN_STEP_TOO_LARGE` (a rigid body turned by more than
+   * `max_rotation_per_step` in a (sub-)step) or `MBS_WARN_SENSOR_BUFFER_FULL` (the first
+   * of the two, as the call returns).
+   */
+  mbs_status status;
+  /**
+   * The largest number of sub-steps a rigid body took (1 without sub-stepping, 0 without
+   * rigid bodies).
+   */
+  uint32_t substeps;
+  /**
+   * Evaluations of all loads and connector forces in this step (2, or 3 with damping).
+   */
+  uint32_t force_evaluations;
+  /**
+   * Sensor rows not written because their buffer was full, in this step.
+   */
+  uint32_t sensor_rows_dropped;
+} mbs_system_step_report;
+
+/**
+ * What a system solve did.
+ */
+typedef struct mbs_system_solve_report {
+  /**
+   * `MBS_OK` or the first warning, as the call returns.
+   */
+  mbs_status status;
+  /**
+   * Steps taken (`number_of_steps`).
+   */
+  uint32_t steps;
+  /**
+   * Steps that warned `MBS_WARN_STEP_TOO_LARGE` (the solve went on).
+   */
+  uint32_t steps_too_large;
+  /**
+   * The largest number of sub-steps of a rigid body in one step.
+   */
+  uint32_t max_substeps;
+  /**
+   * Evaluations of all loads and connector forces.
+   */
+  uint64_t force_evaluations;
+  /**
+   * Sensor rows not written because their buffer was full.
+   */
+  uint64_t sensor_rows_dropped;
+} mbs_system_solve_report;
+
+/**
  * Position of the point at the local position (m, world), 3 values.
  */
 #define MBS_OUTPUT_POSITION 0
@@ -731,6 +1051,13 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
 #define MBS_WARN_STEP_TOO_LARGE 1
 
 /**
+ * Warning: the step was taken, but at least one sensor's buffer was full, so its row was
+ * not written (counted in `mbs_sensor_info.dropped_rows`; `mbs_system_sensor_clear` empties
+ * it).
+ */
+#define MBS_WARN_SENSOR_BUFFER_FULL 2
+
+/**
  * A required pointer argument was null.
  */
 #define MBS_ERR_NULL_POINTER 100
@@ -780,6 +1107,11 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
  * Caller storage too small or misaligned (e.g. the system buffer).
  */
 #define MBS_ERR_STORAGE 109
+
+/**
+ * The `mbs_system` storage was not initialized with `mbs_system_init`.
+ */
+#define MBS_ERR_NOT_INITIALIZED 110
 
 /**
  * An internal error that should be impossible (a caught panic).
@@ -887,6 +1219,17 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
 #define MBS_ERR_INVALID_LOAD 219
 
 /**
+ * A second body on a node that already carries one (a node belongs to one body).
+ */
+#define MBS_ERR_NODE_ALREADY_USED 220
+
+/**
+ * A node with coordinates (2D point, rigid-body node) that no body gives a mass
+ * (`mbs_system_assemble`).
+ */
+#define MBS_ERR_NODE_WITHOUT_BODY 221
+
+/**
  * The seed 004 linearly implicit midpoint step (the one to use): energy and |L| converge
  * with order 2 torque-free, damping is implicit (stable for any `dt`).
  */
@@ -906,6 +1249,123 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
  * Baseline: classical Runge-Kutta 4 (four evaluations per step).
  */
 #define MBS_INTEGRATOR_RK4 3
+
+/**
+ * Kick-drift-kick (Strang splitting, velocity Verlet generalized to rigid bodies): second
+ * order for position- and velocity-dependent forces, symplectic for conservative ones. The
+ * default.
+ */
+#define MBS_COUPLING_KICK_DRIFT_KICK 0
+
+/**
+ * Every load and connector force evaluated at the start of the step and held; each body by
+ * its own integrator (first order in the coupling; for one free rigid body exactly the rigid
+ * scheme's step).
+ */
+#define MBS_COUPLING_HELD_LOADS 1
+
+/**
+ * The seed 004 linearly implicit midpoint step as it stands: orientation turned by the end
+ * rate (orientation order 1).
+ */
+#define MBS_RIGID_SCHEME_MIDPOINT 0
+
+/**
+ * The seed's rate update with the orientation turned by the mean rate (orientation order 2).
+ * The default.
+ */
+#define MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE 1
+
+/**
+ * Baseline: explicit Euler (order 1, energy grows).
+ */
+#define MBS_RIGID_SCHEME_EXPLICIT_EULER 2
+
+/**
+ * Baseline: semi-implicit Euler (order 1).
+ */
+#define MBS_RIGID_SCHEME_SYMPLECTIC_EULER 3
+
+/**
+ * Baseline: classical Runge-Kutta 4.
+ */
+#define MBS_RIGID_SCHEME_RK4 4
+
+/**
+ * A force (N, world frame) on a position marker.
+ */
+#define MBS_USER_LOAD_FORCE 0
+
+/**
+ * A torque (N m, world frame) on a rigid marker.
+ */
+#define MBS_USER_LOAD_TORQUE_GLOBAL 1
+
+/**
+ * A torque (N m, body frame of the rigid marker, turning with it).
+ */
+#define MBS_USER_LOAD_TORQUE_LOCAL 2
+
+/**
+ * A uniform acceleration (m/s^2, world frame) on a mass marker.
+ */
+#define MBS_USER_LOAD_MASS_PROPORTIONAL 3
+
+/**
+ * Exudyn's `SensorNode`: `variable` of node `index` (see `mbs_system_node_output`).
+ */
+#define MBS_SENSOR_NODE 0
+
+/**
+ * Exudyn's `SensorBody`: `variable` of body `index` at `local_position` (see
+ * `mbs_system_object_output`).
+ */
+#define MBS_SENSOR_BODY 1
+
+/**
+ * Exudyn's `SensorMarker`: `variable` of marker `index` (see `mbs_system_marker_output`).
+ */
+#define MBS_SENSOR_MARKER 2
+
+/**
+ * Exudyn's `SensorLoad`: the vector of load `index` (3 values; `variable` ignored).
+ */
+#define MBS_SENSOR_LOAD 3
+
+/**
+ * The system as a whole (settings, time step, not assembled).
+ */
+#define MBS_ITEM_SYSTEM 0
+
+/**
+ * A node.
+ */
+#define MBS_ITEM_NODE 1
+
+/**
+ * An object.
+ */
+#define MBS_ITEM_OBJECT 2
+
+/**
+ * A marker.
+ */
+#define MBS_ITEM_MARKER 3
+
+/**
+ * A load.
+ */
+#define MBS_ITEM_LOAD 4
+
+/**
+ * A connector.
+ */
+#define MBS_ITEM_CONNECTOR 5
+
+/**
+ * A sensor.
+ */
+#define MBS_ITEM_SENSOR 6
 
 #ifdef __cplusplus
 extern "C" {
@@ -1406,6 +1866,755 @@ mbs_status mbs_step_settings_default(mbs_step_settings *out);
  * `out` is null or valid for writes.
  */
 mbs_status mbs_step_settings_default_f32(mbs_step_settings_f32 *out);
+
+/**
+ * `MBS_SYSTEM_SIZE`, for bindings that cannot read the header's constants (Python's ctypes
+ * checks its `mbs_system` against it).
+ */
+size_t mbs_system_storage_size(void);
+
+/**
+ * Writes a fresh, empty system into `*sys` (time 0, default settings, not assembled, no
+ * sensor buffers). Any system there before is forgotten (nothing to free). `sys` must be
+ * aligned to `MBS_SYSTEM_ALIGN` (a declared `mbs_system` is).
+ *
+ * Errors (`*sys` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned).
+ *
+ * # Safety
+ * `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes.
+ */
+mbs_status mbs_system_init(struct mbs_system *sys);
+
+/**
+ * Puts every node back to its initial state, the time to 0, and every sensor buffer back to
+ * 0 rows (items, settings and the assembled flag unchanged).
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system` (see `mbs_system`).
+ */
+mbs_status mbs_system_reset(struct mbs_system *sys);
+
+/**
+ * The current time (s) into `*out`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_time(const struct mbs_system *sys, double *out);
+
+/**
+ * The item counts and the assembled flag into `*out`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_get_counts(const struct mbs_system *sys, struct mbs_system_counts *out);
+
+/**
+ * Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
+ * orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
+ * correction.
+ *
+ * # Safety
+ * `out` is null or writable.
+ */
+mbs_status mbs_system_settings_default(struct mbs_system_settings *out);
+
+/**
+ * Sets the integration settings of the system (does not un-assemble).
+ *
+ * Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling or scheme),
+ * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16
+ * damping corrections).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `settings` is null or valid.
+ */
+mbs_status mbs_system_set_settings(struct mbs_system *sys,
+                                   const struct mbs_system_settings *settings);
+
+/**
+ * The integration settings of the system into `*out`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_system_settings *out);
+
+/**
+ * Adds Exudyn's `NodePoint2D`: a point in the world x-y plane at `reference` (m, world x, y)
+ * with the initial displacement `initial_displacement` (m) and velocity `initial_velocity`
+ * (m/s); its position is `[reference + q, 0]`. Carries one `mass_point_2d` object.
+ *
+ * Errors (nothing added, `*node` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; the arrays are null or hold 2 doubles; `node` is null or
+ * writable.
+ */
+mbs_status mbs_system_add_node_point2d(struct mbs_system *sys,
+                                       const double *reference,
+                                       const double *initial_displacement,
+                                       const double *initial_velocity,
+                                       uint32_t *node);
+
+/**
+ * Adds Exudyn's `NodePointGround` at `reference` (m, world): a fixed point without
+ * coordinates (for node markers).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `reference` is null or holds 3 doubles; `node` is null
+ * or writable.
+ */
+mbs_status mbs_system_add_node_ground(struct mbs_system *sys,
+                                      const double *reference,
+                                      uint32_t *node);
+
+/**
+ * Adds a rigid-body node at `position` (m, world) with `orientation` (unit quaternion
+ * `[w, x, y, z]` of `R_0b`), the reference and the initial pose, moving with `velocity`
+ * (m/s, world) and `angular_velocity` (rad/s, **world** frame, as Exudyn's
+ * `initialAngularVelocity`). Carries one rigid body or body cylinder.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ORIENTATION`,
+ * `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; the arrays are null or hold 3 (`orientation`: 4)
+ * doubles; `node` is null or writable.
+ */
+mbs_status mbs_system_add_node_rigid(struct mbs_system *sys,
+                                     const double *position,
+                                     const double *orientation,
+                                     const double *velocity,
+                                     const double *angular_velocity,
+                                     uint32_t *node);
+
+/**
+ * Adds Exudyn's `ObjectGround` at `reference_position` (m, world): a body that never moves,
+ * for markers (`MBS_OUTPUT_POSITION` etc. of a point of it).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `reference_position` is null or holds 3 doubles; `object`
+ * is null or writable.
+ */
+mbs_status mbs_system_add_object_ground(struct mbs_system *sys,
+                                        const double *reference_position,
+                                        uint32_t *object);
+
+/**
+ * Adds Exudyn's `ObjectMassPoint2D` of `mass` (kg, > 0) on the 2D point node `node`.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND` (not a 2D point
+ * node), `MBS_ERR_NODE_ALREADY_USED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `object` is null or writable.
+ */
+mbs_status mbs_system_add_object_mass_point_2d(struct mbs_system *sys,
+                                               uint32_t node,
+                                               double mass,
+                                               uint32_t *object);
+
+/**
+ * Adds Exudyn's `ObjectRigidBody` on the rigid-body node `node` (its reference point and
+ * body frame): `mass->mass` (kg, > 0), `mass->com` (m, body frame, from the node's point),
+ * `mass->inertia` about the centre of mass (kg m^2, body frame, row-major). The node's
+ * reference pose is the body's reference configuration (`MBS_OUTPUT_DISPLACEMENT`).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_WRONG_NODE_KIND`, `MBS_ERR_NODE_ALREADY_USED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `mass` is null or valid; `object` is null or writable.
+ */
+mbs_status mbs_system_add_object_rigid_body(struct mbs_system *sys,
+                                            uint32_t node,
+                                            const struct mbs_mass_properties *mass,
+                                            uint32_t *object);
+
+/**
+ * Adds Exudyn's `MarkerNodePosition`: the point of node `node` (any node kind).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `marker` is null or writable.
+ */
+mbs_status mbs_system_add_marker_node_position(struct mbs_system *sys,
+                                               uint32_t node,
+                                               uint32_t *marker);
+
+/**
+ * Adds Exudyn's `MarkerBodyPosition`: the point `local_position` (m, body frame, from the
+ * body's reference point) of body `object` (for forces and connectors).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+ * `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `local_position` is null or holds 3 doubles; `marker` is
+ * null or writable.
+ */
+mbs_status mbs_system_add_marker_body_position(struct mbs_system *sys,
+                                               uint32_t object,
+                                               const double *local_position,
+                                               uint32_t *marker);
+
+/**
+ * Adds Exudyn's `MarkerBodyRigid`: the point `local_position` (m, body frame) of body
+ * `object` with its orientation (for torques as well as forces). Not on a mass point.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (a mass point has no rotation).
+ *
+ * # Safety
+ * As `mbs_system_add_marker_body_position`.
+ */
+mbs_status mbs_system_add_marker_body_rigid(struct mbs_system *sys,
+                                            uint32_t object,
+                                            const double *local_position,
+                                            uint32_t *marker);
+
+/**
+ * Adds Exudyn's `MarkerBodyMass`: the mass distribution of body `object` (for
+ * mass-proportional loads: gravity). Not on a ground object.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_MARKER` (the ground has no mass).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `marker` is null or writable.
+ */
+mbs_status mbs_system_add_marker_body_mass(struct mbs_system *sys,
+                                           uint32_t object,
+                                           uint32_t *marker);
+
+/**
+ * Adds Exudyn's `LoadForceVector`: the constant force `force` (N, world) at the point of the
+ * position marker `marker` (node, body position or body rigid marker).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (a mass marker).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `force` is null or holds 3 doubles; `load` is null or
+ * writable.
+ */
+mbs_status mbs_system_add_load_force(struct mbs_system *sys,
+                                     uint32_t marker,
+                                     const double *force,
+                                     uint32_t *load);
+
+/**
+ * Adds Exudyn's `LoadTorqueVector`: the constant torque `torque` (N m) on the rigid marker
+ * `marker`, resolved in the world frame, or in the marker's body frame if `body_fixed`
+ * (it then turns with the body: `tau_world = R_0b torque`).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a body rigid marker).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `torque` is null or holds 3 doubles; `load` is null or
+ * writable.
+ */
+mbs_status mbs_system_add_load_torque(struct mbs_system *sys,
+                                      uint32_t marker,
+                                      const double *torque,
+                                      bool body_fixed,
+                                      uint32_t *load);
+
+/**
+ * Adds Exudyn's `LoadMassProportional`: the uniform acceleration field `acceleration`
+ * (m/s^2, world; gravity, e.g. `{0, -9.81, 0}`) on the mass of the mass marker `marker`'s
+ * body.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a body mass marker).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `acceleration` is null or holds 3 doubles; `load` is
+ * null or writable.
+ */
+mbs_status mbs_system_add_load_mass_proportional(struct mbs_system *sys,
+                                                 uint32_t marker,
+                                                 const double *acceleration,
+                                                 uint32_t *load);
+
+/**
+ * Adds a user load on `marker`: its vector (a force, torque or acceleration as `kind` says,
+ * `MBS_USER_LOAD_*`) is what `function(ctx, t, out)` writes at each time (see
+ * `mbs_load_fn`). `ctx` is passed back unchanged (may be NULL) and must stay valid while the
+ * system is used.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER` (`sys`, `function`, `load`),
+ * `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown `kind`),
+ * `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (the marker does
+ * not fit the kind).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `function` is null or a function of that signature;
+ * `load` is null or writable.
+ */
+mbs_status mbs_system_add_load_user(struct mbs_system *sys,
+                                    uint32_t marker,
+                                    MbsUserLoadKind kind,
+                                    mbs_load_fn function,
+                                    void *ctx,
+                                    uint32_t *load);
+
+/**
+ * Sets the vector of load `load` to `value` (for control loops: a new force each period),
+ * keeping its kind and marker and without un-assembling: a force (N, world), a torque
+ * (N m, in the frame it was added with) or an acceleration (m/s^2, world).
+ *
+ * Errors (the old vector stays): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_ARGUMENT` (a user load: its callback gives the vector).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `value` is null or holds 3 doubles.
+ */
+mbs_status mbs_system_set_load_vector(struct mbs_system *sys, uint32_t load, const double *value);
+
+/**
+ * Adds Exudyn's `ObjectConnectorSpringDamper` between the position markers `marker0` and
+ * `marker1`: with `L` the distance of their points and `n` the unit vector from marker 0 to
+ * marker 1, the tension `f = stiffness (L - reference_length) + damping dL/dt + force` (N)
+ * acts as `+f n` on marker 0 and `-f n` on marker 1. `stiffness` (N/m), `damping` (N s/m),
+ * `reference_length` (m) >= 0; `force` (N) an offset. A zero length `L` fails the step
+ * (`MBS_ERR_INVALID_LENGTH`, naming the connector).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING`,
+ * `MBS_ERR_INVALID_LENGTH`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_CAPACITY_FULL`,
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (a mass marker).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `connector` is null or writable.
+ */
+mbs_status mbs_system_add_spring_damper(struct mbs_system *sys,
+                                        uint32_t marker0,
+                                        uint32_t marker1,
+                                        double stiffness,
+                                        double damping,
+                                        double reference_length,
+                                        double force,
+                                        uint32_t *connector);
+
+/**
+ * Adds Exudyn's `ObjectConnectorCartesianSpringDamper` between the position markers
+ * `marker0` and `marker1`: `F = stiffness .* (p1 - p0 - offset) + damping .* (v1 - v0)`
+ * (N, world) acts as `+F` on marker 0 and `-F` on marker 1; per-axis `stiffness` (N/m) and
+ * `damping` (N s/m) >= 0, `offset` (m, world).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING`,
+ * `MBS_ERR_SAME_MARKER`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_MARKER`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; the arrays are null or hold 3 doubles; `connector` is
+ * null or writable.
+ */
+mbs_status mbs_system_add_cartesian_spring_damper(struct mbs_system *sys,
+                                                  uint32_t marker0,
+                                                  uint32_t marker1,
+                                                  const double *stiffness,
+                                                  const double *damping,
+                                                  const double *offset,
+                                                  uint32_t *connector);
+
+/**
+ * Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world); its index
+ * into `*object`.
+ *
+ * Errors: as `mbs_system_add_object_ground`.
+ *
+ * # Safety
+ * As `mbs_system_add_object_ground`.
+ */
+mbs_status mbs_system_create_ground(struct mbs_system *sys,
+                                    const double *reference_position,
+                                    uint32_t *object);
+
+/**
+ * Exudyn's `CreateMassPoint` (2D): a `NodePoint2D` at `reference_position` (m, world x, y)
+ * with `initial_displacement` (m) and `initial_velocity` (m/s), a `MassPoint2D` of `mass`
+ * (kg, > 0) on it, and with a non-zero `gravity` (m/s^2, world; NULL = none) a
+ * `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
+ *
+ * Errors (nothing added, `*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_CAPACITY_FULL` (no room for all its items).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; the 2D arrays are null or hold 2 doubles, `gravity` is
+ * null or holds 3; `out` is null or writable.
+ */
+mbs_status mbs_system_create_mass_point(struct mbs_system *sys,
+                                        double mass,
+                                        const double *reference_position,
+                                        const double *initial_displacement,
+                                        const double *initial_velocity,
+                                        const double *gravity,
+                                        struct mbs_created_body *out);
+
+/**
+ * Exudyn's `CreateRigidBody`: a rigid-body node at `position` (m, world) with `orientation`
+ * (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and `angular_velocity`
+ * (rad/s, **world** frame); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
+ * point and inertia about the COM kg m^2, body frame); with a non-zero `gravity` (m/s^2,
+ * world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `mass` is null or valid; the arrays are null or hold 3
+ * (`orientation`: 4) doubles, `gravity` may be NULL; `out` is null or writable.
+ */
+mbs_status mbs_system_create_rigid_body(struct mbs_system *sys,
+                                        const struct mbs_mass_properties *mass,
+                                        const double *position,
+                                        const double *orientation,
+                                        const double *velocity,
+                                        const double *angular_velocity,
+                                        const double *gravity,
+                                        struct mbs_created_body *out);
+
+/**
+ * Modelica's `BodyCylinder` (seed 001) with its node: the rigid body of `*cylinder`'s mass
+ * properties (frame_a = the node's point and body frame; see `mbs_body_cylinder_init`) on a
+ * node that starts from `*start` (`r_0_start`, `v_0_start`, `angles_start` about
+ * `sequence_start`, `w_0_start` in the world frame), and with a non-zero `gravity` (m/s^2,
+ * world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. frame_b is the local
+ * position `cylinder->r` (for a `mbs_system_add_marker_body_*` at the far end). All or
+ * nothing.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, those of `mbs_body_cylinder_init`, `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `cylinder` and `start` are null or valid; `gravity` is
+ * null or holds 3 doubles; `out` is null or writable.
+ */
+mbs_status mbs_system_create_body_cylinder(struct mbs_system *sys,
+                                           const struct mbs_cylinder *cylinder,
+                                           const struct mbs_body_start *start,
+                                           const double *gravity,
+                                           struct mbs_created_body *out);
+
+/**
+ * Adds a sensor (`*spec`) that appends a row `[t, values...]` of
+ * `1 + mbs_output_variable_len(spec->variable)` doubles (1 + 3 for a load sensor) to
+ * `buffer` after every step, `rows` rows at most (module docs: a full buffer drops rows and
+ * warns). `buffer` may be NULL with `rows == 0`: the sensor is then only read on demand
+ * (`mbs_system_sensor_value`). The buffer must stay valid (and not be written by the caller
+ * during a step) while the system is stepped. The sensor is read once here to check it.
+ *
+ * Errors (nothing added, `*sensor` untouched): `MBS_ERR_NULL_POINTER` (`sys`, `spec`,
+ * `sensor`, or `buffer` with `rows > 0`), `MBS_ERR_STORAGE` (misaligned `sys`, or
+ * `rows * row_len` overflows), `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT`
+ * (unknown kind or variable), `MBS_ERR_NOT_FINITE` (`local_position`),
+ * `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_NOT_AVAILABLE` (the item does
+ * not give the variable), `MBS_ERR_INVALID_LOCAL_POSITION`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `spec` is null or valid; `buffer` is null or holds
+ * `rows * row_len` writable doubles and outlives the system's use; `sensor` is null or
+ * writable.
+ */
+mbs_status mbs_system_add_sensor(struct mbs_system *sys,
+                                 const struct mbs_sensor_spec *spec,
+                                 double *buffer,
+                                 size_t rows,
+                                 uint32_t *sensor);
+
+/**
+ * The number of rows sensor `sensor` has written into its buffer, into `*rows`.
+ *
+ * Errors (`*rows` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `rows` is null or writable.
+ */
+mbs_status mbs_system_sensor_rows(const struct mbs_system *sys, uint32_t sensor, size_t *rows);
+
+/**
+ * Row length, capacity, rows written and rows dropped of sensor `sensor`, into `*out`.
+ *
+ * Errors (`*out` untouched): as `mbs_system_sensor_rows`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_sensor_info(const struct mbs_system *sys,
+                                  uint32_t sensor,
+                                  struct mbs_sensor_info *out);
+
+/**
+ * Starts sensor `sensor`'s buffer over: 0 rows, 0 dropped (the next step writes row 0).
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
+ * `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`.
+ */
+mbs_status mbs_system_sensor_clear(struct mbs_system *sys, uint32_t sensor);
+
+/**
+ * The current value of sensor `sensor` (without the time) into `out[0 .. n)` and `n` into
+ * `*written`.
+ *
+ * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (also `out_len <
+ * n`), `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_NOT_FINITE` (a
+ * callback's NaN), `MBS_ERR_NON_FINITE_STATE`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
+ * `written` is null or writable.
+ */
+mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
+                                   uint32_t sensor,
+                                   double *out,
+                                   size_t out_len,
+                                   size_t *written);
+
+/**
+ * Checks the whole system and marks it assembled (core's `assemble`): settings; every node
+ * (its state valid, a node with coordinates carrying a body); every object (its node exists,
+ * is of its kind, carries only it); every marker, load, connector, sensor; and that the
+ * forces can be evaluated in the current state (a callback writing NaN, a spring of zero
+ * length). Keeps the current state and time.
+ *
+ * Errors (the system stays **unassembled**, nothing else changes; `*failed_item`, which may
+ * be NULL, receives the item of the first problem): `MBS_ERR_NULL_POINTER`,
+ * `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_SETTING`,
+ * `MBS_ERR_NODE_WITHOUT_BODY`, `MBS_ERR_NODE_ALREADY_USED`, `MBS_ERR_WRONG_NODE_KIND`,
+ * `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
+ * `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `failed_item` is null or writable.
+ */
+mbs_status mbs_system_assemble(struct mbs_system *sys, struct mbs_item_ref *failed_item);
+
+/**
+ * Advances the system by `dt` (s) from its current time with its settings
+ * (`mbs_system_set_settings`; default kick-drift-kick, second order), then appends one row
+ * `[t, values...]` to every sensor's buffer. For a real-time loop: no allocation,
+ * O(items) work. `*report` (may be NULL) receives what the step did.
+ *
+ * Returns `MBS_OK` or a warning (the step **was** taken): `MBS_WARN_STEP_TOO_LARGE`,
+ * `MBS_WARN_SENSOR_BUFFER_FULL`.
+ *
+ * Errors (state, time and sensor buffers unchanged; `*failed_item`, may be NULL, names the
+ * item): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
+ * `MBS_ERR_NOT_FINITE` (`dt`, or a callback's NaN), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`),
+ * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_INVALID_LENGTH` (a spring of zero length),
+ * `MBS_ERR_NON_FINITE_STATE` (the result overflowed), `MBS_ERR_SOLVER_FAILED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `report` and `failed_item` are null or writable; every
+ * sensor buffer given to `mbs_system_add_sensor` is still valid.
+ */
+mbs_status mbs_system_step(struct mbs_system *sys,
+                           double dt,
+                           struct mbs_system_step_report *report,
+                           struct mbs_item_ref *failed_item);
+
+/**
+ * Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
+ * node put in its initial state at `settings->start_time`, one sensor row recorded there, then
+ * `settings->number_of_steps` equal steps to `settings->end_time` with the system's own
+ * settings (`mbs_system_set_settings`), a sensor row after each. A buffer of
+ * `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`. Of
+ * `*settings` the time span is used; the generalized-alpha fields are validated but the
+ * system integrates with its coupled scheme.
+ *
+ * Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
+ * `*report` (may be NULL) receives what the solve did.
+ *
+ * Errors (state and time as before the call, every sensor's row count as before; the data
+ * past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
+ * `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
+ * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
+ * `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), any step's error.
+ *
+ * # Safety
+ * As `mbs_system_step`; `settings` is null or valid.
+ */
+mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
+                                    const struct mbs_simulation_settings *settings,
+                                    struct mbs_system_solve_report *report,
+                                    struct mbs_item_ref *failed_item);
+
+/**
+ * Exudyn's `GetNodeOutput`: output `var` of node `node` now into `out[0 .. n)` and `n` into
+ * `*written` (`n = mbs_output_variable_len(var)`): a 2D point or ground node gives
+ * `POSITION`, `DISPLACEMENT`, `VELOCITY`, `ACCELERATION` (world); a rigid-body node also
+ * `ROTATION_MATRIX` (`R_0b`, row-major), `ANGULAR_VELOCITY` (world),
+ * `ANGULAR_VELOCITY_LOCAL` (body), `ANGULAR_ACCELERATION` (world).
+ *
+ * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_ARGUMENT` (unknown
+ * `var`), `MBS_ERR_NOT_AVAILABLE`, `MBS_ERR_STORAGE` (`out_len < n`),
+ * `MBS_ERR_NON_FINITE_STATE`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
+ * `written` is null or writable.
+ */
+mbs_status mbs_system_node_output(const struct mbs_system *sys,
+                                  uint32_t node,
+                                  mbs_output_variable var,
+                                  double *out,
+                                  size_t out_len,
+                                  size_t *written);
+
+/**
+ * Exudyn's `GetObjectOutputBody`: output `var` of body `object` at `local_position` (m, body
+ * frame, from its reference point) now, as the body's own table gives it (see
+ * `mbs_rigid_output`, `mbs_mass_point_2d_output`; a ground object gives its fixed point).
+ * `local_position` may be NULL for `{0, 0, 0}`.
+ *
+ * Errors (outputs untouched): as `mbs_system_node_output`, and `MBS_ERR_NOT_FINITE`
+ * (`local_position`), `MBS_ERR_INVALID_LOCAL_POSITION`.
+ *
+ * # Safety
+ * As `mbs_system_node_output`; `local_position` is null or holds 3 doubles.
+ */
+mbs_status mbs_system_object_output(const struct mbs_system *sys,
+                                    uint32_t object,
+                                    mbs_output_variable var,
+                                    const double *local_position,
+                                    double *out,
+                                    size_t out_len,
+                                    size_t *written);
+
+/**
+ * Exudyn's `GetMarkerOutput`: `POSITION`, `VELOCITY` (world; of the centre of mass for a
+ * mass marker), and for a body rigid marker also `ROTATION_MATRIX`, `ANGULAR_VELOCITY`
+ * (world), `ANGULAR_VELOCITY_LOCAL` (body) of marker `marker` now.
+ *
+ * Errors (outputs untouched): as `mbs_system_node_output`.
+ *
+ * # Safety
+ * As `mbs_system_node_output`.
+ */
+mbs_status mbs_system_marker_output(const struct mbs_system *sys,
+                                    uint32_t marker,
+                                    mbs_output_variable var,
+                                    double *out,
+                                    size_t out_len,
+                                    size_t *written);
+
+/**
+ * The vector of load `load` at the current time into `out[0..3]`: force (N, world), torque
+ * (N m, world or body frame as added) or acceleration (m/s^2, world); a user load's callback
+ * is called.
+ *
+ * Errors (`out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_NOT_FINITE` (a callback's
+ * NaN).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or holds 3 writable doubles.
+ */
+mbs_status mbs_system_load_value(const struct mbs_system *sys, uint32_t load, double *out);
+
+/**
+ * The state of the 2D point node `node` into `*out` (`a` = `q_tt`, the acceleration of the
+ * last step).
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_get_point2d_state(const struct mbs_system *sys,
+                                        uint32_t node,
+                                        struct mbs_point2d_state *out);
+
+/**
+ * Sets the state of the 2D point node `node` (`q`, `q_t`, `q_tt`; `a` is ignored), e.g. a
+ * measured position. Does not un-assemble.
+ *
+ * Errors (state unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_WRONG_NODE_KIND`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `state` is null or valid.
+ */
+mbs_status mbs_system_set_point2d_state(struct mbs_system *sys,
+                                        uint32_t node,
+                                        const struct mbs_point2d_state *state);
+
+/**
+ * The state of the rigid-body node `node` into `*out` (pose, twist with the angular velocity
+ * in the **body** frame, last accelerations; see `mbs_rigid_state`).
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_get_rigid_state(const struct mbs_system *sys,
+                                      uint32_t node,
+                                      mbs_rigid_state *out);
+
+/**
+ * Sets the state of the rigid-body node `node` (e.g. a measured pose). Does not un-assemble.
+ *
+ * Errors (state unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ORIENTATION`,
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `state` is null or valid.
+ */
+mbs_status mbs_system_set_rigid_state(struct mbs_system *sys,
+                                      uint32_t node,
+                                      const mbs_rigid_state *state);
 
 /**
  * The crate version as a static NUL-terminated string, e.g. `"0.1.0"`.

@@ -171,3 +171,65 @@ fn cpp_example_combines_mass_properties_and_spins_up_exactly() {
         max_relative = 1e-12
     );
 }
+
+/// Exudyn's tutorialSpringDamperCreate closed form, computed here independently of the C
+/// example: `u(t) = exp(-w0 D t) (C1 cos(w t) + C2 sin(w t)) + f/k` and its derivative.
+fn damped(t: f64, u0: f64, v0: f64, f: f64) -> (f64, f64) {
+    let (m, k, d) = (1.6f64, 4000.0f64, 8.0f64);
+    let w0 = (k / m).sqrt();
+    let dr = d / (2.0 * (k * m).sqrt());
+    let w = w0 * (1.0 - dr * dr).sqrt();
+    let x0 = f / k;
+    let (c1, c2) = (u0 - x0, (v0 + w0 * dr * (u0 - x0)) / w);
+    let e = (-w0 * dr * t).exp();
+    let (s, c) = (w * t).sin_cos();
+    let u = e * (c1 * c + c2 * s) + x0;
+    let v = -w0 * dr * (u - x0) + e * w * (-c1 * s + c2 * c);
+    (u, v)
+}
+
+#[test]
+fn spring_damper_system_follows_the_closed_form_damped_oscillation() {
+    let s = run("spring_damper");
+    let l = 0.5;
+    // SolveDynamic over 1 s (10^4 steps, h w0 = 0.005): the sensor rows match the closed form
+    // to the kick-drift-kick scheme's O(h^2) (measured 8.1e-7 m on a 0.1 m amplitude).
+    let (u1, _) = damped(1.0, -0.08, 1.0, 80.0);
+    assert!((value(&s, "final x =") - (l + u1)).abs() < 1e-6, "{s}");
+    assert!(value(&s, "max |u - u_exact| =") < 2e-6, "{s}");
+    assert!(s.contains("10001 sensor rows"), "{s}");
+    assert!(s.contains("30000 force evaluations"), "{s}"); // damped: 3 per step
+                                                           // Stepped with the force 80 -> 40 N at 0.5 s: the closed form restarted from the exact
+                                                           // state at 0.5 s with the new static offset.
+    let (u_half, v_half) = damped(0.5, -0.08, 1.0, 80.0);
+    let (u2, _) = damped(0.5, u_half, v_half, 40.0);
+    assert!((value(&s, "s, x =") - (l + u2)).abs() < 1e-6, "{s}");
+    assert!(
+        s.contains("buffer full: warning: a sensor buffer is full"),
+        "{s}"
+    );
+}
+
+#[test]
+fn cylinder_pendulum_bounces_and_swings_as_the_closed_forms() {
+    let s = run("cylinder_pendulum");
+    // Solid steel cylinder, L = 0.5 m, d = 0.05 m: m = rho pi r^2 L, I22 = m (L^2/12 + r^2/4).
+    let (rho, r, len) = (7700.0f64, 0.025f64, 0.5f64);
+    let m = rho * std::f64::consts::PI * r * r * len;
+    let i22 = m * (len * len / 12.0 + r * r / 4.0);
+    assert_relative_eq!(value(&s, "mass ="), m, max_relative = 1e-12);
+    assert_relative_eq!(value(&s, "I22 ="), i22, max_relative = 1e-10);
+    // (A) vertical bounce z = -(m g/k)(1 - cos(sqrt(k/m) t)): amplitude 3.7e-3 m.
+    assert_relative_eq!(value(&s, "omega ="), (2e4 / m).sqrt(), max_relative = 1e-8);
+    assert!(value(&s, "max |z - z_exact| =") < 1e-6, "{s}");
+    assert!(value(&s, "max |x| + |y| =") < 1e-14, "{s}");
+    // (B) physical pendulum, T = 2 pi sqrt(I_a/(m g c)) (1 + theta0^2/16), with I_a = I22 +
+    // m c^2, c = L/2, theta0 from the energy of the start rate 0.5 rad/s.
+    let (g, c, w) = (9.81f64, 0.25f64, 0.5f64);
+    let ia = i22 + m * c * c;
+    let theta0 = (1.0 - ia * w * w / (2.0 * m * g * c)).acos();
+    let t = 2.0 * std::f64::consts::PI * (ia / (m * g * c)).sqrt() * (1.0 + theta0 * theta0 / 16.0);
+    // the stiff (2e6 N/m) pivot spring lengthens the period by ~m w^2/k ~ 1e-4
+    assert_relative_eq!(value(&s, "period ="), t, max_relative = 3e-4);
+    assert!(value(&s, "max |E - E0| / kinetic0 =") < 1e-4, "{s}");
+}

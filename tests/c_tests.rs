@@ -29,3 +29,8 @@ fn c_rigid_body_api_results_and_refusals_in_double_and_float() {
 fn c_mass_point_2d_api_results_and_refusals() {
     run_c_test("test_mass_point_2d");
 }
+
+#[test]
+fn c_system_api_results_and_refusals_at_every_entry_point() {
+    run_c_test("test_system");
+}

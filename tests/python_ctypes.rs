@@ -79,5 +79,19 @@ fn python_ctypes_demo_runs_the_mini_example_and_the_spinning_cylinder() {
     assert!(value(&s, "|L| drift =").abs() < 1e-12, "{s}");
     // The refusal came back as an exception with the library's text.
     assert!(s.contains("mbs status 200: invalid mass"), "{s}");
+    // The system API with a Python callback force: Exudyn's tutorialSpringDamperCreate,
+    // u(1 s) = exp(-w0 D) (C1 cos w + C2 sin w) + f/k (closed form computed here), 4000 steps.
+    let (m, k, d, f, l, u0, v0) = (1.6f64, 4000.0f64, 8.0f64, 80.0f64, 0.5f64, -0.08f64, 1.0f64);
+    let w0 = (k / m).sqrt();
+    let dr = d / (2.0 * (k * m).sqrt());
+    let w = w0 * (1.0 - dr * dr).sqrt();
+    let (c1, x0) = (u0 - f / k, f / k);
+    let c2 = (v0 + w0 * dr * c1) / w;
+    let u1 = (-w0 * dr).exp() * (c1 * w.cos() + c2 * w.sin()) + x0;
+    let key = "spring-damper system: final x =";
+    assert!((value(&s, key) - (l + u1)).abs() < 1e-5, "{s}");
+    assert!(value(&s, "max error =") < 1e-5, "{s}");
+    assert!(s.contains("4001 sensor rows"), "{s}");
+    assert!(s.contains("same marker refused with status 215"), "{s}");
     assert!(s.contains("demo: ok"), "{s}");
 }

@@ -14,7 +14,19 @@ header). Every function keeps its C signature; ``check`` turns an error status i
 import ctypes
 import os
 import sys
-from ctypes import POINTER, Structure, c_bool, c_char_p, c_double, c_float, c_size_t, c_uint32
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_bool,
+    c_char_p,
+    c_double,
+    c_float,
+    c_size_t,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
 
 __all__ = ["lib", "check", "MbsError"]
 
@@ -40,6 +52,7 @@ lib = ctypes.CDLL(_library_path())
 status = c_uint32
 MBS_OK = 0
 MBS_WARN_STEP_TOO_LARGE = 1
+MBS_WARN_SENSOR_BUFFER_FULL = 2
 MBS_ERR_NULL_POINTER = 100
 MBS_ERR_NOT_FINITE = 101
 MBS_ERR_CAPACITY_FULL = 102
@@ -50,10 +63,16 @@ MBS_ERR_SOLVER_FAILED = 106
 MBS_ERR_NON_FINITE_STATE = 107
 MBS_ERR_INVALID_ARGUMENT = 108
 MBS_ERR_STORAGE = 109
+MBS_ERR_NOT_INITIALIZED = 110
 MBS_ERR_PANIC = 199
 MBS_ERR_INVALID_MASS = 200
 MBS_ERR_INVALID_TIME_STEP = 207
 MBS_ERR_INVALID_SETTING = 211
+MBS_ERR_INVALID_MARKER = 214
+MBS_ERR_SAME_MARKER = 215
+MBS_ERR_WRONG_NODE_KIND = 216
+MBS_ERR_NODE_ALREADY_USED = 220
+MBS_ERR_NODE_WITHOUT_BODY = 221
 
 lib.mbs_status_str.argtypes = [status]
 lib.mbs_status_str.restype = c_char_p
@@ -291,6 +310,155 @@ _fn("mbs_mass_point_2d_step", _M, _ML, _MS, _P(mbs_point2d_state), c_double, _P(
 _fn("mbs_mass_point_2d_output", _M, _P(mbs_point2d_state), output_variable, _d, _d, c_size_t, _P(c_size_t))
 _fn("mbs_mass_point_2d_position_jacobian", _M, _P(mbs_point2d_state), _d, _d)
 _fn("mbs_mass_point_2d_solve_dynamic", _M, _ML, _MS, _d, _d, _P(mbs_point2d_state))
+
+
+# ---- the whole system (mbs_system_*) --------------------------------------------------------
+MBS_SYSTEM_WORDS = 6400
+MBS_NO_INDEX = 0xFFFFFFFF
+MBS_COUPLING_KICK_DRIFT_KICK, MBS_COUPLING_HELD_LOADS = 0, 1
+(
+    MBS_RIGID_SCHEME_MIDPOINT,
+    MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE,
+    MBS_RIGID_SCHEME_EXPLICIT_EULER,
+    MBS_RIGID_SCHEME_SYMPLECTIC_EULER,
+    MBS_RIGID_SCHEME_RK4,
+) = range(5)
+MBS_USER_LOAD_FORCE, MBS_USER_LOAD_TORQUE_GLOBAL, MBS_USER_LOAD_TORQUE_LOCAL, MBS_USER_LOAD_MASS_PROPORTIONAL = range(4)
+MBS_SENSOR_NODE, MBS_SENSOR_BODY, MBS_SENSOR_MARKER, MBS_SENSOR_LOAD = range(4)
+(
+    MBS_ITEM_SYSTEM,
+    MBS_ITEM_NODE,
+    MBS_ITEM_OBJECT,
+    MBS_ITEM_MARKER,
+    MBS_ITEM_LOAD,
+    MBS_ITEM_CONNECTOR,
+    MBS_ITEM_SENSOR,
+) = range(7)
+
+
+class mbs_system(Structure):
+    """Caller-owned storage of a system (MBS_SYSTEM_SIZE bytes, 8-aligned): create one, then
+    ``lib.mbs_system_init(byref(sys))``. Keep it (and every sensor buffer and callback) alive
+    while the system is used."""
+
+    _fields_ = [("_opaque", c_uint64 * MBS_SYSTEM_WORDS)]
+
+
+class mbs_system_counts(Structure):
+    _fields_ = [(n, c_uint32) for n in ("nodes", "objects", "markers", "loads", "connectors", "sensors")] + [
+        ("assembled", c_bool)
+    ]
+
+
+class mbs_system_settings(Structure):
+    _fields_ = [
+        ("coupling", c_uint32),
+        ("rigid_scheme", c_uint32),
+        ("substep", c_bool),
+        ("max_rotation_per_step", c_double),
+        ("max_substeps", c_uint32),
+        ("damping_corrections", c_uint32),
+    ]
+
+
+class mbs_created_body(Structure):
+    _fields_ = [(n, c_uint32) for n in ("node", "object", "mass_marker", "gravity_load")]
+
+
+class mbs_item_ref(Structure):
+    _fields_ = [("kind", c_uint32), ("index", c_uint32)]
+
+
+class mbs_system_step_report(Structure):
+    _fields_ = [(n, c_uint32) for n in ("status", "substeps", "force_evaluations", "sensor_rows_dropped")]
+
+
+class mbs_system_solve_report(Structure):
+    _fields_ = [
+        ("status", status),
+        ("steps", c_uint32),
+        ("steps_too_large", c_uint32),
+        ("max_substeps", c_uint32),
+        ("force_evaluations", c_uint64),
+        ("sensor_rows_dropped", c_uint64),
+    ]
+
+
+class mbs_sensor_spec(Structure):
+    _fields_ = [
+        ("kind", c_uint32),
+        ("index", c_uint32),
+        ("variable", output_variable),
+        ("local_position", c_double * 3),
+    ]
+
+
+class mbs_sensor_info(Structure):
+    _fields_ = [("row_len", c_size_t), ("capacity", c_size_t), ("rows", c_size_t), ("dropped_rows", c_uint64)]
+
+
+# void (*)(void *ctx, double t, double *out): keep the CFUNCTYPE object alive while the system runs
+mbs_load_fn = CFUNCTYPE(None, c_void_p, c_double, _P(c_double))
+
+lib.mbs_system_storage_size.argtypes = []
+lib.mbs_system_storage_size.restype = c_size_t
+if ctypes.sizeof(mbs_system) != lib.mbs_system_storage_size():
+    raise OSError("mbs.py's mbs_system does not match the library's MBS_SYSTEM_SIZE")
+
+_Y, _u, _pu = _P(mbs_system), c_uint32, _P(c_uint32)
+_fn("mbs_system_init", _Y)
+_fn("mbs_system_reset", _Y)
+_fn("mbs_system_time", _Y, _d)
+_fn("mbs_system_get_counts", _Y, _P(mbs_system_counts))
+_fn("mbs_system_settings_default", _P(mbs_system_settings))
+_fn("mbs_system_set_settings", _Y, _P(mbs_system_settings))
+_fn("mbs_system_get_settings", _Y, _P(mbs_system_settings))
+_fn("mbs_system_add_node_point2d", _Y, _d, _d, _d, _pu)
+_fn("mbs_system_add_node_ground", _Y, _d, _pu)
+_fn("mbs_system_add_node_rigid", _Y, _d, _d, _d, _d, _pu)
+_fn("mbs_system_add_object_ground", _Y, _d, _pu)
+_fn("mbs_system_add_object_mass_point_2d", _Y, _u, c_double, _pu)
+_fn("mbs_system_add_object_rigid_body", _Y, _u, _P(mbs_mass_properties), _pu)
+_fn("mbs_system_add_marker_node_position", _Y, _u, _pu)
+_fn("mbs_system_add_marker_body_position", _Y, _u, _d, _pu)
+_fn("mbs_system_add_marker_body_rigid", _Y, _u, _d, _pu)
+_fn("mbs_system_add_marker_body_mass", _Y, _u, _pu)
+_fn("mbs_system_add_load_force", _Y, _u, _d, _pu)
+_fn("mbs_system_add_load_torque", _Y, _u, _d, c_bool, _pu)
+_fn("mbs_system_add_load_mass_proportional", _Y, _u, _d, _pu)
+_fn("mbs_system_add_load_user", _Y, _u, _u, mbs_load_fn, c_void_p, _pu)
+_fn("mbs_system_set_load_vector", _Y, _u, _d)
+_fn("mbs_system_add_spring_damper", _Y, _u, _u, c_double, c_double, c_double, c_double, _pu)
+_fn("mbs_system_add_cartesian_spring_damper", _Y, _u, _u, _d, _d, _d, _pu)
+_fn("mbs_system_create_ground", _Y, _d, _pu)
+_fn("mbs_system_create_mass_point", _Y, c_double, _d, _d, _d, _d, _P(mbs_created_body))
+_fn("mbs_system_create_rigid_body", _Y, _P(mbs_mass_properties), _d, _d, _d, _d, _d, _P(mbs_created_body))
+_fn("mbs_system_create_body_cylinder", _Y, _P(mbs_cylinder), _P(mbs_body_start), _d, _P(mbs_created_body))
+_fn("mbs_system_assemble", _Y, _P(mbs_item_ref))
+_fn("mbs_system_step", _Y, c_double, _P(mbs_system_step_report), _P(mbs_item_ref))
+_fn("mbs_system_solve_dynamic", _Y, _P(mbs_simulation_settings), _P(mbs_system_solve_report), _P(mbs_item_ref))
+_fn("mbs_system_node_output", _Y, _u, output_variable, _d, c_size_t, _P(c_size_t))
+_fn("mbs_system_object_output", _Y, _u, output_variable, _d, _d, c_size_t, _P(c_size_t))
+_fn("mbs_system_marker_output", _Y, _u, output_variable, _d, c_size_t, _P(c_size_t))
+_fn("mbs_system_load_value", _Y, _u, _d)
+_fn("mbs_system_get_point2d_state", _Y, _u, _P(mbs_point2d_state))
+_fn("mbs_system_set_point2d_state", _Y, _u, _P(mbs_point2d_state))
+_fn("mbs_system_get_rigid_state", _Y, _u, _P(mbs_rigid_state))
+_fn("mbs_system_set_rigid_state", _Y, _u, _P(mbs_rigid_state))
+_fn("mbs_system_add_sensor", _Y, _P(mbs_sensor_spec), _d, c_size_t, _pu)
+_fn("mbs_system_sensor_rows", _Y, _u, _P(c_size_t))
+_fn("mbs_system_sensor_info", _Y, _u, _P(mbs_sensor_info))
+_fn("mbs_system_sensor_clear", _Y, _u)
+_fn("mbs_system_sensor_value", _Y, _u, _d, c_size_t, _P(c_size_t))
+
+
+def system_output(fn, sys, index, var, *extra):
+    """An output of ``lib.mbs_system_node_output`` / ``_object_output`` (pass the local
+    position as ``extra``) / ``_marker_output`` as a list."""
+    out = (c_double * 9)()
+    n = c_size_t(0)
+    check(fn(ctypes.byref(sys), index, var, *extra, out, 9, ctypes.byref(n)), fn.__name__)
+    return list(out[: n.value])
 
 
 # ---- small conveniences --------------------------------------------------------------------

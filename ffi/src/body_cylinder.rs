@@ -11,7 +11,10 @@ use crate::rigid_state::{mbs_rigid_state, mbs_rigid_state_of};
 use crate::status::*;
 use mbs_core::bodies::body_cylinder::BodyCylinder;
 
-fn body_cylinder(c: &mbs_cylinder, start: &mbs_body_start) -> FfiResult<BodyCylinder<f64>> {
+pub(crate) fn body_cylinder(
+    c: &mbs_cylinder,
+    start: &mbs_body_start,
+) -> FfiResult<BodyCylinder<f64>> {
     let mut p = BodyCylinder::params(vec3(&c.r)?)
         .r_shape(vec3(&c.r_shape)?)
         .inner_diameter(finite(c.inner_diameter)?)

@@ -24,6 +24,8 @@ pub fn status_of(e: Error) -> MbsStatus {
         Error::WrongNodeKind => MBS_ERR_WRONG_NODE_KIND,
         Error::NotAssembled => MBS_ERR_NOT_ASSEMBLED,
         Error::SolverFailed => MBS_ERR_SOLVER_FAILED,
+        Error::NodeAlreadyUsed => MBS_ERR_NODE_ALREADY_USED,
+        Error::NodeWithoutBody => MBS_ERR_NODE_WITHOUT_BODY,
         _ => MBS_ERR_INVALID_ARGUMENT,
     }
 }

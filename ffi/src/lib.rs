@@ -29,6 +29,10 @@ pub mod rigid_step;
 pub mod simulation_settings;
 pub mod status;
 pub mod step_settings;
+pub mod system;
+pub mod system_items;
+pub mod system_sensors;
+pub mod system_solve;
 pub mod version;
 
 pub use status::*;

@@ -17,6 +17,11 @@ pub const MBS_OK: MbsStatus = 0;
 /// result is not resolved; sub-step or shorten `dt`.
 pub const MBS_WARN_STEP_TOO_LARGE: MbsStatus = 1;
 
+/// Warning: the step was taken, but at least one sensor's buffer was full, so its row was
+/// not written (counted in `mbs_sensor_info.dropped_rows`; `mbs_system_sensor_clear` empties
+/// it).
+pub const MBS_WARN_SENSOR_BUFFER_FULL: MbsStatus = 2;
+
 /// A required pointer argument was null.
 pub const MBS_ERR_NULL_POINTER: MbsStatus = 100;
 /// An argument is NaN or infinite.
@@ -38,6 +43,8 @@ pub const MBS_ERR_NON_FINITE_STATE: MbsStatus = 107;
 pub const MBS_ERR_INVALID_ARGUMENT: MbsStatus = 108;
 /// Caller storage too small or misaligned (e.g. the system buffer).
 pub const MBS_ERR_STORAGE: MbsStatus = 109;
+/// The `mbs_system` storage was not initialized with `mbs_system_init`.
+pub const MBS_ERR_NOT_INITIALIZED: MbsStatus = 110;
 /// An internal error that should be impossible (a caught panic).
 pub const MBS_ERR_PANIC: MbsStatus = 199;
 
@@ -82,6 +89,12 @@ pub const MBS_ERR_INVALID_VELOCITY: MbsStatus = 218;
 /// Invalid force or torque.
 pub const MBS_ERR_INVALID_LOAD: MbsStatus = 219;
 
+/// A second body on a node that already carries one (a node belongs to one body).
+pub const MBS_ERR_NODE_ALREADY_USED: MbsStatus = 220;
+/// A node with coordinates (2D point, rigid-body node) that no body gives a mass
+/// (`mbs_system_assemble`).
+pub const MBS_ERR_NODE_WITHOUT_BODY: MbsStatus = 221;
+
 /// A static, NUL-terminated English description of `status` ("unknown status" if unknown).
 /// Never null; the caller must not free it.
 #[no_mangle]
@@ -89,6 +102,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
     let s: &'static [u8] = match status {
         MBS_OK => b"ok\0",
         MBS_WARN_STEP_TOO_LARGE => b"warning: step too large for the rotation rate or stiffness\0",
+        MBS_WARN_SENSOR_BUFFER_FULL => b"warning: a sensor buffer is full, rows were dropped\0",
         MBS_ERR_NULL_POINTER => b"null pointer argument\0",
         MBS_ERR_NOT_FINITE => b"argument is NaN or infinite\0",
         MBS_ERR_CAPACITY_FULL => b"capacity full\0",
@@ -99,6 +113,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_NON_FINITE_STATE => b"state is NaN or infinite, or a result overflowed\0",
         MBS_ERR_INVALID_ARGUMENT => b"invalid argument\0",
         MBS_ERR_STORAGE => b"storage too small or misaligned\0",
+        MBS_ERR_NOT_INITIALIZED => b"system storage not initialized (call mbs_system_init)\0",
         MBS_ERR_PANIC => b"internal error\0",
         MBS_ERR_INVALID_MASS => b"invalid mass\0",
         MBS_ERR_INVALID_DENSITY => b"invalid density\0",
@@ -122,6 +137,8 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_INVALID_POSITION => b"invalid position\0",
         MBS_ERR_INVALID_VELOCITY => b"invalid velocity\0",
         MBS_ERR_INVALID_LOAD => b"invalid force or torque\0",
+        MBS_ERR_NODE_ALREADY_USED => b"node already carries a body\0",
+        MBS_ERR_NODE_WITHOUT_BODY => b"node has no body (no mass)\0",
         _ => b"unknown status\0",
     };
     s.as_ptr().cast()

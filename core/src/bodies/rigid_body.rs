@@ -290,7 +290,7 @@ impl<T: Real> Body<T> for RigidBody<T> {
         local_position: &Vector3<T>,
     ) -> Result<OutputValue<T>> {
         finite_all(local_position, Param::LocalPosition)?;
-        state.validate()?;
+        state.validate_screened()?;
         let p = local_position;
         let q = &state.orientation;
         let w = &state.angular_velocity;
@@ -323,7 +323,7 @@ impl<T: Real> Body<T> for RigidBody<T> {
         local_position: &Vector3<T>,
     ) -> Result<Jacobian<T>> {
         finite_all(local_position, Param::LocalPosition)?;
-        state.validate()?;
+        state.validate_screened()?;
         let mut j = Jacobian::zeros();
         j.fixed_view_mut::<3, 3>(0, 0).fill_with_identity();
         j.fixed_view_mut::<3, 3>(0, 3)
@@ -333,7 +333,7 @@ impl<T: Real> Body<T> for RigidBody<T> {
 
     /// `Jrot = [0, R_0b]` (3x6).
     fn rotation_jacobian(&self, state: &RigidState<T>) -> Result<Jacobian<T>> {
-        state.validate()?;
+        state.validate_screened()?;
         let mut j = Jacobian::zeros();
         j.fixed_view_mut::<3, 3>(0, 3)
             .copy_from(&state.rotation_matrix());

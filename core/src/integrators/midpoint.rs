@@ -14,7 +14,9 @@
 //! The 6x6 system is block diagonal: the translation `(m E3 + dt R_lin) dv = dt (f - R_lin v)`
 //! (per axis when `R_lin` is diagonal) and the rotation `(I + dt R_ang - dt/2 K) dw = dt (tau -
 //! w x I w - R_ang w)`, whose matrix is **not symmetric** for unequal moments; it is solved by
-//! Gaussian elimination with partial pivoting ([`solve3`]), no inverse. `I` may be any
+//! the adjugate (Cramer's rule, one division) when its Hadamard ratio shows it well
+//! conditioned, else by Gaussian elimination with partial pivoting
+//! ([`solve3_adjugate`](super::solve3::solve3_adjugate)), no inverse. `I` may be any
 //! symmetric positive definite tensor (not only principal axes). The quaternion is renormalized
 //! after the turn.
 //!
@@ -83,7 +85,7 @@
 use super::invariant_projection::project_onto_levels;
 use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
 use super::rigid_driver::{advance, renormalize_near_unit, ComState};
-use super::solve3::solve3;
+use super::solve3::solve3_adjugate;
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
 use crate::math::Quaternion;
@@ -320,7 +322,7 @@ pub fn midpoint_substep_with<T: Real>(
         h,
         theta,
     );
-    let dw = solve3(&a, &rhs).ok_or(Error::SolverFailed)?;
+    let dw = solve3_adjugate(&a, &rhs).ok_or(Error::SolverFailed)?;
     let mut w1 = s.w + dw;
     if o.invariants == Invariants::Project && torque_free(loads) {
         let [two_e, l2] = match o.projection_levels {
@@ -378,7 +380,8 @@ pub fn translation_increment<T: Real>(
 }
 
 /// `dv` of `(m E3 + theta h R_lin) dv = h (f - R_lin v)` (`theta = 1` backward Euler in the
-/// resistance, `1/2` trapezoidal), per axis when `R_lin` is diagonal, else by [`solve3`].
+/// resistance, `1/2` trapezoidal), per axis when `R_lin` is diagonal, else by
+/// [`solve3_adjugate`].
 #[inline]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn translation_increment_weighted<T: Real>(
@@ -410,7 +413,7 @@ pub fn translation_increment_weighted<T: Real>(
         Ok(dv)
     } else {
         let a = Matrix3::identity() * mass + r * hr;
-        solve3(&a, &((force - r * v) * h)).ok_or(Error::SolverFailed)
+        solve3_adjugate(&a, &((force - r * v) * h)).ok_or(Error::SolverFailed)
     }
 }
 

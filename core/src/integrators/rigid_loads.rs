@@ -115,11 +115,80 @@ impl<T: Real> RigidLoads<T> {
         self.torque += tau - body.center_of_mass().cross(&f_b);
     }
 
+    /// The sum of every entry (force, torque, both resistances), summed in a short tree:
+    /// finite if and only if every entry is, unless finite entries overflow it.
+    #[inline]
+    pub fn entry_sum(&self) -> T {
+        let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
+        let m3 = |m: &Matrix3<T>| {
+            (m[(0, 0)] + m[(1, 0)] + m[(2, 0)])
+                + (m[(0, 1)] + m[(1, 1)] + m[(2, 1)])
+                + (m[(0, 2)] + m[(1, 2)] + m[(2, 2)])
+        };
+        (s3(&self.force) + s3(&self.torque))
+            + (m3(&self.linear_resistance) + m3(&self.angular_resistance))
+    }
+
+    /// [`RigidLoads::validate`] screened by one finiteness test of [`RigidLoads::entry_sum`]:
+    /// the detailed checks (which name the culprit) run only if the sum is not finite.
+    #[inline]
+    pub fn validate_screened(&self) -> Result<()> {
+        if self.entry_sum() * T::zero() == T::zero() {
+            Ok(())
+        } else {
+            self.validate()
+        }
+    }
+
     /// `NotFinite(Force | Torque | Damping)` unless every entry is finite.
     pub fn validate(&self) -> Result<()> {
         finite_all(&self.force, Param::Force)?;
         finite_all(&self.torque, Param::Torque)?;
         finite_all(&self.linear_resistance, Param::Damping)?;
         finite_all(&self.angular_resistance, Param::Damping)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+
+    /// A non-finite entry anywhere is still refused with the field's name (the screen only
+    /// decides whether the detailed checks run); overflowing finite entries pass.
+    #[test]
+    fn screened_validation_names_the_culprit() {
+        let ok = RigidLoads::<f64>::none()
+            .with_force(Vector3::new(1.0, 2.0, 3.0))
+            .with_torque(Vector3::new(-1.0, 0.5, 0.0))
+            .with_linear_damping(0.3)
+            .with_angular_damping(0.2);
+        assert_eq!(ok.validate_screened(), Ok(()));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for i in 0..3 {
+                let mut l = ok;
+                l.force[i] = bad;
+                assert_eq!(l.validate_screened(), Err(Error::NotFinite(Param::Force)));
+                let mut l = ok;
+                l.torque[i] = bad;
+                assert_eq!(l.validate_screened(), Err(Error::NotFinite(Param::Torque)));
+            }
+            for i in 0..9 {
+                let mut l = ok;
+                l.linear_resistance[i] = bad;
+                assert_eq!(l.validate_screened(), Err(Error::NotFinite(Param::Damping)));
+                let mut l = ok;
+                l.angular_resistance[i] = bad;
+                assert_eq!(l.validate_screened(), Err(Error::NotFinite(Param::Damping)));
+            }
+        }
+        // The first culprit in validate's order wins, as before.
+        let mut l = ok;
+        l.torque.x = f64::NAN;
+        l.force.y = f64::INFINITY;
+        assert_eq!(l.validate_screened(), Err(Error::NotFinite(Param::Force)));
+        let mut l = ok;
+        l.force = Vector3::new(f64::MAX, f64::MAX, 0.0);
+        assert_eq!(l.validate_screened(), Ok(()));
     }
 }

@@ -191,14 +191,16 @@ impl<T: Real> Quaternion<T> {
     /// angle), `[cos(|phi|/2), sin(|phi|/2) phi/|phi|]`.
     ///
     /// For `|phi| < 1` it evaluates the Taylor series of `cos(h)` and `sin(h)/h`, `h = |phi|/2`,
-    /// in `h^2 = phi.phi/4` to full precision of `T` (5 terms for f32, 9 for f64): no `sqrt`, no
-    /// `sin`/`cos`, exact at `phi = 0`, and cheap on an FPU without double precision. Larger
-    /// angles use libm's `sin`/`cos`.
+    /// in `h^2 = phi.phi/4` to full precision of `T`: no `sqrt`, no `sin`/`cos`, exact at
+    /// `phi = 0`, and cheap on an FPU without double precision. The number of terms `n` is the
+    /// smallest whose truncation error, below the first omitted term `h^(2n)/(2n)!` of `cos h`
+    /// (that of `sin(h)/h` is smaller), stays below `EPS/4` for the given `h^2`
+    /// ([`series_terms`]): 3 terms at `|w| dt = 0.005` in f64, 2 in f32, at most 8 (f64) and 5
+    /// (f32). A pure function of `phi`. Larger angles use libm's `sin`/`cos`.
     pub fn exp(phi: &Vector3<T>) -> Self {
         let h2 = phi.dot(phi) * T::c(0.25);
-        let (c, s_over_h) = if h2 < T::c(0.25) {
-            let terms: usize = if T::EPS > T::c(1e-10) { 5 } else { 9 };
-            half_angle_series(h2, terms)
+        let (c, s_over_h) = if h2 < T::c(SERIES_LIMIT) {
+            half_angle_series_by_size(h2)
         } else {
             let h = h2.sqrt_l();
             (h.cos_l(), h.sin_l() / h)
@@ -224,6 +226,40 @@ impl<T: Real> Quaternion<T> {
         let angle = T::c(2.0) * s.atan2_l(q.w);
         v * (angle / s)
     }
+}
+
+/// Upper end (exclusive) of the series branch of [`Quaternion::exp`] in `h^2 = |phi|^2/4`.
+const SERIES_LIMIT: f64 = 0.25;
+
+/// `(h^2 bound, terms)`, f64: `n` terms are used below the bound, which lies below
+/// `(EPS/4 (2n)!)^(1/n)`, where the first omitted term of `cos h` equals `EPS/4`
+/// (3.65e-8, 3.42e-5, 1.22e-3, 1.15e-2, 5.46e-2, 0.174, 0.430 for n = 2..8).
+const TERMS_F64: [(f64, usize); 7] = [
+    (3e-8, 2),
+    (3e-5, 3),
+    (1e-3, 4),
+    (1e-2, 5),
+    (5e-2, 6),
+    (0.15, 7),
+    (SERIES_LIMIT, 8),
+];
+/// The same for f32 (`(EPS/4 (2n)!)^(1/n)` = 8.46e-4, 2.78e-2, 0.186, 0.641 for n = 2..5).
+const TERMS_F32: [(f64, usize); 4] = [(8e-4, 2), (2.5e-2, 3), (0.18, 4), (SERIES_LIMIT, 5)];
+
+/// Series terms [`Quaternion::exp`] takes for `x = h^2 < 0.25` (tables above; 8 or 5 beyond).
+#[inline]
+pub fn series_terms<T: Real>(x: T) -> usize {
+    let table: &[(f64, usize)] = if T::EPS > T::c(1e-10) {
+        &TERMS_F32
+    } else {
+        &TERMS_F64
+    };
+    for &(bound, n) in table {
+        if x < T::c(bound) {
+            return n;
+        }
+    }
+    table.last().map_or(9, |e| e.1)
 }
 
 /// `1/((2k-1)(2k))`, k = 1..8: the ratios of successive Taylor terms of `cos h` in `h^2`.
@@ -254,6 +290,7 @@ const SINC_RATIO: [f64; 8] = [
 /// Multiplications by rounded reciprocals, no division (an f32 division costs 14 cycles on a
 /// Cortex-M4F); the rounding of the constants is far below the truncation error.
 #[inline]
+#[cfg_attr(not(test), allow(dead_code))]
 fn half_angle_series<T: Real>(x: T, terms: usize) -> (T, T) {
     let one = T::one();
     let mut c = one;
@@ -265,6 +302,56 @@ fn half_angle_series<T: Real>(x: T, terms: usize) -> (T, T) {
         s = one - x * s * T::c(SINC_RATIO[k - 1]);
     }
     (c, s)
+}
+
+/// [`half_angle_series`] with a constant number of terms `N` (unrolled, no index checks).
+#[inline(always)]
+fn series_n<T: Real, const N: usize>(x: T) -> (T, T) {
+    let one = T::one();
+    let mut c = one;
+    let mut s = one;
+    let mut k = N;
+    while k > 1 {
+        k -= 1;
+        c = one - x * c * T::c(COS_RATIO[k - 1]);
+        s = one - x * s * T::c(SINC_RATIO[k - 1]);
+    }
+    (c, s)
+}
+
+/// `half_angle_series(x, series_terms(x))`, the branches written out (smallest `x` first).
+#[inline]
+fn half_angle_series_by_size<T: Real>(x: T) -> (T, T) {
+    let b = |t: &[(f64, usize)], i: usize| T::c(t[i].0);
+    if T::EPS > T::c(1e-10) {
+        let t = &TERMS_F32[..];
+        if x < b(t, 0) {
+            series_n::<T, 2>(x)
+        } else if x < b(t, 1) {
+            series_n::<T, 3>(x)
+        } else if x < b(t, 2) {
+            series_n::<T, 4>(x)
+        } else {
+            series_n::<T, 5>(x)
+        }
+    } else {
+        let t = &TERMS_F64[..];
+        if x < b(t, 0) {
+            series_n::<T, 2>(x)
+        } else if x < b(t, 1) {
+            series_n::<T, 3>(x)
+        } else if x < b(t, 2) {
+            series_n::<T, 4>(x)
+        } else if x < b(t, 3) {
+            series_n::<T, 5>(x)
+        } else if x < b(t, 4) {
+            series_n::<T, 6>(x)
+        } else if x < b(t, 5) {
+            series_n::<T, 7>(x)
+        } else {
+            series_n::<T, 8>(x)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -286,6 +373,93 @@ mod tests {
             let qf = Quaternion::<f32>::exp(&(axis.cast::<f32>() * ang as f32));
             assert!(close(qf.w as f64, libm::cos(ang / 2.0), 2e-7));
         }
+    }
+
+    /// The first omitted term of `cos h` at each table bound is below `EPS/4` (the criterion),
+    /// and one term fewer would not be (the tables are not wastefully long).
+    #[test]
+    fn series_term_tables_meet_the_truncation_criterion() {
+        let fact = |k: usize| (1..=k).fold(1.0f64, |a, i| a * i as f64);
+        for (table, eps) in [
+            (&TERMS_F64[..], f64::EPSILON),
+            (&TERMS_F32[..], f32::EPSILON as f64),
+        ] {
+            let mut lower = 0.0;
+            for &(bound, n) in table {
+                assert!(
+                    libm::pow(bound, n as f64) / fact(2 * n) < eps / 4.0,
+                    "{bound} {n}"
+                );
+                // n - 1 terms at the lower end of this range would miss EPS/4.
+                if lower > 0.0 {
+                    let m = n - 1;
+                    assert!(libm::pow(lower, m as f64) / fact(2 * m) > eps / 4.0 * 0.2);
+                }
+                lower = bound;
+            }
+        }
+    }
+
+    /// `exp` against libm's `cos`/`sin` on both sides of every term-count threshold (f64 to
+    /// 1.5 EPS, f32 against the f64 reference to 1.5 EPS_f32): a table one term short at any
+    /// edge would err by far more (e.g. 2 terms at h^2 = 3e-5: 4e-11).
+    #[test]
+    fn exp_is_accurate_on_both_sides_of_each_term_threshold() {
+        let axis = Vector3::new(0.3, -0.8, 0.52).normalize();
+        let check64 = |h2: f64| {
+            let ang = 2.0 * libm::sqrt(h2);
+            let q = Quaternion::<f64>::exp(&(axis * ang));
+            let h = ang / 2.0;
+            let tol = 1.5 * f64::EPSILON;
+            assert!((q.w - libm::cos(h)).abs() <= tol, "w at h2 {h2}");
+            let v = q.vector() - axis * libm::sin(h);
+            assert!(
+                v.amax() <= tol * libm::sin(h).max(1e-300) + 1e-300,
+                "v at h2 {h2}"
+            );
+        };
+        let check32 = |h2: f64| {
+            let phi = (axis * (2.0 * libm::sqrt(h2))).cast::<f32>();
+            let q = Quaternion::<f32>::exp(&phi);
+            let p = phi.cast::<f64>();
+            let h = libm::sqrt(p.dot(&p)) / 2.0;
+            let tol = 1.5 * f32::EPSILON as f64;
+            assert!((q.w as f64 - libm::cos(h)).abs() <= tol, "f32 w at h2 {h2}");
+            let v = q.vector().cast::<f64>() - p * (libm::sin(h) / (2.0 * h));
+            assert!(v.amax() <= tol * libm::sin(h), "f32 v at h2 {h2}");
+        };
+        for &(b, _) in &TERMS_F64 {
+            for x in [b * (1.0 - 1e-9), b * (1.0 + 1e-9), b * 0.5] {
+                check64(x);
+            }
+        }
+        for &(b, _) in &TERMS_F32 {
+            for x in [b * (1.0 - 1e-5), b * (1.0 + 1e-5), b * 0.5] {
+                check32(x);
+            }
+        }
+        // The written-out branches are the table's: same bits over a sweep across every edge.
+        let mut x = 1e-12f64;
+        while x < SERIES_LIMIT {
+            assert_eq!(
+                half_angle_series_by_size(x),
+                half_angle_series(x, series_terms(x))
+            );
+            let xf = x as f32;
+            assert_eq!(
+                half_angle_series_by_size(xf),
+                half_angle_series(xf, series_terms(xf))
+            );
+            x *= 1.01;
+        }
+        assert_eq!(series_terms(0.0f64), 2);
+        assert_eq!(series_terms(6.25e-6f64), 3); // |w| dt = 0.005
+        assert_eq!(series_terms(6.25e-6f32), 2);
+        assert_eq!(series_terms(0.2499f64), 8);
+        assert_eq!(
+            Quaternion::<f64>::exp(&Vector3::zeros()),
+            Quaternion::identity()
+        );
     }
 
     #[test]

@@ -88,7 +88,40 @@ impl<T: Real> RigidState<T> {
         if !finite {
             return Err(Error::NonFiniteState);
         }
-        if (q.norm_squared() - T::one()).abs_l() > T::c(QUATERNION_TOLERANCE) {
+        self.check_unit_orientation()
+    }
+
+    /// The sum of every component (position, orientation, velocities, accelerations), summed
+    /// in a short tree (-, mixed units): finite if and only if every component is finite,
+    /// unless finite components overflow the sum (then it is infinite although they are
+    /// finite). A one-branch screen: `(s * 0 == 0)` is `true` exactly when `s` is finite.
+    #[inline]
+    pub fn entry_sum(&self) -> T {
+        let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
+        let q = &self.orientation;
+        let a = s3(&self.position) + s3(&self.velocity);
+        let b = s3(&self.angular_velocity) + s3(&self.acceleration);
+        let c = s3(&self.angular_acceleration) + ((q.w + q.x) + (q.y + q.z));
+        (a + b) + c
+    }
+
+    /// [`RigidState::validate`] screened by one finiteness test of [`RigidState::entry_sum`]:
+    /// if the sum is finite only the quaternion norm is checked, otherwise the detailed checks
+    /// run (so the same error comes back, and a sum that only overflowed passes). Same result
+    /// as `validate` for every state.
+    #[inline]
+    pub fn validate_screened(&self) -> Result<()> {
+        if self.entry_sum() * T::zero() == T::zero() {
+            self.check_unit_orientation()
+        } else {
+            self.validate()
+        }
+    }
+
+    /// `OutOfRange(Orientation)` unless `| |q|^2 - 1 | <= QUATERNION_TOLERANCE`.
+    #[inline]
+    pub fn check_unit_orientation(&self) -> Result<()> {
+        if (self.orientation.norm_squared() - T::one()).abs_l() > T::c(QUATERNION_TOLERANCE) {
             return Err(Error::OutOfRange(Param::Orientation));
         }
         Ok(())
@@ -133,6 +166,54 @@ mod tests {
         let mut s = ok;
         s.orientation = Quaternion::new(0.0, 0.0, 0.0, 0.0);
         assert_eq!(s.validate(), Err(Error::OutOfRange(Param::Orientation)));
+    }
+
+    /// The screened check gives `validate`'s answer for a non-finite entry in every field
+    /// (each component in turn), for a non-unit quaternion, and for finite entries whose sum
+    /// overflows (accepted, as by `validate`).
+    #[test]
+    fn screened_validation_agrees_with_the_detailed_one() {
+        let ok = RigidState::<f64>::new(
+            Vector3::new(1.0, 2.0, 3.0),
+            Quaternion::exp(&Vector3::new(0.3, -0.2, 0.1)),
+            Vector3::new(0.1, 0.0, 0.0),
+            Vector3::new(0.0, 1.0, 0.0),
+        );
+        assert_eq!(ok.validate_screened(), Ok(()));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for i in 0..19 {
+                let mut s = ok;
+                match i {
+                    0..=2 => s.position[i] = bad,
+                    3..=5 => s.velocity[i - 3] = bad,
+                    6..=8 => s.angular_velocity[i - 6] = bad,
+                    9..=11 => s.acceleration[i - 9] = bad,
+                    12..=14 => s.angular_acceleration[i - 12] = bad,
+                    15 => s.orientation.w = bad,
+                    16 => s.orientation.x = bad,
+                    17 => s.orientation.y = bad,
+                    _ => s.orientation.z = bad,
+                }
+                assert_eq!(s.validate_screened(), Err(Error::NonFiniteState), "{i}");
+                assert_eq!(s.validate_screened(), s.validate());
+            }
+        }
+        let mut s = ok;
+        s.orientation.w *= 1.0 + 1e-6;
+        assert_eq!(
+            s.validate_screened(),
+            Err(Error::OutOfRange(Param::Orientation))
+        );
+        // +inf and -inf in different fields sum to NaN: still caught.
+        let mut s = ok;
+        s.position.x = f64::INFINITY;
+        s.velocity.y = f64::NEG_INFINITY;
+        assert_eq!(s.validate_screened(), Err(Error::NonFiniteState));
+        // Finite but overflowing: the sum is infinite, the detailed check accepts.
+        let mut s = ok;
+        s.position = Vector3::new(f64::MAX, f64::MAX, 0.0);
+        assert!(!s.entry_sum().is_finite());
+        assert_eq!(s.validate_screened(), Ok(()));
     }
 
     #[test]

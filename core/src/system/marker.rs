@@ -162,10 +162,13 @@ impl<T: Real> Marker<T> {
     pub fn motion(&self, view: &View<'_, T>) -> Result<(Vector3<T>, Vector3<T>)> {
         match (self, self.body_point(view)?) {
             (Marker::NodePosition { node }, _) => view.node_motion(*node),
-            (_, Some((o, p))) => Ok((
-                vector3(view.body_output(o, OutputVariableType::Position, &p)?)?,
-                vector3(view.body_output(o, OutputVariableType::Velocity, &p)?)?,
-            )),
+            (_, Some((o, p))) => match view.rigid_object(o)? {
+                Some((_, _, s)) => View::rigid_point_motion(s, &p),
+                None => Ok((
+                    vector3(view.body_output(o, OutputVariableType::Position, &p)?)?,
+                    vector3(view.body_output(o, OutputVariableType::Velocity, &p)?)?,
+                )),
+            },
             _ => Err(Error::UnknownIndex),
         }
     }
@@ -208,11 +211,23 @@ impl<T: Real> Marker<T> {
             Marker::BodyPosition {
                 object,
                 local_position,
-            } => view.body_generalized_force(*object, local_position, force, &zero),
+            } => match view.rigid_object(*object)? {
+                Some((n, _, s)) => Ok(Some((
+                    n,
+                    View::rigid_generalized_force(s, local_position, force, &zero)?,
+                ))),
+                None => view.body_generalized_force(*object, local_position, force, &zero),
+            },
             Marker::BodyRigid {
                 object,
                 local_position,
-            } => view.body_generalized_force(*object, local_position, force, torque),
+            } => match view.rigid_object(*object)? {
+                Some((n, _, s)) => Ok(Some((
+                    n,
+                    View::rigid_generalized_force(s, local_position, force, torque)?,
+                ))),
+                None => view.body_generalized_force(*object, local_position, force, torque),
+            },
             Marker::BodyMass { .. } => Err(Error::MarkerNotSupported),
         }
     }

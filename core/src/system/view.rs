@@ -5,6 +5,7 @@
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::{Node, NodeState};
 use super::object::Object;
+use crate::bodies::rigid_body::RigidBody;
 use crate::body::{Body, Generalized};
 use crate::nodes::rigid::RigidState;
 use crate::nodes::{NodePoint2D, Point2DState, PositionNode};
@@ -22,6 +23,9 @@ pub struct View<'a, T: Real> {
     /// The objects, by [`ObjectIndex`].
     pub objects: &'a [Object<T>],
 }
+
+/// A rigid-body object's node, body and the node's state ([`View::rigid_object`]).
+pub type RigidObject<'a, T> = (NodeIndex, &'a RigidBody<T>, &'a RigidState<T>);
 
 /// The vector of an output value; `OutputNotAvailable` for a scalar or a matrix.
 #[inline]
@@ -64,6 +68,87 @@ impl<'a, T: Real> View<'a, T> {
             (Node::RigidBody(_), NodeState::RigidBody(s)) => Ok(s),
             _ => Err(Error::WrongNodeKind),
         }
+    }
+
+    /// The rigid body, its node and the node's state if object `i` is a rigid body (also a
+    /// `BodyCylinder`); `None` for another object; `UnknownIndex` / `WrongNodeKind` as
+    /// [`View::rigid`]. The state is not checked: the callers below check it once.
+    #[inline]
+    pub fn rigid_object(&self, i: ObjectIndex) -> Result<Option<RigidObject<'a, T>>> {
+        match self.object(i)? {
+            Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
+                Ok(Some((*node, body, self.rigid(*node)?)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Position `r + R_0b p` (m, world) and velocity `v + R_0b (w_b x p)` (m/s, world) of the
+    /// body point `p` (m, body frame, finite: markers check it when added) of a rigid body in
+    /// state `s`: `Body::output`'s `Position` and `Velocity` with one screened state check
+    /// ([`RigidState::validate_screened`], same errors) instead of one full check each.
+    #[inline]
+    pub fn rigid_point_motion(
+        s: &RigidState<T>,
+        p: &Vector3<T>,
+    ) -> Result<(Vector3<T>, Vector3<T>)> {
+        s.validate_screened()?;
+        let q = &s.orientation;
+        Ok((
+            s.position + q.rotate(p),
+            s.velocity + q.rotate(&s.angular_velocity.cross(p)),
+        ))
+    }
+
+    /// `Q = Jpos(p)^T f + Jrot^T tau = [f; p x (R_0b^T f) + R_0b^T tau]` (N world; N m body
+    /// frame, about the reference point) for a rigid body in state `s`, written out instead of
+    /// building the 3x6 Jacobians (`Body::generalized_force`, same errors: the state check,
+    /// `NotFinite(Force)` for a non-finite result).
+    #[inline]
+    pub fn rigid_generalized_force(
+        s: &RigidState<T>,
+        p: &Vector3<T>,
+        force: &Vector3<T>,
+        torque: &Vector3<T>,
+    ) -> Result<Generalized<T>> {
+        s.validate_screened()?;
+        let qc = s.orientation.conjugate();
+        let z = T::zero();
+        let mut tau = if force.iter().any(|x| *x != z) {
+            p.cross(&qc.rotate(force))
+        } else {
+            Vector3::zeros()
+        };
+        if torque.iter().any(|x| *x != z) {
+            tau += qc.rotate(torque);
+        }
+        let q = Generalized::new(force.x, force.y, force.z, tau.x, tau.y, tau.z);
+        if (q.sum() * z) == z || q.iter().all(|x| x.finite()) {
+            Ok(q)
+        } else {
+            Err(Error::NotFinite(crate::Param::Force))
+        }
+    }
+
+    /// `(int rho Jpos dV)^T g = [m g; c x (R_0b^T m g)]` (N world; N m body frame, about the
+    /// reference point) of a uniform acceleration `g` (m/s^2, world) on a rigid body in state
+    /// `s`: the weight at the COM `c`, written out (no 3x6 build; no torque when `c = 0`).
+    /// Errors: the state check.
+    #[inline]
+    pub fn rigid_mass_force(
+        body: &RigidBody<T>,
+        s: &RigidState<T>,
+        g: &Vector3<T>,
+    ) -> Result<Generalized<T>> {
+        s.validate_screened()?;
+        let mg = g * body.mass();
+        let tau = if body.com_at_reference() {
+            Vector3::zeros()
+        } else {
+            body.center_of_mass()
+                .cross(&s.orientation.conjugate().rotate(&mg))
+        };
+        Ok(Generalized::new(mg.x, mg.y, mg.z, tau.x, tau.y, tau.z))
     }
 
     /// `Body::output` of object `i` at `local_position` (m, body frame).
@@ -128,8 +213,8 @@ impl<'a, T: Real> View<'a, T> {
                 Ok(Some((*node, j.transpose() * g)))
             }
             Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
-                let j = body.mass_jacobian_integral(self.rigid(*node)?)?;
-                Ok(Some((*node, j.transpose() * g)))
+                let q = Self::rigid_mass_force(body, self.rigid(*node)?, g)?;
+                Ok(Some((*node, q)))
             }
         }
     }
@@ -140,7 +225,7 @@ impl<'a, T: Real> View<'a, T> {
             (Node::Point2D(n), NodeState::Point2D(s)) => (n.position(s)?, n.velocity(s)?),
             (Node::PointGround(g), NodeState::Ground) => (g.position(&())?, g.velocity(&())?),
             (Node::RigidBody(_), NodeState::RigidBody(s)) => {
-                s.validate()?;
+                s.validate_screened()?;
                 (s.position, s.velocity)
             }
             _ => return Err(Error::WrongNodeKind),
@@ -175,7 +260,7 @@ impl<'a, T: Real> View<'a, T> {
             (Node::Point2D(n), NodeState::Point2D(s)) => n.output(s, var),
             (Node::PointGround(g), NodeState::Ground) => g.output(&(), var),
             (Node::RigidBody(n), NodeState::RigidBody(s)) => {
-                s.validate()?;
+                s.validate_screened()?;
                 use OutputVariableType as O;
                 Ok(match var {
                     O::Position => OutputValue::Vector3(s.position),
@@ -193,5 +278,101 @@ impl<'a, T: Real> View<'a, T> {
             }
             _ => Err(Error::WrongNodeKind),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::math::Quaternion;
+    use crate::Param;
+
+    fn body_and_state() -> (RigidBody<f64>, RigidState<f64>) {
+        let b =
+            RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::new(0.1, -0.2, 0.3)).unwrap();
+        let s = RigidState::new(
+            Vector3::new(1.0, -2.0, 0.5),
+            Quaternion::exp(&Vector3::new(0.4, -1.1, 0.7)),
+            Vector3::new(0.3, 0.2, -0.1),
+            Vector3::new(-0.5, 1.5, 2.0),
+        );
+        (b, s)
+    }
+
+    /// The written-out marker motion and `J^T f` agree with the Jacobian path of [`Body`]
+    /// (built 3x6 matrices from `R_0b`, a different computation) to rounding.
+    #[test]
+    fn rigid_fast_paths_match_the_jacobian_path() {
+        let (b, s) = body_and_state();
+        let p = Vector3::new(0.7, 0.1, -0.4);
+        let (x, v) = View::rigid_point_motion(&s, &p).unwrap();
+        let pos = vector3(b.output(&s, OutputVariableType::Position, &p).unwrap()).unwrap();
+        let vel = vector3(b.output(&s, OutputVariableType::Velocity, &p).unwrap()).unwrap();
+        assert!((x - pos).amax() < 1e-15 && (v - vel).amax() < 1e-15);
+        let f = Vector3::new(3.0, -1.0, 2.0);
+        let tau = Vector3::new(-0.5, 0.25, 1.0);
+        for t in [Vector3::zeros(), tau] {
+            let q = View::rigid_generalized_force(&s, &p, &f, &t).unwrap();
+            let q_ref = b.generalized_force(&s, &p, &f, &t).unwrap();
+            assert!((q - q_ref).amax() < 1e-14, "{q} {q_ref}");
+        }
+        let g = Vector3::new(0.0, 0.0, -9.81);
+        let q = View::rigid_mass_force(&b, &s, &g).unwrap();
+        let q_ref = b.mass_jacobian_integral(&s).unwrap().transpose() * g;
+        assert!((q - q_ref).amax() < 1e-14);
+    }
+
+    /// Closed form: a COM at `c = [1, 0, 0]` (body) turned a quarter turn about z points
+    /// along world y; gravity `-g z` at it has the torque about the reference point
+    /// `c x (R^T m g) = [1,0,0] x [0,0,-m g] = [0, m g, 0]` (body frame).
+    #[test]
+    fn gravity_torque_of_an_offset_com_by_hand() {
+        let b = RigidBody::from_principal(2.0, [1.0, 1.0, 1.0], Vector3::x()).unwrap();
+        let s = RigidState::at_rest(
+            Vector3::zeros(),
+            Quaternion::exp(&Vector3::new(0.0, 0.0, core::f64::consts::FRAC_PI_2)),
+        );
+        let q = View::rigid_mass_force(&b, &s, &Vector3::new(0.0, 0.0, -10.0)).unwrap();
+        let expect = Generalized::new(0.0, 0.0, -20.0, 0.0, 20.0, 0.0);
+        assert!((q - expect).amax() < 1e-14, "{q}");
+        // No offset: no torque, exactly.
+        let b0 = RigidBody::from_principal(2.0, [1.0, 1.0, 1.0], Vector3::zeros()).unwrap();
+        let q0 = View::rigid_mass_force(&b0, &s, &Vector3::new(0.0, 0.0, -10.0)).unwrap();
+        assert_eq!(q0, Generalized::new(0.0, 0.0, -20.0, 0.0, 0.0, 0.0));
+    }
+
+    /// The same errors as the Jacobian path: an invalid state, a non-finite result.
+    #[test]
+    fn rigid_fast_paths_refuse_what_the_jacobian_path_refuses() {
+        let (b, s) = body_and_state();
+        let p = Vector3::new(0.7, 0.1, -0.4);
+        let f = Vector3::new(3.0, -1.0, 2.0);
+        let z = Vector3::zeros();
+        let mut bad = s;
+        bad.velocity.y = f64::NAN;
+        assert_eq!(
+            View::rigid_point_motion(&bad, &p),
+            Err(Error::NonFiniteState)
+        );
+        assert_eq!(
+            View::rigid_generalized_force(&bad, &p, &f, &z),
+            b.generalized_force(&bad, &p, &f, &z)
+        );
+        let mut unit = s;
+        unit.orientation.w *= 1.01;
+        assert_eq!(
+            View::rigid_mass_force(&b, &unit, &f),
+            Err(Error::OutOfRange(Param::Orientation))
+        );
+        let huge = Vector3::new(f64::INFINITY, 0.0, 0.0);
+        assert_eq!(
+            View::rigid_generalized_force(&s, &p, &huge, &z),
+            Err(Error::NotFinite(Param::Force))
+        );
+        assert_eq!(
+            b.generalized_force(&s, &p, &huge, &z),
+            Err(Error::NotFinite(Param::Force))
+        );
     }
 }

@@ -1,0 +1,540 @@
+//! The whole system from C, part 1: caller-owned storage (`mbs_system`), its initialization,
+//! reset, time, item counts and integration settings.
+//!
+//! # Storage
+//! C declares the system itself (`mbs_system sys;`, static, on the stack or inside its own
+//! struct) and calls `mbs_system_init(&sys)`; nothing is allocated. The storage holds core's
+//! `System<f64, 64, 64, 128, 128, 64, 32>` ([`CSystem`]) and, next to it, the C sensor buffers
+//! (pointer, rows) that the ffi's sensor sink writes to. Its size `MBS_SYSTEM_SIZE` and alignment
+//! `MBS_SYSTEM_ALIGN` are constants of the header, checked against the Rust type at compile time.
+//!
+//! Every other `mbs_system_*` call first checks the pointer (`MBS_ERR_NULL_POINTER`), its
+//! alignment (`MBS_ERR_STORAGE`) and a tag that `mbs_system_init` writes
+//! (`MBS_ERR_NOT_INITIALIZED`), through [`system_ref`] / [`system_mut`]: the one place where an
+//! `mbs_system*` becomes a Rust reference.
+
+use crate::convert::{finite, non_null_out, read, status_of, FfiResult};
+use crate::guard;
+use crate::status::*;
+use core::mem::{align_of, size_of};
+use mbs_core::integrators::StepSettings;
+use mbs_core::system::{Coupling, RigidScheme, System, SystemSettings};
+
+/// The core system behind an `mbs_system` (double precision, the C capacities).
+pub type CSystem = System<
+    f64,
+    { MBS_SYSTEM_MAX_NODES as usize },
+    { MBS_SYSTEM_MAX_OBJECTS as usize },
+    { MBS_SYSTEM_MAX_MARKERS as usize },
+    { MBS_SYSTEM_MAX_LOADS as usize },
+    { MBS_SYSTEM_MAX_CONNECTORS as usize },
+    { MBS_SYSTEM_MAX_SENSORS as usize },
+>;
+
+/// Capacity of an `mbs_system`: nodes.
+pub const MBS_SYSTEM_MAX_NODES: u32 = 64;
+/// Capacity of an `mbs_system`: objects (bodies, ground objects).
+pub const MBS_SYSTEM_MAX_OBJECTS: u32 = 64;
+/// Capacity of an `mbs_system`: markers.
+pub const MBS_SYSTEM_MAX_MARKERS: u32 = 128;
+/// Capacity of an `mbs_system`: loads.
+pub const MBS_SYSTEM_MAX_LOADS: u32 = 128;
+/// Capacity of an `mbs_system`: connectors.
+pub const MBS_SYSTEM_MAX_CONNECTORS: u32 = 64;
+/// Capacity of an `mbs_system`: sensors.
+pub const MBS_SYSTEM_MAX_SENSORS: u32 = 32;
+
+/// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
+pub const MBS_SYSTEM_WORDS: usize = 6400;
+/// Size of the `mbs_system` storage (bytes): 50 KiB (the core system 49.6 KiB, the sensor
+/// buffers' bookkeeping 1.3 KiB, on a 64-bit host).
+pub const MBS_SYSTEM_SIZE: usize = 51200;
+/// Alignment the `mbs_system` storage needs (bytes).
+pub const MBS_SYSTEM_ALIGN: usize = 8;
+
+/// Index value meaning "no item" (e.g. the gravity marker of a body created without gravity).
+pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
+
+/// Storage for one multibody system, declared by the caller (no malloc): double precision,
+/// capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
+/// `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
+/// `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
+/// `MBS_SYSTEM_SIZE` bytes (50 KiB), sized for a host or a large MCU. A step also uses
+/// about 16 KiB of stack. Firmware with little RAM uses the per-item API
+/// (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
+///
+/// Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
+/// other `mbs_system_*` functions. The contents are private. Do not copy an initialized
+/// system with `memcpy` while sensors hold buffers you do not want shared, and do not use
+/// one system from two threads at once.
+#[repr(C)]
+pub struct mbs_system {
+    /// Private.
+    pub _opaque: [u64; MBS_SYSTEM_WORDS],
+}
+
+/// Tag written by `mbs_system_init` ("mbs_sys1").
+const TAG: u64 = 0x6d62_735f_7379_7331;
+
+/// A sensor's C buffer: rows `[t, values...]` of `row_len` doubles.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SensorBuffer {
+    /// The caller's buffer (null if `capacity == 0`).
+    pub ptr: *mut f64,
+    /// Rows the buffer holds.
+    pub capacity: usize,
+    /// Doubles per row: 1 (time) + the sensor's values.
+    pub row_len: usize,
+    /// Rows written.
+    pub rows: usize,
+    /// Rows that found the buffer full (not written).
+    pub dropped: u64,
+}
+
+impl SensorBuffer {
+    pub(crate) const EMPTY: Self = Self {
+        ptr: core::ptr::null_mut(),
+        capacity: 0,
+        row_len: 0,
+        rows: 0,
+        dropped: 0,
+    };
+}
+
+/// What an `mbs_system` holds: the tag, the core system, the sensors' C buffers.
+pub(crate) struct Inner {
+    tag: u64,
+    /// The core system.
+    pub sys: CSystem,
+    /// One buffer per sensor slot (index = sensor index).
+    pub buffers: [SensorBuffer; MBS_SYSTEM_MAX_SENSORS as usize],
+}
+
+const _: () = assert!(size_of::<Inner>() <= MBS_SYSTEM_SIZE);
+const _: () = assert!(align_of::<Inner>() <= MBS_SYSTEM_ALIGN);
+const _: () = assert!(MBS_SYSTEM_WORDS * 8 == MBS_SYSTEM_SIZE);
+const _: () = assert!(size_of::<mbs_system>() == MBS_SYSTEM_SIZE);
+// No more than 1 KiB of slack on 64-bit hosts (the header's size is the real one).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(MBS_SYSTEM_SIZE - size_of::<Inner>() < 1024);
+
+/// Bytes of the `Inner` an `mbs_system` holds (for the record: tests print it).
+pub fn inner_size() -> usize {
+    size_of::<Inner>()
+}
+
+fn checked(sys: *const mbs_system) -> FfiResult<*mut Inner> {
+    if sys.is_null() {
+        return Err(MBS_ERR_NULL_POINTER);
+    }
+    if (sys as usize) % align_of::<Inner>() != 0 {
+        return Err(MBS_ERR_STORAGE);
+    }
+    let p = sys.cast::<Inner>().cast_mut();
+    // SAFETY: non-null, aligned, and the caller's `mbs_system` is MBS_SYSTEM_SIZE bytes; the
+    // tag is the first field, read as plain bytes of the caller's storage.
+    let tag = unsafe { core::ptr::addr_of!((*p).tag).read() };
+    if tag != TAG {
+        return Err(MBS_ERR_NOT_INITIALIZED);
+    }
+    Ok(p)
+}
+
+/// The system of `sys` for reading: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned),
+/// `MBS_ERR_NOT_INITIALIZED` (no `mbs_system_init` on it).
+///
+/// # Safety
+/// `sys` is null or points to `MBS_SYSTEM_SIZE` readable bytes, not written for `'a`.
+pub(crate) unsafe fn inner_ref<'a>(sys: *const mbs_system) -> FfiResult<&'a Inner> {
+    // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee.
+    checked(sys).map(|p| unsafe { &*p })
+}
+
+/// As [`inner_ref`], exclusive.
+///
+/// # Safety
+/// `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes, not otherwise used for `'a`.
+pub(crate) unsafe fn inner_mut<'a>(sys: *mut mbs_system) -> FfiResult<&'a mut Inner> {
+    // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee.
+    checked(sys).map(|p| unsafe { &mut *p })
+}
+
+/// The core system of `sys` (read only): the one way from an `mbs_system*` to `&CSystem`
+/// (for exporters and other readers). Errors as [`inner_ref`].
+///
+/// # Safety
+/// As [`inner_ref`].
+pub(crate) unsafe fn system_ref<'a>(sys: *const mbs_system) -> FfiResult<&'a CSystem> {
+    // SAFETY: forwarded.
+    unsafe { inner_ref(sys) }.map(|i| &i.sys)
+}
+
+/// The core system of `sys`, exclusive. Errors as [`inner_ref`]. (Adding sensors goes through
+/// [`inner_mut`], which also holds their buffers.)
+///
+/// # Safety
+/// As [`inner_mut`].
+#[allow(dead_code)] // the helper for other modules (scene export and the like)
+pub(crate) unsafe fn system_mut<'a>(sys: *mut mbs_system) -> FfiResult<&'a mut CSystem> {
+    // SAFETY: forwarded.
+    unsafe { inner_mut(sys) }.map(|i| &mut i.sys)
+}
+
+/// Runs `f` on the system of `sys` read only and returns its status.
+pub(crate) fn with_ref(
+    sys: *const mbs_system,
+    f: impl FnOnce(&Inner) -> FfiResult<MbsStatus>,
+) -> MbsStatus {
+    guard(|| {
+        // SAFETY: the caller's guarantee on `sys` (every entry point documents it).
+        match unsafe { inner_ref(sys) }.and_then(f) {
+            Ok(s) | Err(s) => s,
+        }
+    })
+}
+
+/// Runs `f` on the system of `sys` exclusively and returns its status.
+pub(crate) fn with_mut(
+    sys: *mut mbs_system,
+    f: impl FnOnce(&mut Inner) -> FfiResult<MbsStatus>,
+) -> MbsStatus {
+    guard(|| {
+        // SAFETY: the caller's guarantee on `sys` (every entry point documents it).
+        match unsafe { inner_mut(sys) }.and_then(f) {
+            Ok(s) | Err(s) => s,
+        }
+    })
+}
+
+/// Writes `v` to `*out` (checked non-null by the caller).
+pub(crate) fn put<T>(out: *mut T, v: T) {
+    // SAFETY: the entry points check `out` non-null before the work; writable by the caller's
+    // guarantee.
+    unsafe { out.write(v) }
+}
+
+/// `MBS_SYSTEM_SIZE`, for bindings that cannot read the header's constants (Python's ctypes
+/// checks its `mbs_system` against it).
+#[no_mangle]
+pub extern "C" fn mbs_system_storage_size() -> usize {
+    MBS_SYSTEM_SIZE
+}
+
+/// Writes a fresh, empty system into `*sys` (time 0, default settings, not assembled, no
+/// sensor buffers). Any system there before is forgotten (nothing to free). `sys` must be
+/// aligned to `MBS_SYSTEM_ALIGN` (a declared `mbs_system` is).
+///
+/// Errors (`*sys` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned).
+///
+/// # Safety
+/// `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
+    guard(|| {
+        if sys.is_null() {
+            return MBS_ERR_NULL_POINTER;
+        }
+        if (sys as usize) % align_of::<Inner>() != 0 {
+            return MBS_ERR_STORAGE;
+        }
+        let p = sys.cast::<Inner>();
+        // SAFETY: non-null, aligned, MBS_SYSTEM_SIZE >= size_of::<Inner>() writable bytes.
+        unsafe {
+            p.write(Inner {
+                tag: TAG,
+                sys: CSystem::new(),
+                buffers: [SensorBuffer::EMPTY; MBS_SYSTEM_MAX_SENSORS as usize],
+            })
+        };
+        MBS_OK
+    })
+}
+
+/// Puts every node back to its initial state, the time to 0, and every sensor buffer back to
+/// 0 rows (items, settings and the assembled flag unchanged).
+///
+/// Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system` (see `mbs_system`).
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_reset(sys: *mut mbs_system) -> MbsStatus {
+    with_mut(sys, |s| {
+        s.sys.reset();
+        for b in s.buffers.iter_mut() {
+            b.rows = 0;
+            b.dropped = 0;
+        }
+        Ok(MBS_OK)
+    })
+}
+
+/// The current time (s) into `*out`.
+///
+/// Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_time(sys: *const mbs_system, out: *mut f64) -> MbsStatus {
+    guard(|| {
+        // SAFETY: the caller's guarantee on `sys`.
+        match unsafe { system_ref(sys) }.and_then(|s| non_null_out(out).map(|()| s.time())) {
+            Ok(t) => {
+                put(out, t);
+                MBS_OK
+            }
+            Err(e) => e,
+        }
+    })
+}
+
+/// Numbers of the items of a system.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mbs_system_counts {
+    /// Nodes (at most `MBS_SYSTEM_MAX_NODES`).
+    pub nodes: u32,
+    /// Objects (at most `MBS_SYSTEM_MAX_OBJECTS`).
+    pub objects: u32,
+    /// Markers (at most `MBS_SYSTEM_MAX_MARKERS`).
+    pub markers: u32,
+    /// Loads (at most `MBS_SYSTEM_MAX_LOADS`).
+    pub loads: u32,
+    /// Connectors (at most `MBS_SYSTEM_MAX_CONNECTORS`).
+    pub connectors: u32,
+    /// Sensors (at most `MBS_SYSTEM_MAX_SENSORS`).
+    pub sensors: u32,
+    /// `true` after a successful `mbs_system_assemble` with no item added since.
+    pub assembled: bool,
+}
+
+/// The item counts and the assembled flag into `*out`.
+///
+/// Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_get_counts(
+    sys: *const mbs_system,
+    out: *mut mbs_system_counts,
+) -> MbsStatus {
+    with_ref(sys, |s| {
+        non_null_out(out)?;
+        let c = s.sys.counts().map(|n| n as u32);
+        put(
+            out,
+            mbs_system_counts {
+                nodes: c[0],
+                objects: c[1],
+                markers: c[2],
+                loads: c[3],
+                connectors: c[4],
+                sensors: c[5],
+                assembled: s.sys.is_assembled(),
+            },
+        );
+        Ok(MBS_OK)
+    })
+}
+
+/// How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
+pub type MbsCoupling = u32;
+/// Kick-drift-kick (Strang splitting, velocity Verlet generalized to rigid bodies): second
+/// order for position- and velocity-dependent forces, symplectic for conservative ones. The
+/// default.
+pub const MBS_COUPLING_KICK_DRIFT_KICK: MbsCoupling = 0;
+/// Every load and connector force evaluated at the start of the step and held; each body by
+/// its own integrator (first order in the coupling; for one free rigid body exactly the rigid
+/// scheme's step).
+pub const MBS_COUPLING_HELD_LOADS: MbsCoupling = 1;
+
+/// The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
+pub type MbsRigidScheme = u32;
+/// The seed 004 linearly implicit midpoint step as it stands: orientation turned by the end
+/// rate (orientation order 1).
+pub const MBS_RIGID_SCHEME_MIDPOINT: MbsRigidScheme = 0;
+/// The seed's rate update with the orientation turned by the mean rate (orientation order 2).
+/// The default.
+pub const MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE: MbsRigidScheme = 1;
+/// Baseline: explicit Euler (order 1, energy grows).
+pub const MBS_RIGID_SCHEME_EXPLICIT_EULER: MbsRigidScheme = 2;
+/// Baseline: semi-implicit Euler (order 1).
+pub const MBS_RIGID_SCHEME_SYMPLECTIC_EULER: MbsRigidScheme = 3;
+/// Baseline: classical Runge-Kutta 4.
+pub const MBS_RIGID_SCHEME_RK4: MbsRigidScheme = 4;
+
+/// How a system integrates (core's `SystemSettings`). Fill with
+/// `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct mbs_system_settings {
+    /// `MBS_COUPLING_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
+    pub coupling: MbsCoupling,
+    /// `MBS_RIGID_SCHEME_*` (default midpoint with mean-rate orientation); another value is
+    /// `MBS_ERR_INVALID_ARGUMENT`.
+    pub rigid_scheme: MbsRigidScheme,
+    /// Sub-step a rigid body's rotation so that each sub-step turns by at most
+    /// `max_rotation_per_step` (with kick-drift-kick only the torque-free drift is
+    /// sub-stepped). Default `false`: `MBS_WARN_STEP_TOO_LARGE` when a step turns further.
+    pub substep: bool,
+    /// Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
+    pub max_rotation_per_step: f64,
+    /// Cap on the sub-steps of one step (>= 1), default 1024.
+    pub max_substeps: u32,
+    /// Kick-drift-kick with damping: fixed-point corrections of the implicit last half kick
+    /// (0..=16, default 1; 0 makes the damping explicit, first order).
+    pub damping_corrections: u32,
+}
+
+impl mbs_system_settings {
+    /// The C form of core's settings.
+    pub fn of(s: &SystemSettings<f64>) -> Self {
+        Self {
+            coupling: match s.coupling {
+                Coupling::HeldLoads => MBS_COUPLING_HELD_LOADS,
+                _ => MBS_COUPLING_KICK_DRIFT_KICK,
+            },
+            rigid_scheme: match s.rigid {
+                RigidScheme::Midpoint => MBS_RIGID_SCHEME_MIDPOINT,
+                RigidScheme::ExplicitEuler => MBS_RIGID_SCHEME_EXPLICIT_EULER,
+                RigidScheme::SymplecticEuler => MBS_RIGID_SCHEME_SYMPLECTIC_EULER,
+                RigidScheme::Rk4 => MBS_RIGID_SCHEME_RK4,
+                _ => MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE,
+            },
+            substep: s.step.substep,
+            max_rotation_per_step: s.step.max_rotation_per_step,
+            max_substeps: s.step.max_substeps,
+            damping_corrections: s.damping_corrections,
+        }
+    }
+
+    /// The checked core settings: `MBS_ERR_INVALID_ARGUMENT` (unknown enum value),
+    /// `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING`.
+    pub fn to_core(&self) -> FfiResult<SystemSettings<f64>> {
+        let coupling = match self.coupling {
+            MBS_COUPLING_KICK_DRIFT_KICK => Coupling::KickDriftKick,
+            MBS_COUPLING_HELD_LOADS => Coupling::HeldLoads,
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        };
+        let rigid = match self.rigid_scheme {
+            MBS_RIGID_SCHEME_MIDPOINT => RigidScheme::Midpoint,
+            MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE => RigidScheme::MidpointMeanRate,
+            MBS_RIGID_SCHEME_EXPLICIT_EULER => RigidScheme::ExplicitEuler,
+            MBS_RIGID_SCHEME_SYMPLECTIC_EULER => RigidScheme::SymplecticEuler,
+            MBS_RIGID_SCHEME_RK4 => RigidScheme::Rk4,
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        };
+        let step = StepSettings::default()
+            .with_max_rotation_per_step(finite(self.max_rotation_per_step)?)
+            .with_substep(self.substep)
+            .with_max_substeps(self.max_substeps);
+        let s = SystemSettings::default()
+            .with_coupling(coupling)
+            .with_rigid(rigid)
+            .with_step(step)
+            .with_damping_corrections(self.damping_corrections);
+        s.validate().map_err(status_of)?;
+        Ok(s)
+    }
+}
+
+/// Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
+/// orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
+/// correction.
+///
+/// # Safety
+/// `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_settings_default(out: *mut mbs_system_settings) -> MbsStatus {
+    guard(|| match non_null_out(out) {
+        Ok(()) => {
+            put(out, mbs_system_settings::of(&SystemSettings::default()));
+            MBS_OK
+        }
+        Err(s) => s,
+    })
+}
+
+/// Sets the integration settings of the system (does not un-assemble).
+///
+/// Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling or scheme),
+/// `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16
+/// damping corrections).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `settings` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_set_settings(
+    sys: *mut mbs_system,
+    settings: *const mbs_system_settings,
+) -> MbsStatus {
+    with_mut(sys, |s| {
+        // SAFETY: the caller's guarantee.
+        let c = unsafe { read(settings) }?.to_core()?;
+        s.sys.set_settings(c).map_err(status_of)?;
+        Ok(MBS_OK)
+    })
+}
+
+/// The integration settings of the system into `*out`.
+///
+/// Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_get_settings(
+    sys: *const mbs_system,
+    out: *mut mbs_system_settings,
+) -> MbsStatus {
+    with_ref(sys, |s| {
+        non_null_out(out)?;
+        put(out, mbs_system_settings::of(s.sys.settings()));
+        Ok(MBS_OK)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_is_checked_and_sized() {
+        println!(
+            "mbs_system: {} B storage, {} B used (core system {} B)",
+            MBS_SYSTEM_SIZE,
+            inner_size(),
+            size_of::<CSystem>()
+        );
+        // misaligned: refused, nothing written
+        let mut words = [0u64; MBS_SYSTEM_WORDS + 1];
+        let p = words
+            .as_mut_ptr()
+            .cast::<u8>()
+            .wrapping_add(4)
+            .cast::<mbs_system>();
+        // SAFETY: the pointer is refused before any access.
+        assert_eq!(unsafe { mbs_system_init(p) }, MBS_ERR_STORAGE);
+        assert!(words.iter().all(|w| *w == 0));
+        let p = words.as_mut_ptr().cast::<mbs_system>();
+        let mut t = 5.0;
+        // zeroed storage is not a system
+        // SAFETY: `words` holds MBS_SYSTEM_SIZE + 8 bytes.
+        assert_eq!(
+            unsafe { mbs_system_time(p, &mut t) },
+            MBS_ERR_NOT_INITIALIZED
+        );
+        // SAFETY: as above.
+        assert_eq!(unsafe { mbs_system_init(p) }, MBS_OK);
+        // SAFETY: as above.
+        assert_eq!(unsafe { mbs_system_time(p, &mut t) }, MBS_OK);
+        assert_eq!(t, 0.0);
+        assert_eq!(mbs_system_storage_size(), size_of::<mbs_system>());
+    }
+}

@@ -1,0 +1,894 @@
+//! The whole system from C, part 2: adding nodes, objects, markers, loads and connectors, the
+//! `Create*` helpers, and replacing a load's vector (for control loops).
+//!
+//! Every `mbs_system_add_*` / `mbs_system_create_*` writes the new item's index to its
+//! out-parameter (`uint32_t`, the position in its list in the order added, starting at 0) only
+//! on success. On an error nothing was added (the counts, states and time are as before).
+//! A successful add makes the system unassembled.
+
+use crate::body_cylinder::body_cylinder;
+use crate::convert::{finite, non_null_out, read, status_of, vec2, vec3, FfiResult};
+use crate::mass_properties::mbs_mass_properties;
+use crate::status::*;
+use crate::system::{mbs_system, put, with_mut, MBS_NO_INDEX};
+use core::ffi::c_void;
+use mbs_core::bodies::rigid_body::RigidBody;
+use mbs_core::bodies::ObjectGround;
+use mbs_core::inertia::MassProperties;
+use mbs_core::math::Quaternion;
+use mbs_core::nodes::{NodePoint2D, NodePointGround};
+use mbs_core::system::{
+    CartesianSpringDamper, Connector, CreatedBody, Load, LoadFn, LoadIndex, Marker, MarkerIndex,
+    MassPointSpec, Node, NodeIndex, NodeRigidBody, Object, ObjectIndex, RigidBodySpec,
+    SpringDamper, UserLoadKind,
+};
+use nalgebra::Vector3;
+
+/// A node index from C (`MBS_ERR_UNKNOWN_INDEX` past `u16`).
+pub(crate) fn node_index(i: u32) -> FfiResult<NodeIndex> {
+    u16::try_from(i)
+        .map(NodeIndex)
+        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
+}
+/// An object index from C.
+pub(crate) fn object_index(i: u32) -> FfiResult<ObjectIndex> {
+    u16::try_from(i)
+        .map(ObjectIndex)
+        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
+}
+/// A marker index from C.
+pub(crate) fn marker_index(i: u32) -> FfiResult<MarkerIndex> {
+    u16::try_from(i)
+        .map(MarkerIndex)
+        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
+}
+/// A load index from C.
+pub(crate) fn load_index(i: u32) -> FfiResult<LoadIndex> {
+    u16::try_from(i)
+        .map(LoadIndex)
+        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
+}
+
+/// Reads a C `double[N]` and checks it finite.
+///
+/// # Safety
+/// `p` is null or points to `N` doubles.
+pub(crate) unsafe fn array<const N: usize>(p: *const f64) -> FfiResult<[f64; N]> {
+    // SAFETY: forwarded.
+    let a = unsafe { read(p.cast::<[f64; N]>()) }?;
+    crate::convert::all_finite(&a)?;
+    Ok(a)
+}
+
+/// An optional C `double[3]` (NULL = none), checked finite.
+unsafe fn optional3(p: *const f64) -> FfiResult<Option<Vector3<f64>>> {
+    if p.is_null() {
+        Ok(None)
+    } else {
+        // SAFETY: forwarded.
+        Ok(Some(Vector3::from(unsafe { array::<3>(p) }?)))
+    }
+}
+
+/// Runs an add on the system of `sys` and writes the index it returns to `*out`.
+fn add<I>(
+    sys: *mut mbs_system,
+    out: *mut u32,
+    f: impl FnOnce(&mut crate::system::CSystem) -> FfiResult<I>,
+    index: impl FnOnce(I) -> u16,
+) -> MbsStatus {
+    with_mut(sys, |s| {
+        non_null_out(out)?;
+        let i = f(&mut s.sys)?;
+        put(out, u32::from(index(i)));
+        Ok(MBS_OK)
+    })
+}
+
+// ---- nodes ----------------------------------------------------------------------------------
+
+/// Adds Exudyn's `NodePoint2D`: a point in the world x-y plane at `reference` (m, world x, y)
+/// with the initial displacement `initial_displacement` (m) and velocity `initial_velocity`
+/// (m/s); its position is `[reference + q, 0]`. Carries one `mass_point_2d` object.
+///
+/// Errors (nothing added, `*node` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; the arrays are null or hold 2 doubles; `node` is null or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_node_point2d(
+    sys: *mut mbs_system,
+    reference: *const f64,
+    initial_displacement: *const f64,
+    initial_velocity: *const f64,
+    node: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        node,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let (r, q, v) = unsafe {
+                (
+                    read(reference.cast::<[f64; 2]>())?,
+                    read(initial_displacement.cast::<[f64; 2]>())?,
+                    read(initial_velocity.cast::<[f64; 2]>())?,
+                )
+            };
+            let n = NodePoint2D::new(vec2(&r)?, vec2(&q)?, vec2(&v)?).map_err(status_of)?;
+            s.add_node(Node::Point2D(n)).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `NodePointGround` at `reference` (m, world): a fixed point without
+/// coordinates (for node markers).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `reference` is null or holds 3 doubles; `node` is null
+/// or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_node_ground(
+    sys: *mut mbs_system,
+    reference: *const f64,
+    node: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        node,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let r = unsafe { array::<3>(reference) }?;
+            let n = NodePointGround::new(Vector3::from(r)).map_err(status_of)?;
+            s.add_node(Node::PointGround(n)).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds a rigid-body node at `position` (m, world) with `orientation` (unit quaternion
+/// `[w, x, y, z]` of `R_0b`), the reference and the initial pose, moving with `velocity`
+/// (m/s, world) and `angular_velocity` (rad/s, **world** frame, as Exudyn's
+/// `initialAngularVelocity`). Carries one rigid body or body cylinder.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ORIENTATION`,
+/// `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; the arrays are null or hold 3 (`orientation`: 4)
+/// doubles; `node` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_node_rigid(
+    sys: *mut mbs_system,
+    position: *const f64,
+    orientation: *const f64,
+    velocity: *const f64,
+    angular_velocity: *const f64,
+    node: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        node,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let n = unsafe { rigid_node(position, orientation, velocity, angular_velocity) }?;
+            s.add_node(Node::RigidBody(n)).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+unsafe fn rigid_node(
+    position: *const f64,
+    orientation: *const f64,
+    velocity: *const f64,
+    angular_velocity: *const f64,
+) -> FfiResult<NodeRigidBody<f64>> {
+    // SAFETY: forwarded.
+    let (p, q, v, w) = unsafe {
+        (
+            array::<3>(position)?,
+            array::<4>(orientation)?,
+            array::<3>(velocity)?,
+            array::<3>(angular_velocity)?,
+        )
+    };
+    NodeRigidBody::new(
+        Vector3::from(p),
+        Quaternion::from_array(q),
+        Vector3::from(v),
+        Vector3::from(w),
+    )
+    .map_err(node_error)
+}
+
+/// The status of a rigid node's error on finite inputs: a non-finite state is an overflow.
+fn node_error(e: mbs_core::Error) -> MbsStatus {
+    match e {
+        mbs_core::Error::NonFiniteState => MBS_ERR_NON_FINITE_STATE,
+        e => status_of(e),
+    }
+}
+
+// ---- objects --------------------------------------------------------------------------------
+
+/// Adds Exudyn's `ObjectGround` at `reference_position` (m, world): a body that never moves,
+/// for markers (`MBS_OUTPUT_POSITION` etc. of a point of it).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `reference_position` is null or holds 3 doubles; `object`
+/// is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_object_ground(
+    sys: *mut mbs_system,
+    reference_position: *const f64,
+    object: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        object,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let r = unsafe { array::<3>(reference_position) }?;
+            let g = ObjectGround::new(Vector3::from(r)).map_err(status_of)?;
+            s.add_object(Object::Ground(g)).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `ObjectMassPoint2D` of `mass` (kg, > 0) on the 2D point node `node`.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+/// `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND` (not a 2D point
+/// node), `MBS_ERR_NODE_ALREADY_USED`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `object` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_object_mass_point_2d(
+    sys: *mut mbs_system,
+    node: u32,
+    mass: f64,
+    object: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        object,
+        |s| {
+            let o = Object::mass_point_2d(node_index(node)?, finite(mass)?).map_err(status_of)?;
+            s.add_object(o).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+fn rigid_body(mass: &mbs_mass_properties) -> FfiResult<RigidBody<f64>> {
+    let m = crate::convert::mat3(&mass.inertia)?;
+    RigidBody::new(finite(mass.mass)?, m, vec3(&mass.com)?).map_err(status_of)
+}
+
+/// Adds Exudyn's `ObjectRigidBody` on the rigid-body node `node` (its reference point and
+/// body frame): `mass->mass` (kg, > 0), `mass->com` (m, body frame, from the node's point),
+/// `mass->inertia` about the centre of mass (kg m^2, body frame, row-major). The node's
+/// reference pose is the body's reference configuration (`MBS_OUTPUT_DISPLACEMENT`).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+/// `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+/// `MBS_ERR_WRONG_NODE_KIND`, `MBS_ERR_NODE_ALREADY_USED`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `mass` is null or valid; `object` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_object_rigid_body(
+    sys: *mut mbs_system,
+    node: u32,
+    mass: *const mbs_mass_properties,
+    object: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        object,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let body = rigid_body(&unsafe { read(mass) }?)?;
+            s.add_object(Object::rigid_body(node_index(node)?, body))
+                .map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+// ---- markers --------------------------------------------------------------------------------
+
+/// Adds Exudyn's `MarkerNodePosition`: the point of node `node` (any node kind).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `marker` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_marker_node_position(
+    sys: *mut mbs_system,
+    node: u32,
+    marker: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        marker,
+        |s| {
+            s.add_marker(Marker::node_position(node_index(node)?))
+                .map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `MarkerBodyPosition`: the point `local_position` (m, body frame, from the
+/// body's reference point) of body `object` (for forces and connectors).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+/// `MBS_ERR_UNKNOWN_INDEX`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `local_position` is null or holds 3 doubles; `marker` is
+/// null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_marker_body_position(
+    sys: *mut mbs_system,
+    object: u32,
+    local_position: *const f64,
+    marker: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        marker,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let p = Vector3::from(unsafe { array::<3>(local_position) }?);
+            let m = Marker::body_position(object_index(object)?, p).map_err(status_of)?;
+            s.add_marker(m).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `MarkerBodyRigid`: the point `local_position` (m, body frame) of body
+/// `object` with its orientation (for torques as well as forces). Not on a mass point.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+/// `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (a mass point has no rotation).
+///
+/// # Safety
+/// As `mbs_system_add_marker_body_position`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_marker_body_rigid(
+    sys: *mut mbs_system,
+    object: u32,
+    local_position: *const f64,
+    marker: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        marker,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let p = Vector3::from(unsafe { array::<3>(local_position) }?);
+            let m = Marker::body_rigid(object_index(object)?, p).map_err(status_of)?;
+            s.add_marker(m).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `MarkerBodyMass`: the mass distribution of body `object` (for
+/// mass-proportional loads: gravity). Not on a ground object.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+/// `MBS_ERR_INVALID_MARKER` (the ground has no mass).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `marker` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_marker_body_mass(
+    sys: *mut mbs_system,
+    object: u32,
+    marker: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        marker,
+        |s| {
+            s.add_marker(Marker::body_mass(object_index(object)?))
+                .map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+// ---- loads ----------------------------------------------------------------------------------
+
+/// Adds Exudyn's `LoadForceVector`: the constant force `force` (N, world) at the point of the
+/// position marker `marker` (node, body position or body rigid marker).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+/// `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (a mass marker).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `force` is null or holds 3 doubles; `load` is null or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_load_force(
+    sys: *mut mbs_system,
+    marker: u32,
+    force: *const f64,
+    load: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        load,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let f = Vector3::from(unsafe { array::<3>(force) }?);
+            let l = Load::force(marker_index(marker)?, f).map_err(status_of)?;
+            s.add_load(l).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `LoadTorqueVector`: the constant torque `torque` (N m) on the rigid marker
+/// `marker`, resolved in the world frame, or in the marker's body frame if `body_fixed`
+/// (it then turns with the body: `tau_world = R_0b torque`).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+/// `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a body rigid marker).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `torque` is null or holds 3 doubles; `load` is null or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_load_torque(
+    sys: *mut mbs_system,
+    marker: u32,
+    torque: *const f64,
+    body_fixed: bool,
+    load: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        load,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let t = Vector3::from(unsafe { array::<3>(torque) }?);
+            let l = Load::torque(marker_index(marker)?, t, body_fixed).map_err(status_of)?;
+            s.add_load(l).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `LoadMassProportional`: the uniform acceleration field `acceleration`
+/// (m/s^2, world; gravity, e.g. `{0, -9.81, 0}`) on the mass of the mass marker `marker`'s
+/// body.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`,
+/// `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a body mass marker).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `acceleration` is null or holds 3 doubles; `load` is
+/// null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_load_mass_proportional(
+    sys: *mut mbs_system,
+    marker: u32,
+    acceleration: *const f64,
+    load: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        load,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let g = Vector3::from(unsafe { array::<3>(acceleration) }?);
+            let l = Load::mass_proportional(marker_index(marker)?, g).map_err(status_of)?;
+            s.add_load(l).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// What a user load's vector is (`MBS_USER_LOAD_*`, fixed numbers).
+pub type MbsUserLoadKind = u32;
+/// A force (N, world frame) on a position marker.
+pub const MBS_USER_LOAD_FORCE: MbsUserLoadKind = 0;
+/// A torque (N m, world frame) on a rigid marker.
+pub const MBS_USER_LOAD_TORQUE_GLOBAL: MbsUserLoadKind = 1;
+/// A torque (N m, body frame of the rigid marker, turning with it).
+pub const MBS_USER_LOAD_TORQUE_LOCAL: MbsUserLoadKind = 2;
+/// A uniform acceleration (m/s^2, world frame) on a mass marker.
+pub const MBS_USER_LOAD_MASS_PROPORTIONAL: MbsUserLoadKind = 3;
+
+/// A user load's callback: writes the load's vector at time `t` (s) into `out[0..3]` (which
+/// holds zeros when called). It is called with the `ctx` it was registered with, possibly
+/// several times per step (start and end of a step, sensors, assemble), so it must be a
+/// function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
+/// NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
+/// system.
+pub type mbs_load_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, t: f64, out: *mut f64)>;
+
+/// Adds a user load on `marker`: its vector (a force, torque or acceleration as `kind` says,
+/// `MBS_USER_LOAD_*`) is what `function(ctx, t, out)` writes at each time (see
+/// `mbs_load_fn`). `ctx` is passed back unchanged (may be NULL) and must stay valid while the
+/// system is used.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER` (`sys`, `function`, `load`),
+/// `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown `kind`),
+/// `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (the marker does
+/// not fit the kind).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `function` is null or a function of that signature;
+/// `load` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_load_user(
+    sys: *mut mbs_system,
+    marker: u32,
+    kind: MbsUserLoadKind,
+    function: mbs_load_fn,
+    ctx: *mut c_void,
+    load: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        load,
+        |s| {
+            let f = function.ok_or(MBS_ERR_NULL_POINTER)?;
+            let kind = match kind {
+                MBS_USER_LOAD_FORCE => UserLoadKind::Force,
+                MBS_USER_LOAD_TORQUE_GLOBAL => UserLoadKind::TorqueGlobal,
+                MBS_USER_LOAD_TORQUE_LOCAL => UserLoadKind::TorqueLocal,
+                MBS_USER_LOAD_MASS_PROPORTIONAL => UserLoadKind::MassProportional,
+                _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+            };
+            // SAFETY: `unsafe extern "C" fn(*mut c_void, f64, *mut f64)` and core's
+            // `extern "C" fn(*mut c_void, f64, *mut [f64; 3])` are ABI-compatible (thin
+            // pointers to sized types; `unsafe` does not change the ABI), and core calls it
+            // with a pointer to 3 doubles, as `mbs_load_fn` documents.
+            let f: LoadFn<f64> = unsafe {
+                core::mem::transmute::<unsafe extern "C" fn(*mut c_void, f64, *mut f64), LoadFn<f64>>(
+                    f,
+                )
+            };
+            s.add_load(Load::user(marker_index(marker)?, kind, f, ctx))
+                .map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Sets the vector of load `load` to `value` (for control loops: a new force each period),
+/// keeping its kind and marker and without un-assembling: a force (N, world), a torque
+/// (N m, in the frame it was added with) or an acceleration (m/s^2, world).
+///
+/// Errors (the old vector stays): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`,
+/// `MBS_ERR_INVALID_ARGUMENT` (a user load: its callback gives the vector).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `value` is null or holds 3 doubles.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_set_load_vector(
+    sys: *mut mbs_system,
+    load: u32,
+    value: *const f64,
+) -> MbsStatus {
+    with_mut(sys, |s| {
+        // SAFETY: the caller's guarantee.
+        let v = Vector3::from(unsafe { array::<3>(value) }?);
+        let i = load_index(load)?;
+        let new = match *s.sys.load(i).map_err(status_of)? {
+            Load::ForceVector { marker, .. } => Load::force(marker, v),
+            Load::TorqueVector {
+                marker, body_fixed, ..
+            } => Load::torque(marker, v, body_fixed),
+            Load::MassProportional { marker, .. } => Load::mass_proportional(marker, v),
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        }
+        .map_err(status_of)?;
+        s.sys.replace_load(i, new).map_err(status_of)?;
+        Ok(MBS_OK)
+    })
+}
+
+// ---- connectors -----------------------------------------------------------------------------
+
+/// Adds Exudyn's `ObjectConnectorSpringDamper` between the position markers `marker0` and
+/// `marker1`: with `L` the distance of their points and `n` the unit vector from marker 0 to
+/// marker 1, the tension `f = stiffness (L - reference_length) + damping dL/dt + force` (N)
+/// acts as `+f n` on marker 0 and `-f n` on marker 1. `stiffness` (N/m), `damping` (N s/m),
+/// `reference_length` (m) >= 0; `force` (N) an offset. A zero length `L` fails the step
+/// (`MBS_ERR_INVALID_LENGTH`, naming the connector).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING`,
+/// `MBS_ERR_INVALID_LENGTH`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_CAPACITY_FULL`,
+/// `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (a mass marker).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `connector` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_spring_damper(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    stiffness: f64,
+    damping: f64,
+    reference_length: f64,
+    force: f64,
+    connector: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        connector,
+        |s| {
+            let m = [marker_index(marker0)?, marker_index(marker1)?];
+            for x in [stiffness, damping, reference_length, force] {
+                finite(x)?;
+            }
+            let c = SpringDamper::new(m, stiffness, damping, reference_length, force)
+                .map_err(status_of)?;
+            s.add_connector(Connector::SpringDamper(c))
+                .map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `ObjectConnectorCartesianSpringDamper` between the position markers
+/// `marker0` and `marker1`: `F = stiffness .* (p1 - p0 - offset) + damping .* (v1 - v0)`
+/// (N, world) acts as `+F` on marker 0 and `-F` on marker 1; per-axis `stiffness` (N/m) and
+/// `damping` (N s/m) >= 0, `offset` (m, world).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING`,
+/// `MBS_ERR_SAME_MARKER`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+/// `MBS_ERR_INVALID_MARKER`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; the arrays are null or hold 3 doubles; `connector` is
+/// null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_cartesian_spring_damper(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    stiffness: *const f64,
+    damping: *const f64,
+    offset: *const f64,
+    connector: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        connector,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let (k, d, o) = unsafe {
+                (
+                    array::<3>(stiffness)?,
+                    array::<3>(damping)?,
+                    array::<3>(offset)?,
+                )
+            };
+            let m = [marker_index(marker0)?, marker_index(marker1)?];
+            let c =
+                CartesianSpringDamper::new(m, Vector3::from(k), Vector3::from(d), Vector3::from(o))
+                    .map_err(status_of)?;
+            s.add_connector(Connector::CartesianSpringDamper(c))
+                .map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+// ---- Create* helpers ------------------------------------------------------------------------
+
+/// The items a `mbs_system_create_*` helper added.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mbs_created_body {
+    /// The body's node.
+    pub node: u32,
+    /// The body.
+    pub object: u32,
+    /// Its `MarkerBodyMass` (with a non-zero gravity), else `MBS_NO_INDEX`.
+    pub mass_marker: u32,
+    /// Its `LoadMassProportional` (with a non-zero gravity), else `MBS_NO_INDEX`.
+    pub gravity_load: u32,
+}
+
+impl mbs_created_body {
+    fn of(c: &CreatedBody) -> Self {
+        Self {
+            node: u32::from(c.node.0),
+            object: u32::from(c.object.0),
+            mass_marker: c.mass_marker.map_or(MBS_NO_INDEX, |m| u32::from(m.0)),
+            gravity_load: c.gravity_load.map_or(MBS_NO_INDEX, |l| u32::from(l.0)),
+        }
+    }
+}
+
+fn create(
+    sys: *mut mbs_system,
+    out: *mut mbs_created_body,
+    f: impl FnOnce(&mut crate::system::CSystem) -> FfiResult<CreatedBody>,
+) -> MbsStatus {
+    with_mut(sys, |s| {
+        non_null_out(out)?;
+        let c = f(&mut s.sys)?;
+        put(out, mbs_created_body::of(&c));
+        Ok(MBS_OK)
+    })
+}
+
+/// Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world); its index
+/// into `*object`.
+///
+/// Errors: as `mbs_system_add_object_ground`.
+///
+/// # Safety
+/// As `mbs_system_add_object_ground`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_create_ground(
+    sys: *mut mbs_system,
+    reference_position: *const f64,
+    object: *mut u32,
+) -> MbsStatus {
+    // SAFETY: forwarded.
+    unsafe { mbs_system_add_object_ground(sys, reference_position, object) }
+}
+
+/// Exudyn's `CreateMassPoint` (2D): a `NodePoint2D` at `reference_position` (m, world x, y)
+/// with `initial_displacement` (m) and `initial_velocity` (m/s), a `MassPoint2D` of `mass`
+/// (kg, > 0) on it, and with a non-zero `gravity` (m/s^2, world; NULL = none) a
+/// `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
+///
+/// Errors (nothing added, `*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+/// `MBS_ERR_CAPACITY_FULL` (no room for all its items).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; the 2D arrays are null or hold 2 doubles, `gravity` is
+/// null or holds 3; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_create_mass_point(
+    sys: *mut mbs_system,
+    mass: f64,
+    reference_position: *const f64,
+    initial_displacement: *const f64,
+    initial_velocity: *const f64,
+    gravity: *const f64,
+    out: *mut mbs_created_body,
+) -> MbsStatus {
+    create(sys, out, |s| {
+        // SAFETY: the caller's guarantee.
+        let (r, q, v, g) = unsafe {
+            (
+                read(reference_position.cast::<[f64; 2]>())?,
+                read(initial_displacement.cast::<[f64; 2]>())?,
+                read(initial_velocity.cast::<[f64; 2]>())?,
+                optional3(gravity)?,
+            )
+        };
+        let spec = MassPointSpec {
+            mass: finite(mass)?,
+            reference_position: vec2(&r)?,
+            initial_displacement: vec2(&q)?,
+            initial_velocity: vec2(&v)?,
+            gravity: g,
+        };
+        s.create_mass_point(&spec).map_err(status_of)
+    })
+}
+
+/// Exudyn's `CreateRigidBody`: a rigid-body node at `position` (m, world) with `orientation`
+/// (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and `angular_velocity`
+/// (rad/s, **world** frame); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
+/// point and inertia about the COM kg m^2, body frame); with a non-zero `gravity` (m/s^2,
+/// world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+/// `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `mass` is null or valid; the arrays are null or hold 3
+/// (`orientation`: 4) doubles, `gravity` may be NULL; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_create_rigid_body(
+    sys: *mut mbs_system,
+    mass: *const mbs_mass_properties,
+    position: *const f64,
+    orientation: *const f64,
+    velocity: *const f64,
+    angular_velocity: *const f64,
+    gravity: *const f64,
+    out: *mut mbs_created_body,
+) -> MbsStatus {
+    create(sys, out, |s| {
+        // SAFETY: the caller's guarantee.
+        let (m, p, q, v, w, g) = unsafe {
+            (
+                read(mass)?,
+                array::<3>(position)?,
+                array::<4>(orientation)?,
+                array::<3>(velocity)?,
+                array::<3>(angular_velocity)?,
+                optional3(gravity)?,
+            )
+        };
+        let body = rigid_body(&m)?;
+        let mp = MassProperties {
+            mass: body.mass(),
+            com: *body.center_of_mass(),
+            inertia: *body.inertia(),
+        };
+        let spec = RigidBodySpec {
+            position: Vector3::from(p),
+            orientation: Quaternion::from_array(q),
+            velocity: Vector3::from(v),
+            angular_velocity: Vector3::from(w),
+            gravity: g,
+        };
+        s.create_rigid_body(&mp, &spec).map_err(node_error)
+    })
+}
+
+/// Modelica's `BodyCylinder` (seed 001) with its node: the rigid body of `*cylinder`'s mass
+/// properties (frame_a = the node's point and body frame; see `mbs_body_cylinder_init`) on a
+/// node that starts from `*start` (`r_0_start`, `v_0_start`, `angles_start` about
+/// `sequence_start`, `w_0_start` in the world frame), and with a non-zero `gravity` (m/s^2,
+/// world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. frame_b is the local
+/// position `cylinder->r` (for a `mbs_system_add_marker_body_*` at the far end). All or
+/// nothing.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, those of `mbs_body_cylinder_init`, `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `cylinder` and `start` are null or valid; `gravity` is
+/// null or holds 3 doubles; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_create_body_cylinder(
+    sys: *mut mbs_system,
+    cylinder: *const crate::mass_properties::mbs_cylinder,
+    start: *const crate::body_start::mbs_body_start,
+    gravity: *const f64,
+    out: *mut mbs_created_body,
+) -> MbsStatus {
+    create(sys, out, |s| {
+        // SAFETY: the caller's guarantee.
+        let (c, st, g) = unsafe { (read(cylinder)?, read(start)?, optional3(gravity)?) };
+        let bc = body_cylinder(&c, &st)?;
+        s.create_body_cylinder(&bc, g).map_err(status_of)
+    })
+}
