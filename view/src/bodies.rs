@@ -1,7 +1,7 @@
 //! The **body-state file**: a program without the system C API (one that steps its bodies with
 //! the per-item calls, `mbs_rigid_step`, `mbs_mass_point_2d_step`) writes its bodies'
-//! parameters and current states as text; [`read_bodies`] rebuilds them as a core [`System`]
-//! (same objects, same node states), so the scene export ([`System::export_scene`]: default
+//! parameters and current states as text; [`read_bodies`] rebuilds them as a core [`System`](mbs_core::system::System)
+//! (same objects, same node states), so the scene export ([`System::export_scene`](mbs_core::system::System::export_scene): default
 //! drawings, contour values, numbers) runs in Rust, `mbs-view render <bodies.txt>`.
 //!
 //! # Format (version 1)
