@@ -80,7 +80,7 @@ int main(void) {
     memset(&spec, 0, sizeof spec);
     spec.kind = MBS_SENSOR_NODE, spec.index = body.node, spec.variable = MBS_OUTPUT_POSITION;
     TRY(mbs_system_add_sensor(&sys, &spec, pos_a, STEPS_A + 1, &s0), "sensor");
-    if (mbs_system_assemble(&sys, &failed) != MBS_OK) return fail(MBS_ERR_INVALID_ARGUMENT, "assemble");
+    TRY(mbs_system_assemble(&sys, &failed), "assemble");
     TRY(mbs_simulation_settings_default(&sim), "settings");
     sim.end_time = STEPS_A * DT, sim.number_of_steps = STEPS_A;
     TRY(mbs_system_solve_dynamic(&sys, &sim, NULL, &failed), "solve A");
@@ -102,7 +102,7 @@ int main(void) {
     TRY(mbs_system_add_sensor(&sys, &spec, com, STEPS_B + 1, &s1), "sensor com");
     spec.variable = MBS_OUTPUT_KINETIC_ENERGY, spec.local_position[0] = 0.0;
     TRY(mbs_system_add_sensor(&sys, &spec, kin, STEPS_B + 1, &s2), "sensor energy");
-    if (mbs_system_assemble(&sys, &failed) != MBS_OK) return fail(MBS_ERR_INVALID_ARGUMENT, "assemble");
+    TRY(mbs_system_assemble(&sys, &failed), "assemble");
     sim.end_time = STEPS_B * DT, sim.number_of_steps = STEPS_B;
     TRY(mbs_system_solve_dynamic(&sys, &sim, NULL, &failed), "solve B");
     TRY(mbs_system_sensor_rows(&sys, s2, &n), "rows");

@@ -60,9 +60,14 @@ pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
 /// capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
 /// `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
 /// `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
-/// `MBS_SYSTEM_SIZE` bytes (52 KiB), sized for a host or a large MCU. A step also uses
-/// about 16 KiB of stack. Firmware with little RAM uses the per-item API
+/// `MBS_SYSTEM_SIZE` bytes (52 KiB), sized for a host or a large MCU. A step also uses stack
+/// for a working copy of the node states and the generalized forces (estimated from the
+/// sizes: about 17 KiB with 64 rigid nodes), a solve about 10 KiB more (the saved states). Firmware with little RAM uses the per-item API
 /// (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
+///
+/// It must be aligned to `MBS_SYSTEM_ALIGN` (8): a declared `mbs_system` is wherever
+/// `uint64_t` is 8-aligned; on ABIs where it is not (i386), declare it
+/// `_Alignas(MBS_SYSTEM_ALIGN)`. A misaligned system is refused (`MBS_ERR_STORAGE`).
 ///
 /// Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
 /// other `mbs_system_*` functions. The contents are private. Do not copy an initialized

@@ -24,6 +24,10 @@ use mbs::rigid_state::*;
 use mbs::rigid_step::*;
 use mbs::simulation_settings::*;
 use mbs::step_settings::*;
+use mbs::system::*;
+use mbs::system_items::*;
+use mbs::system_sensors::*;
+use mbs::system_solve::*;
 use mbs::*;
 
 const SENTINEL: u8 = 0xAB;
@@ -799,11 +803,259 @@ fn mass_point(i: &mut Input) {
     }
 }
 
+/// What a refused system call must leave as it was: counts, assembled flag, time.
+fn system_snapshot(sys: *const mbs_system) -> (mbs_system_counts, u64) {
+    let mut c = mbs_system_counts::default();
+    let mut t = 0.0f64;
+    // SAFETY: `sys` is an initialized system of the harness.
+    unsafe {
+        assert_eq!(mbs_system_get_counts(sys, &mut c), MBS_OK);
+        assert_eq!(mbs_system_time(sys, &mut t), MBS_OK);
+    }
+    (c, t.to_bits())
+}
+
+/// An index: mostly small (items that exist or just past them), sometimes any `u32`.
+fn index(i: &mut Input) -> u32 {
+    if i.byte() % 8 == 0 {
+        i.u32()
+    } else {
+        u32::from(i.byte() % 6)
+    }
+}
+
+/// A sequence of up to 24 fuzzed system calls on one system: every call's status is known,
+/// nothing panics, a refused call changes neither its outputs nor the system (counts, time),
+/// and a successful step or solve leaves a finite time.
+fn system(i: &mut Input) {
+    let mut buffers: Vec<Vec<f64>> = Vec::new();
+    let mut storage: Box<MaybeUninit<mbs_system>> = Box::new_uninit();
+    let sys = storage.as_mut_ptr();
+    // SAFETY: aligned, writable storage of the right size.
+    assert_eq!(unsafe { mbs_system_init(sys) }, MBS_OK);
+    for _ in 0..24 {
+        let before = system_snapshot(sys);
+        let op = i.byte() % 16;
+        let a3 = i.maybe([0.0, 0.0, 0.0], Input::f64);
+        let b3 = i.maybe([1.0, 0.0, 0.0], Input::f64);
+        let q4 = i.maybe([1.0, 0.0, 0.0, 0.0], Input::f64);
+        let (x, y) = (i.f64(), i.f64());
+        let (j, k) = (index(i), index(i));
+        let nul = i.byte();
+        let n = |b: u32| nul & (1 << b) != 0 && nul & 0x80 != 0;
+        let mut idx = Out::<u32>::new();
+        let mut cb = Out::<mbs_created_body>::new();
+        let mut item = Out::<mbs_item_ref>::new();
+        let mut out = Out::<[f64; 9]>::new();
+        let mut written = Out::<usize>::new();
+        // SAFETY: every pointer is NULL or points to live storage of the harness of the size
+        // the function reads or writes; sensor buffers live in `buffers` past the system.
+        let (r, untouched) = unsafe {
+            match op {
+                0 => {
+                    let r = mbs_system_add_node_point2d(
+                        sys,
+                        ptr(&a3, n(0)).cast(),
+                        ptr(&b3, n(1)).cast(),
+                        a3.as_ptr(),
+                        idx.ptr(n(2)),
+                    );
+                    (r, idx.untouched())
+                }
+                1 => {
+                    let r = mbs_system_add_node_rigid(
+                        sys,
+                        a3.as_ptr(),
+                        ptr(&q4, n(0)).cast(),
+                        b3.as_ptr(),
+                        a3.as_ptr(),
+                        idx.ptr(n(1)),
+                    );
+                    (r, idx.untouched())
+                }
+                2 => (
+                    mbs_system_add_object_mass_point_2d(sys, j, x, idx.ptr(n(0))),
+                    idx.untouched(),
+                ),
+                3 => {
+                    let mp = mbs_mass_properties {
+                        mass: x,
+                        com: a3,
+                        inertia: [y, 0.0, 0.0, 0.0, y, 0.0, 0.0, 0.0, y],
+                    };
+                    let g = if n(1) { core::ptr::null() } else { b3.as_ptr() };
+                    let r = mbs_system_create_rigid_body(
+                        sys,
+                        ptr(&mp, n(0)),
+                        a3.as_ptr(),
+                        q4.as_ptr(),
+                        b3.as_ptr(),
+                        a3.as_ptr(),
+                        g,
+                        cb.ptr(n(2)),
+                    );
+                    (r, cb.untouched())
+                }
+                4 => {
+                    let g = if n(0) { core::ptr::null() } else { a3.as_ptr() };
+                    let r = mbs_system_create_mass_point(
+                        sys,
+                        x,
+                        b3.as_ptr(),
+                        a3.as_ptr(),
+                        a3.as_ptr(),
+                        g,
+                        cb.ptr(n(1)),
+                    );
+                    (r, cb.untouched())
+                }
+                5 => {
+                    let r = match i.byte() % 4 {
+                        0 => mbs_system_add_marker_node_position(sys, j, idx.ptr(n(0))),
+                        1 => mbs_system_add_marker_body_position(
+                            sys,
+                            j,
+                            ptr(&a3, n(1)).cast(),
+                            idx.ptr(n(0)),
+                        ),
+                        2 => mbs_system_add_marker_body_rigid(sys, j, a3.as_ptr(), idx.ptr(n(0))),
+                        _ => mbs_system_add_marker_body_mass(sys, j, idx.ptr(n(0))),
+                    };
+                    (r, idx.untouched())
+                }
+                6 => {
+                    let r = match i.byte() % 3 {
+                        0 => {
+                            mbs_system_add_load_force(sys, j, ptr(&a3, n(1)).cast(), idx.ptr(n(0)))
+                        }
+                        1 => mbs_system_add_load_torque(sys, j, a3.as_ptr(), n(1), idx.ptr(n(0))),
+                        _ => mbs_system_add_load_mass_proportional(
+                            sys,
+                            j,
+                            a3.as_ptr(),
+                            idx.ptr(n(0)),
+                        ),
+                    };
+                    (r, idx.untouched())
+                }
+                7 => (
+                    mbs_system_add_spring_damper(sys, j, k, x.abs(), y, 0.5, 0.0, idx.ptr(n(0))),
+                    idx.untouched(),
+                ),
+                8 => (
+                    mbs_system_add_cartesian_spring_damper(
+                        sys,
+                        j,
+                        k,
+                        b3.as_ptr(),
+                        a3.as_ptr(),
+                        a3.as_ptr(),
+                        idx.ptr(n(0)),
+                    ),
+                    idx.untouched(),
+                ),
+                9 => {
+                    let rows = usize::from(i.byte() % 8);
+                    buffers.push(vec![0.0; rows * 10]);
+                    let buf = buffers
+                        .last_mut()
+                        .map_or(core::ptr::null_mut(), |b| b.as_mut_ptr());
+                    let spec = mbs_sensor_spec {
+                        kind: i.u32() % 5,
+                        index: j,
+                        variable: i.u32() % 12,
+                        local_position: a3,
+                    };
+                    (
+                        mbs_system_add_sensor(
+                            sys,
+                            ptr(&spec, n(0)),
+                            if n(1) { core::ptr::null_mut() } else { buf },
+                            rows,
+                            idx.ptr(n(2)),
+                        ),
+                        idx.untouched(),
+                    )
+                }
+                10 => {
+                    let r = mbs_system_assemble(sys, item.ptr(n(0)));
+                    // assemble writes the failing item on error, and un-assembles
+                    (r, true)
+                }
+                11 => {
+                    let mut rep = Out::<mbs_system_step_report>::new();
+                    let r = mbs_system_step(sys, x, rep.ptr(n(0)), item.ptr(n(1)));
+                    (r, rep.untouched())
+                }
+                12 => {
+                    let mut sim = mbs_simulation_settings::default();
+                    mbs_simulation_settings_default(&mut sim);
+                    sim.end_time = y;
+                    sim.number_of_steps = u32::from(i.byte() % 64);
+                    let mut rep = Out::<mbs_system_solve_report>::new();
+                    let r = mbs_system_solve_dynamic(sys, &sim, rep.ptr(n(0)), item.ptr(n(1)));
+                    (r, rep.untouched())
+                }
+                13 => {
+                    let var = i.u32() % 12;
+                    let len = usize::from(i.byte() % 10);
+                    let p = out.ptr(n(0)).cast::<f64>();
+                    let r = match i.byte() % 4 {
+                        0 => mbs_system_node_output(sys, j, var, p, len, written.ptr(n(1))),
+                        1 => mbs_system_object_output(
+                            sys,
+                            j,
+                            var,
+                            ptr(&a3, n(2)).cast(),
+                            p,
+                            len,
+                            written.ptr(n(1)),
+                        ),
+                        2 => mbs_system_marker_output(sys, j, var, p, len, written.ptr(n(1))),
+                        _ => mbs_system_sensor_value(sys, j, p, len, written.ptr(n(1))),
+                    };
+                    if mbs_status_is_ok(r) {
+                        assert!(finite64(&out.get()[..written.get()]));
+                    }
+                    (r, out.untouched() && written.untouched())
+                }
+                14 => (
+                    mbs_system_set_load_vector(sys, j, ptr(&a3, n(0)).cast()),
+                    true,
+                ),
+                _ => {
+                    let mut st = Out::<mbs_rigid_state>::new();
+                    let r = mbs_system_get_rigid_state(sys, j, st.ptr(n(0)));
+                    if r == MBS_OK {
+                        let mut s2 = st.get();
+                        s2.velocity = a3;
+                        s2.orientation = q4;
+                        let r2 = mbs_system_set_rigid_state(sys, j, &s2);
+                        judge(r2, true);
+                    }
+                    (r, st.untouched())
+                }
+            }
+        };
+        judge(r, untouched);
+        if !mbs_status_is_ok(r) && op != 10 {
+            assert_eq!(
+                system_snapshot(sys),
+                before,
+                "op {op}: status {r} changed the system"
+            );
+        }
+        let (_, t) = system_snapshot(sys);
+        assert!(f64::from_bits(t).is_finite());
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut i = Input { data };
-    match i.byte() % 3 {
+    match i.byte() % 4 {
         0 => rigid_f64(&mut i),
         1 => rigid_f32(&mut i),
-        _ => mass_point(&mut i),
+        2 => mass_point(&mut i),
+        _ => system(&mut i),
     }
 });
