@@ -48,6 +48,11 @@
 #define MBS_RIGID_BODY_CORE_WORDS 29
 
 /**
+ * `contour_output_variable` value meaning "no contour" (Exudyn's `_None`, the default).
+ */
+#define MBS_CONTOUR_NONE 4294967295
+
+/**
  * Capacity of an `mbs_system`: nodes.
  */
 #define MBS_SYSTEM_MAX_NODES 64
@@ -80,13 +85,14 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 6400
+#define MBS_SYSTEM_WORDS 6656
 
 /**
- * Size of the `mbs_system` storage (bytes): 50 KiB (the core system 49.6 KiB, the sensor
- * buffers' bookkeeping 1.3 KiB, on a 64-bit host).
+ * Size of the `mbs_system` storage (bytes): 52 KiB (the core system 50.4 KiB, of which 2 KiB
+ * are the BodyCylinder drawing data, 32 bytes in each object slot; the sensor buffers'
+ * bookkeeping 1.3 KiB, on a 64-bit host).
  */
-#define MBS_SYSTEM_SIZE 51200
+#define MBS_SYSTEM_SIZE 53248
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -780,11 +786,65 @@ typedef struct mbs_step_settings_of_f32 {
 typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
 
 /**
+ * The drawing settings (seed 003; Exudyn's names and defaults). Fill with
+ * `mbs_visualization_settings_default`, then override fields.
+ */
+typedef struct mbs_visualization_settings {
+  /**
+   * `bodies.show`: draw bodies at all (default true).
+   */
+  bool bodies_show;
+  /**
+   * `bodies.showNumbers`: label each drawn body's first primitive with its object number
+   * (default false).
+   */
+  bool bodies_show_numbers;
+  /**
+   * `bodies.defaultColor` RGBA, each in [0, 1] (default {0.3, 0.3, 1, 1}): replaces every
+   * `-1` color component of a body.
+   */
+  float bodies_default_color[4];
+  /**
+   * `contour.outputVariable`: an `MBS_OUTPUT_*` value, or `MBS_CONTOUR_NONE` (default).
+   */
+  uint32_t contour_output_variable;
+  /**
+   * `contour.outputVariableComponent`: 0, 1, 2, ... (matrices row-major), -1 the norm
+   * (default 0).
+   */
+  int32_t contour_output_variable_component;
+  /**
+   * `contour.rigidBodiesColored`: bodies take the color of their value (default true).
+   */
+  bool contour_rigid_bodies_colored;
+  /**
+   * `contour.automaticRange`: the range is [min, max] of the drawn values (default true).
+   */
+  bool contour_automatic_range;
+  /**
+   * `contour.minValue` (default 0), used without the automatic range.
+   */
+  double contour_min_value;
+  /**
+   * `contour.maxValue` (default 1), used without the automatic range; >= `contour_min_value`.
+   */
+  double contour_max_value;
+  /**
+   * `contour.alphaTransparency` of a contour color, in [0, 1] (default 1).
+   */
+  float contour_alpha_transparency;
+  /**
+   * `contour.showColorBar` (default true): a viewer draws the color bar.
+   */
+  bool contour_show_color_bar;
+} mbs_visualization_settings;
+
+/**
  * Storage for one multibody system, declared by the caller (no malloc): double precision,
  * capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
  * `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
  * `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
- * `MBS_SYSTEM_SIZE` bytes (50 KiB), sized for a host or a large MCU. A step also uses stack
+ * `MBS_SYSTEM_SIZE` bytes (52 KiB), sized for a host or a large MCU. A step also uses stack
  * for a working copy of the node states and the generalized forces (estimated from the
  * sizes: about 17 KiB with 64 rigid nodes), a solve about 10 KiB more (the saved states). Firmware with little RAM uses the per-item API
  * (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
@@ -804,6 +864,108 @@ typedef struct mbs_system {
    */
   uint64_t _opaque[MBS_SYSTEM_WORDS];
 } mbs_system;
+
+/**
+ * Shape kind of an `mbs_draw_primitive` (`MBS_SHAPE_*`, fixed numbers).
+ */
+typedef uint32_t mbs_shape;
+
+/**
+ * One primitive to draw, world frame (m), everything resolved.
+ */
+typedef struct mbs_draw_primitive {
+  /**
+   * Object number of the body it belongs to.
+   */
+  uint32_t body;
+  /**
+   * Index of the primitive in the body's graphics.
+   */
+  uint32_t index;
+  /**
+   * `MBS_SHAPE_*`.
+   */
+  mbs_shape shape;
+  /**
+   * Cylinder and line: the first end point; box and sphere: the centre (m, world).
+   */
+  double p0[3];
+  /**
+   * Cylinder and line: the second end point (m, world); else 0.
+   */
+  double p1[3];
+  /**
+   * Box: `R_0b` row-major, column k is the direction of the box's k-th edge (world);
+   * else the identity.
+   */
+  double axes[9];
+  /**
+   * Box: the edge lengths (m); cylinder: `{radius, inner_radius, 0}`; sphere:
+   * `{radius, 0, 0}`; line: 0.
+   */
+  double size[3];
+  /**
+   * The final color RGBA, each in [0, 1] (default color or contour color applied).
+   */
+  float color[4];
+  /**
+   * Specular coefficient (-).
+   */
+  float specular;
+  /**
+   * `true` if the color came from the contour map; then `contour_value` is the body's value.
+   */
+  bool has_contour_value;
+  /**
+   * The body's contour value (unit of the output variable), 0 if `!has_contour_value`.
+   */
+  double contour_value;
+  /**
+   * `true` on a body's first primitive when `bodies_show_numbers`.
+   */
+  bool has_label;
+  /**
+   * The number to write (the object number).
+   */
+  uint32_t label_number;
+  /**
+   * Where to write it: the body's reference point (m, world).
+   */
+  double label_position[3];
+} mbs_draw_primitive;
+
+/**
+ * The callback of `mbs_system_export_scene`: called once per primitive, in object order and
+ * primitive order, with the caller's `ctx`; `p` is valid only during the call.
+ */
+typedef void (*mbs_draw_fn)(void *ctx, const struct mbs_draw_primitive *p);
+
+/**
+ * What an export did.
+ */
+typedef struct mbs_scene_summary {
+  /**
+   * Bodies drawn (`bodies_show` and their own `show`).
+   */
+  uint32_t bodies_drawn;
+  /**
+   * Primitives handed to the callback.
+   */
+  uint32_t primitives;
+  /**
+   * `true` if bodies were contour-colored; then `contour_min`, `contour_max` is the range
+   * of the color bar.
+   */
+  bool has_contour_range;
+  /**
+   * Value at the bottom (blue) of the color bar.
+   */
+  double contour_min;
+  /**
+   * Value at the top (red) of the color bar.
+   */
+  double contour_max;
+} mbs_scene_summary;
 
 /**
  * Numbers of the items of a system.
@@ -1098,6 +1260,26 @@ typedef struct mbs_system_solve_report {
  * Potential (elastic) energy stored in the body itself (J), 1 value.
  */
 #define MBS_OUTPUT_POTENTIAL_ENERGY 10
+
+/**
+ * A cylinder from `p0` to `p1`; `size = {radius, inner_radius, 0}`.
+ */
+#define MBS_SHAPE_CYLINDER 0
+
+/**
+ * A box: centre `p0`, edge directions the columns of `axes`, edge lengths `size`.
+ */
+#define MBS_SHAPE_BOX 1
+
+/**
+ * A sphere: centre `p0`, `size = {radius, 0, 0}`.
+ */
+#define MBS_SHAPE_SPHERE 2
+
+/**
+ * A line segment from `p0` to `p1`.
+ */
+#define MBS_SHAPE_LINE 3
 
 /**
  * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default.
@@ -1918,6 +2100,42 @@ mbs_status mbs_rigid_step_f32(const mbs_rigid_body_f32 *body,
                               mbs_rigid_state_f32 *state,
                               float dt,
                               struct mbs_step_info *info_out);
+
+/**
+ * Writes Exudyn's default visualization settings (see each field).
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`.
+ *
+ * # Safety
+ * `out` is null or writable.
+ */
+mbs_status mbs_visualization_settings_default(struct mbs_visualization_settings *out);
+
+/**
+ * The scene of the system's current state with `settings`: calls `callback(ctx, p)` once per
+ * primitive of every drawn body (object order, then primitive order; seed 003's rules: a body
+ * is drawn if `bodies_show` and its own show; `-1` color components take
+ * `bodies_default_color`; with a contour variable and `contour_rigid_bodies_colored` a body
+ * with a value takes the colormap's color; `bodies_show_numbers` labels its first primitive)
+ * and writes `*summary_out` (may be NULL). Works unassembled too; allocates nothing.
+ *
+ * Every object is checked first: on error the callback was not called and `*summary_out`
+ * is untouched.
+ *
+ * Errors: `MBS_ERR_NULL_POINTER` (`sys`, `settings`, `callback`), `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, those of the settings (`MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_SETTING`, `MBS_ERR_INVALID_ARGUMENT`), `MBS_ERR_NON_FINITE_STATE`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `settings` is null or valid; `callback` is null or a
+ * function that may read `*p` during the call (and must not call back into this system
+ * mutably); `summary_out` is null or writable.
+ */
+mbs_status mbs_system_export_scene(const struct mbs_system *sys,
+                                   const struct mbs_visualization_settings *settings,
+                                   mbs_draw_fn callback,
+                                   void *ctx,
+                                   struct mbs_scene_summary *summary_out);
 
 /**
  * Fills `*out` with Exudyn's `SolveDynamic` defaults: start 0 s, end 1 s, 100 steps,

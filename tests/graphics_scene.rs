@@ -42,7 +42,7 @@ fn body(number: usize, g: &GraphicsData<f64>, contour: Option<f64>) -> SceneBody
         number,
         position: Vector3::new(number as f64, 0.0, 0.0),
         rotation: Matrix3::identity(),
-        graphics: g,
+        graphics: g.into(),
         contour,
     }
 }
@@ -99,7 +99,7 @@ fn shapes_are_placed_in_the_world_frame() {
         number: 4,
         position: Vector3::new(1.0, 2.0, 3.0),
         rotation: q.to_matrix(),
-        graphics: &g,
+        graphics: (&g).into(),
         contour: None,
     };
     let (r, out) = run(&VisualizationSettings::default(), &[b]);
@@ -391,7 +391,7 @@ fn f32_scenes_and_streaming_without_a_slice() {
         number: i,
         position: Vector3::new(0.0, i as f32, 0.0),
         rotation: Matrix3::identity(),
-        graphics: &g,
+        graphics: (&g).into(),
         contour: Some(i as f32),
     });
     let mut s = VisualizationSettings::default();

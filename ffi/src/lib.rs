@@ -26,6 +26,7 @@ pub mod rigid_body;
 pub mod rigid_loads;
 pub mod rigid_state;
 pub mod rigid_step;
+pub mod scene;
 pub mod simulation_settings;
 pub mod status;
 pub mod step_settings;

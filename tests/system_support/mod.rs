@@ -25,8 +25,9 @@ pub fn point<
     const L: usize,
     const C: usize,
     const S: usize,
+    const G: usize,
 >(
-    sys: &System<f64, N, O, M, L, C, S>,
+    sys: &System<f64, N, O, M, L, C, S, G>,
     n: NodeIndex,
 ) -> Point2DState<f64> {
     match sys.node_state(n).unwrap() {
@@ -43,8 +44,9 @@ pub fn rigid<
     const L: usize,
     const C: usize,
     const S: usize,
+    const G: usize,
 >(
-    sys: &System<f64, N, O, M, L, C, S>,
+    sys: &System<f64, N, O, M, L, C, S, G>,
     n: NodeIndex,
 ) -> RigidState<f64> {
     match sys.node_state(n).unwrap() {

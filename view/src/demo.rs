@@ -171,7 +171,7 @@ impl DemoSystem {
                 number: i,
                 position: b.position,
                 rotation: self.rotation(i, t),
-                graphics: &b.graphics,
+                graphics: (&b.graphics).into(),
                 contour: b.has_value.then(|| b.omega.dot(&b.omega).sqrt()),
             })
             .collect()

@@ -15,6 +15,14 @@ pub enum ViewError {
     Png(String),
     /// A table row has the wrong number of values, or a time is not increasing/finite.
     Table(String),
+    /// A primitive stream ([`crate::stream`]) could not be read: the line (1-based, 0 for the
+    /// whole stream) and what is wrong.
+    Stream {
+        /// Line number (1-based; 0 = the stream as a whole).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for ViewError {
@@ -25,6 +33,7 @@ impl fmt::Display for ViewError {
             ViewError::Svg(e) => write!(f, "svg: {e}"),
             ViewError::Png(e) => write!(f, "png: {e}"),
             ViewError::Table(e) => write!(f, "table: {e}"),
+            ViewError::Stream { line, message } => write!(f, "scene stream line {line}: {message}"),
         }
     }
 }

@@ -20,9 +20,17 @@
 //!   component)`, `None` where the body has no such output (`OutputNotAvailable`).
 //!
 //! Then [`Scene::capture`]`(&settings, bodies)` and [`scene_svg`] / [`svg_to_png`]. A sensor
-//! recorder pushes one row per step into a [`Trajectory`]. [`demo::render_demo`] shows the
-//! whole path with hand-spun bodies until the system exists.
+//! recorder pushes one row per step into a [`Trajectory`].
+//!
+//! For a core [`System`](mbs_core::system::System) all of this is one call:
+//! [`render_system`] / [`render_system_png`] (through `System::export_scene`, which builds the
+//! scene bodies itself: custom or default graphics, poses, contour values). A program outside
+//! Rust writes its scene as text instead: a primitive stream ([`stream`], `mbs-scene 1`, e.g.
+//! from `mbs_system_export_scene`'s C callback) or a body-state file ([`bodies`],
+//! `mbs-bodies 1`), and `mbs-view render <file> [--csv sensors.csv] --out <dir>` draws it.
+//! [`demo::render_demo`] draws hand-spun bodies without a system.
 
+pub mod bodies;
 pub mod demo;
 pub mod error;
 pub mod legend;
@@ -31,13 +39,18 @@ pub mod projection;
 pub mod raster;
 pub mod scene_svg;
 pub mod shading;
+pub mod stream;
 pub mod svg;
+pub mod system;
 pub mod ticks;
 pub mod trajectory;
 
+pub use bodies::{read_bodies, BodiesFile};
 pub use error::{Result, ViewError};
 pub use plot::{plot_svg, PlotOptions};
 pub use projection::{Projector, View};
 pub use raster::{svg_to_png, write_png, write_svg};
 pub use scene_svg::{contour_title, scene_svg, ContourLegend, RenderOptions, Scene};
+pub use stream::{primitive_line, read_stream, write_stream, StreamScene};
+pub use system::{render_system, render_system_png, system_scene};
 pub use trajectory::Trajectory;

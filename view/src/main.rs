@@ -1,35 +1,220 @@
-//! `mbs-view demo [DIR]`: renders the demo scene (isometric with numbers, and contour colors
-//! along z), its sensor plot and CSV into DIR (default `target/mbs-view`) and prints the paths.
+//! `mbs-view`, the host tool:
+//!
+//! - `mbs-view demo [DIR]`: renders the demo scene (isometric with numbers, and contour colors
+//!   along z), its sensor plot and CSV into DIR (default `target/mbs-view`) and prints the paths.
+//! - `mbs-view render <scene.txt> [--csv <trajectory.csv>] [--out <DIR>] [--view iso|x|y|z]
+//!   [--size <W>x<H>] [--numbers] [--contour <OutputVariable> [--component <k>]]`: draws a
+//!   scene to `<DIR>/<stem>.svg` and `.png`, and with `--csv` a time plot of every column of
+//!   the CSV to `<DIR>/<csv stem>.svg` and `.png` (default DIR: the scene file's directory);
+//!   prints the paths. The scene file is either a primitive stream (`mbs-scene 1`,
+//!   `mbs_view::stream`: the scene as exported, settings already applied) or a body-state file
+//!   (`mbs-bodies 1`, `mbs_view::bodies`: bodies and states, rebuilt as a system whose
+//!   `export_scene` runs here with `--numbers` / `--contour` / `--component`, default
+//!   component -1 = the norm).
 
-use std::path::PathBuf;
+use mbs_core::graphics::VisualizationSettings;
+use mbs_core::OutputVariableType;
+use mbs_view::{
+    plot_svg, read_bodies, read_stream, scene_svg, system_scene, write_png, write_svg, PlotOptions,
+    RenderOptions, Trajectory, View,
+};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+const USAGE: &str = "usage:\n  mbs-view demo [DIR]\n  mbs-view render <scene.txt | bodies.txt> [--csv <trajectory.csv>] [--out <DIR>] [--view iso|x|y|z] [--size <W>x<H>] [--numbers] [--contour <OutputVariable> [--component <k>]]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("demo") => {
-            let dir = args
-                .get(1)
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("target/mbs-view"));
-            match mbs_view::demo::render_demo(&dir) {
-                Ok(f) => {
-                    println!("scene:   {}", f.scene[1].display());
-                    println!("contour: {}", f.contour[1].display());
-                    println!("plot:    {}", f.plot[1].display());
-                    println!("csv:     {}", f.csv.display());
-                    println!("(SVG files beside the PNGs)");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("mbs-view: {e}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+    let result = match args.first().map(String::as_str) {
+        Some("demo") => demo(args.get(1)),
+        Some("render") => render(&args[1..]),
         _ => {
-            eprintln!("usage: mbs-view demo [DIR]   (writes pictures, a plot and a CSV into DIR)");
-            ExitCode::from(2)
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mbs-view: {e}");
+            ExitCode::FAILURE
         }
     }
+}
+
+fn demo(dir: Option<&String>) -> Result<(), String> {
+    let dir = dir
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/mbs-view"));
+    let f = mbs_view::demo::render_demo(&dir).map_err(|e| e.to_string())?;
+    println!("scene:   {}", f.scene[1].display());
+    println!("contour: {}", f.contour[1].display());
+    println!("plot:    {}", f.plot[1].display());
+    println!("csv:     {}", f.csv.display());
+    println!("(SVG files beside the PNGs)");
+    Ok(())
+}
+
+struct RenderArgs {
+    scene: PathBuf,
+    csv: Option<PathBuf>,
+    out: Option<PathBuf>,
+    view: View,
+    size: (u32, u32),
+    settings: VisualizationSettings,
+}
+
+/// The output variable named `name` (its Rust name, case-insensitive: `Velocity`, ...).
+fn variable(name: &str) -> Option<OutputVariableType> {
+    use OutputVariableType as O;
+    [
+        O::Position,
+        O::Displacement,
+        O::Velocity,
+        O::Acceleration,
+        O::RotationMatrix,
+        O::Rotation,
+        O::AngularVelocity,
+        O::AngularVelocityLocal,
+        O::AngularAcceleration,
+        O::KineticEnergy,
+        O::PotentialEnergy,
+    ]
+    .into_iter()
+    .find(|v| format!("{v:?}").eq_ignore_ascii_case(name))
+}
+
+fn parse_render(args: &[String]) -> Result<RenderArgs, String> {
+    let mut scene = None;
+    let mut r = RenderArgs {
+        scene: PathBuf::new(),
+        csv: None,
+        out: None,
+        view: View::Isometric,
+        size: (800, 600),
+        settings: VisualizationSettings::default(),
+    };
+    r.settings.contour.output_variable_component = -1;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{a} needs a value\n{USAGE}"))
+        };
+        match a.as_str() {
+            "--csv" => r.csv = Some(PathBuf::from(value()?)),
+            "--out" => r.out = Some(PathBuf::from(value()?)),
+            "--view" => {
+                r.view = match value()?.as_str() {
+                    "iso" | "isometric" => View::Isometric,
+                    "x" => View::AlongX,
+                    "y" => View::AlongY,
+                    "z" => View::AlongZ,
+                    v => return Err(format!("unknown view `{v}` (iso, x, y, z)")),
+                }
+            }
+            "--numbers" => r.settings.bodies.show_numbers = true,
+            "--contour" => {
+                let v = value()?;
+                r.settings.contour.output_variable =
+                    Some(variable(&v).ok_or_else(|| format!("unknown output variable `{v}`"))?);
+            }
+            "--component" => {
+                let v = value()?;
+                r.settings.contour.output_variable_component =
+                    v.parse().map_err(|_| format!("bad component `{v}`"))?;
+            }
+            "--size" => {
+                let v = value()?;
+                let (w, h) = v
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+                    .filter(|(w, h): &(u32, u32)| *w > 0 && *h > 0)
+                    .ok_or_else(|| format!("bad size `{v}` (e.g. 800x600)"))?;
+                r.size = (w, h);
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
+            s if scene.is_none() => scene = Some(PathBuf::from(s)),
+            s => return Err(format!("unexpected argument `{s}`\n{USAGE}")),
+        }
+    }
+    r.scene = scene.ok_or_else(|| format!("no scene file\n{USAGE}"))?;
+    Ok(r)
+}
+
+fn stem(p: &Path, fallback: &str) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
+fn render(args: &[String]) -> Result<(), String> {
+    let a = parse_render(args)?;
+    let text =
+        std::fs::read_to_string(&a.scene).map_err(|e| format!("{}: {e}", a.scene.display()))?;
+    let what = |e: mbs_view::ViewError| format!("{}: {e}", a.scene.display());
+    let magic = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    let s = if magic.starts_with("mbs-bodies") {
+        let b = read_bodies(&text).map_err(what)?;
+        mbs_view::StreamScene {
+            scene: system_scene(&*b.system, &a.settings).map_err(what)?,
+            title: b.title,
+        }
+    } else {
+        read_stream(&text).map_err(what)?
+    };
+    let dir = a.out.clone().unwrap_or_else(|| {
+        a.scene
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    });
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let opts = RenderOptions {
+        width: a.size.0,
+        height: a.size.1,
+        view: a.view,
+        title: s.title.clone(),
+        ..RenderOptions::default()
+    };
+    let svg = scene_svg(&s.scene, &opts);
+    let name = stem(&a.scene, "scene");
+    let (svg_path, png_path) = (
+        dir.join(format!("{name}.svg")),
+        dir.join(format!("{name}.png")),
+    );
+    write_svg(&svg_path, &svg).map_err(|e| e.to_string())?;
+    write_png(&png_path, &svg).map_err(|e| e.to_string())?;
+    println!(
+        "scene: {} ({} primitives)",
+        png_path.display(),
+        s.scene.primitives.len()
+    );
+    println!("       {}", svg_path.display());
+    if let Some(csv) = &a.csv {
+        let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+        let t = Trajectory::from_csv(&text).map_err(|e| format!("{}: {e}", csv.display()))?;
+        let name = stem(csv, "trajectory");
+        let plot = plot_svg(
+            &t,
+            &PlotOptions {
+                title: format!("{name}: {} columns, {} rows", t.names().len(), t.len()),
+                ..PlotOptions::default()
+            },
+        );
+        let (svg_path, png_path) = (
+            dir.join(format!("{name}.svg")),
+            dir.join(format!("{name}.png")),
+        );
+        write_svg(&svg_path, &plot).map_err(|e| e.to_string())?;
+        write_png(&png_path, &plot).map_err(|e| e.to_string())?;
+        println!("plot:  {}", png_path.display());
+        println!("       {}", svg_path.display());
+    }
+    Ok(())
 }

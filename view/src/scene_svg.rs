@@ -15,7 +15,7 @@ use crate::svg::{escape, hex, num, open, points, rgb};
 use crate::ticks::{label, nice_step};
 use crate::Result;
 use mbs_core::graphics::{
-    export_scene, DrawPrimitive, DrawShape, Label, SceneBody, VisualizationSettings,
+    export_scene, DrawPrimitive, DrawShape, Label, SceneBody, SceneSummary, VisualizationSettings,
 };
 use mbs_core::Real;
 use nalgebra::{Matrix3, Vector3};
@@ -57,6 +57,15 @@ impl Scene {
     {
         let mut primitives = Vec::new();
         let summary = export_scene(settings, bodies, |p| primitives.push(to_f64(p)))?;
+        Ok(Self::from_export(primitives, &summary, settings))
+    }
+
+    /// The scene of exported `primitives` (f64) and the export's `summary` (for the color bar).
+    pub fn from_export<T: Real>(
+        primitives: Vec<DrawPrimitive<f64>>,
+        summary: &SceneSummary<T>,
+        settings: &VisualizationSettings,
+    ) -> Self {
         let legend = match summary.contour_range {
             Some(r) if settings.contour.show_color_bar => Some(ContourLegend {
                 min: r.min().to_f64(),
@@ -65,7 +74,7 @@ impl Scene {
             }),
             _ => None,
         };
-        Ok(Self { primitives, legend })
+        Self { primitives, legend }
     }
 }
 
@@ -86,7 +95,8 @@ fn v64<T: Real>(v: &Vector3<T>) -> Vector3<f64> {
     v.map(|x| x.to_f64())
 }
 
-fn to_f64<T: Real>(p: &DrawPrimitive<T>) -> DrawPrimitive<f64> {
+/// `p` in f64.
+pub fn to_f64<T: Real>(p: &DrawPrimitive<T>) -> DrawPrimitive<f64> {
     let shape = match p.shape {
         DrawShape::Cylinder {
             p0,
@@ -221,13 +231,21 @@ fn extents(scene: &Scene, proj: &Projector) -> Option<([f64; 2], [f64; 2])> {
     }
 }
 
-/// Depth (toward the viewer, m) of a primitive's centre: drawn in increasing order.
+/// Depth (toward the viewer, m) of a primitive's farthest point: drawn in increasing order
+/// (painter's algorithm). The farthest point, not the centre, so that a large ground plate is
+/// drawn before the bodies above it (its far corner is behind them even where its centre is
+/// not). Cylinder: the farther end-face centre minus the radius; box: its farthest corner.
 fn depth(p: &DrawPrimitive<f64>, proj: &Projector) -> f64 {
-    let c = match &p.shape {
-        DrawShape::Cylinder { p0, p1, .. } | DrawShape::Line { p0, p1 } => (p0 + p1) * 0.5,
-        DrawShape::Sphere { center, .. } | DrawShape::Cuboid { center, .. } => *center,
-    };
-    proj.view(&c).z
+    let d = |v: &Vector3<f64>| proj.view(v).z;
+    match &p.shape {
+        DrawShape::Cylinder { p0, p1, radius, .. } => d(p0).min(d(p1)) - radius,
+        DrawShape::Line { p0, p1 } => d(p0).min(d(p1)),
+        DrawShape::Sphere { center, radius } => d(center) - radius,
+        DrawShape::Cuboid { center, axes, size } => cuboid_corners(center, axes, size)
+            .iter()
+            .map(d)
+            .fold(f64::INFINITY, f64::min),
+    }
 }
 
 fn shape_name(s: &DrawShape<f64>) -> &'static str {

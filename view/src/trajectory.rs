@@ -98,6 +98,45 @@ impl Trajectory {
         s
     }
 
+    /// Reads a CSV table (RFC 4180, as [`Trajectory::to_csv`] writes it, or a C program's
+    /// `time,a,b` header and `%.17g` rows): the first column is the time (its header name is
+    /// free), every other column a value column. Blank lines are skipped.
+    ///
+    /// # Errors
+    /// `Table` for no header, a row of the wrong length, a field that is not a number, or a
+    /// time that is not finite or decreases (with the row number).
+    pub fn from_csv(text: &str) -> Result<Self> {
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .trim(csv::Trim::All)
+            .from_reader(text.as_bytes());
+        let headers = r
+            .headers()
+            .map_err(|e| ViewError::Table(format!("csv header: {e}")))?
+            .clone();
+        if headers.is_empty() {
+            return Err(ViewError::Table("csv: no header".into()));
+        }
+        let mut t = Trajectory::new(headers.iter().skip(1));
+        let mut values = Vec::with_capacity(headers.len());
+        for (k, rec) in r.records().enumerate() {
+            let row = k + 2;
+            let rec = rec.map_err(|e| ViewError::Table(format!("csv row {row}: {e}")))?;
+            values.clear();
+            for f in rec.iter() {
+                values.push(f.parse::<f64>().map_err(|_| {
+                    ViewError::Table(format!("csv row {row}: `{f}` is not a number"))
+                })?);
+            }
+            let Some((time, rest)) = values.split_first() else {
+                continue;
+            };
+            t.push(*time, rest)
+                .map_err(|e| ViewError::Table(format!("csv row {row}: {e}")))?;
+        }
+        Ok(t)
+    }
+
     /// Writes [`Trajectory::to_csv`] to `path`.
     pub fn write_csv(&self, path: &Path) -> Result<()> {
         std::fs::write(path, self.to_csv())?;

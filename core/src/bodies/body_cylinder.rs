@@ -24,6 +24,7 @@ use super::rigid_body::RigidBody;
 use crate::body::{Body, Jacobian};
 use crate::error::finite_all;
 use crate::frames::{axes_rotations, to_quaternion};
+use crate::graphics::{Color, DEFAULT_SPECULAR_COEFFICIENT};
 use crate::inertia::{Cylinder, CylinderDerived};
 use crate::nodes::rigid::RigidState;
 use crate::{OutputValue, OutputVariableType, Param, Real, Result};
@@ -105,13 +106,54 @@ impl<T: Real> ModelicaStart<T> {
     }
 }
 
+/// Modelica `BodyCylinder`'s animation parameters (seed 001): `animation` (default `true`:
+/// show the cylinder between frame_a and frame_b), `color` (default
+/// `Types.Defaults.BodyColor = {0, 128, 255}`, [`Color::MODELICA_BODY`]; a [`Color`] with `-1`
+/// components takes them from `bodies.defaultColor`), `specularCoefficient` (-, >= 0; default
+/// `world.defaultSpecularCoefficient = 0.7`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CylinderAnimation {
+    /// `animation`: draw the cylinder (default `true`).
+    pub animation: bool,
+    /// `color` (default [`Color::MODELICA_BODY`]).
+    pub color: Color,
+    /// `specularCoefficient` (-, >= 0; default [`DEFAULT_SPECULAR_COEFFICIENT`] = 0.7).
+    pub specular_coefficient: f32,
+}
+
+impl Default for CylinderAnimation {
+    fn default() -> Self {
+        Self {
+            animation: true,
+            color: Color::MODELICA_BODY,
+            specular_coefficient: DEFAULT_SPECULAR_COEFFICIENT,
+        }
+    }
+}
+
+impl CylinderAnimation {
+    /// `Ok` if the specular coefficient is finite (`NotFinite(Ratio)`) and >= 0
+    /// (`OutOfRange(Ratio)`).
+    pub fn validate(&self) -> Result<()> {
+        if !self.specular_coefficient.is_finite() {
+            return Err(crate::Error::NotFinite(Param::Ratio));
+        }
+        if self.specular_coefficient < 0.0 {
+            return Err(crate::Error::OutOfRange(Param::Ratio));
+        }
+        Ok(())
+    }
+}
+
 /// The parameters of a [`BodyCylinder`]: Modelica's `BodyCylinder` parameter list (the setters
-/// forward to [`Cylinder`]; defaults as there) and the [`ModelicaStart`] initialization.
+/// forward to [`Cylinder`]; defaults as there), its animation parameters
+/// ([`CylinderAnimation`]) and the [`ModelicaStart`] initialization.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyCylinderParams<T> {
     r: Vector3<T>,
     cylinder: Cylinder<T>,
     start: ModelicaStart<T>,
+    look: CylinderAnimation,
 }
 
 impl<T: Real> BodyCylinderParams<T> {
@@ -161,14 +203,31 @@ impl<T: Real> BodyCylinderParams<T> {
         self.start = start;
         self
     }
+    /// Sets `animation` (default `true`; `false` hides the cylinder).
+    pub fn animation(mut self, animation: bool) -> Self {
+        self.look.animation = animation;
+        self
+    }
+    /// Sets `color` (default [`Color::MODELICA_BODY`]).
+    pub fn color(mut self, color: Color) -> Self {
+        self.look.color = color;
+        self
+    }
+    /// Sets `specularCoefficient` (-, >= 0; default 0.7).
+    pub fn specular_coefficient(mut self, s: f32) -> Self {
+        self.look.specular_coefficient = s;
+        self
+    }
 
     /// Validates and builds the body: the cylinder's checks ([`Cylinder::derived`]), then
     /// [`RigidBody::new`] (`OutOfRange(Mass)` for a zero density: a massless body has no
-    /// dynamics), then the start state ([`ModelicaStart::state`]).
+    /// dynamics), then the start state ([`ModelicaStart::state`]), then the animation
+    /// parameters ([`CylinderAnimation::validate`]).
     pub fn build(&self) -> Result<BodyCylinder<T>> {
         let derived = self.cylinder.derived()?;
         let mp = self.cylinder.mass_properties()?;
         let initial = self.start.state()?;
+        self.look.validate()?;
         let body = RigidBody::from_mass_properties(&mp)?
             .with_reference(initial.position, initial.orientation)?;
         Ok(BodyCylinder {
@@ -177,6 +236,7 @@ impl<T: Real> BodyCylinderParams<T> {
             derived,
             start: self.start,
             initial,
+            look: self.look,
         })
     }
 }
@@ -191,6 +251,7 @@ pub struct BodyCylinder<T> {
     derived: CylinderDerived<T>,
     start: ModelicaStart<T>,
     initial: RigidState<T>,
+    look: CylinderAnimation,
 }
 
 impl<T: Real> BodyCylinder<T> {
@@ -201,6 +262,7 @@ impl<T: Real> BodyCylinder<T> {
             r,
             cylinder: Cylinder::new(r),
             start: ModelicaStart::default(),
+            look: CylinderAnimation::default(),
         }
     }
 
@@ -226,6 +288,21 @@ impl<T: Real> BodyCylinder<T> {
     #[inline]
     pub fn start(&self) -> &ModelicaStart<T> {
         &self.start
+    }
+
+    /// The animation parameters (`animation`, `color`, `specularCoefficient`).
+    #[inline]
+    pub fn animation(&self) -> &CylinderAnimation {
+        &self.look
+    }
+
+    /// `r_shape` (m, frame_a): where the cylinder starts, `r_CM - e length/2` with
+    /// `e = lengthDirection/|lengthDirection|` (from the derived values; equal to the given
+    /// `r_shape` to rounding).
+    pub fn r_shape(&self) -> Vector3<T> {
+        let d = &self.derived;
+        let n = d.length_direction.dot(&d.length_direction).sqrt_l();
+        d.r_cm - d.length_direction * (d.length * T::c(0.5) / n)
     }
 
     /// The initial node state from the start values (see [`ModelicaStart::state`]).

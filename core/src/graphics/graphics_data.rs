@@ -183,7 +183,7 @@ impl<T: Real> GraphicsPrimitive<T> {
 }
 
 /// A body's graphics: its `show` flag and up to `N` primitives in the body frame.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GraphicsData<T, const N: usize = GRAPHICS_CAPACITY> {
     show: bool,
     primitives: heapless::Vec<GraphicsPrimitive<T>, N>,

@@ -24,6 +24,7 @@ pub use graphics_data::{
     GraphicsData, GraphicsPrimitive, Shape, DEFAULT_SPECULAR_COEFFICIENT, GRAPHICS_CAPACITY,
 };
 pub use scene::{
-    contour_range, export_scene, DrawPrimitive, DrawShape, Label, SceneBody, SceneSummary,
+    contour_range, export_scene, BodyGraphics, DrawPrimitive, DrawShape, Label, SceneBody,
+    SceneSummary,
 };
 pub use settings::{BodiesSettings, ContourSettings, VisualizationSettings};

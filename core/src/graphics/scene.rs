@@ -14,19 +14,60 @@
 //!
 //! # What the system must provide
 //! One [`SceneBody`] per object: its object index (`number`), the world pose of its body frame
-//! (`position` = position of the reference point `r_0`, m, world frame; `rotation` = `R_0b`), a
-//! reference to its [`GraphicsData`], and, when `contour.outputVariable` is set, the body's
+//! (`position` = position of the reference point `r_0`, m, world frame; `rotation` = `R_0b`), its
+//! graphics ([`BodyGraphics`]: a reference to its [`GraphicsData`], or one default primitive
+//! made on the fly), and, when `contour.outputVariable` is set, the body's
 //! value `contour_component(body.output(state, var, 0), component)` (or `None` if the body has
 //! no such output). The bodies are passed as a cloneable iterator: the export runs over them
 //! twice (checks and contour range, then emission), so nothing is emitted when an input is bad.
 
 use super::color::Color;
 use super::contour::ContourRange;
-use super::graphics_data::{GraphicsData, Shape, GRAPHICS_CAPACITY};
+use super::graphics_data::{GraphicsData, GraphicsPrimitive, Shape, GRAPHICS_CAPACITY};
 use super::settings::VisualizationSettings;
 use crate::real::all_finite;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
+
+/// The graphics of a [`SceneBody`]: a body's [`GraphicsData`] by reference, or (for a body drawn
+/// by a default shape computed when the scene is exported, so nothing is stored for it) its own
+/// `show` flag and at most one primitive by value.
+#[derive(Clone, Copy, Debug)]
+pub enum BodyGraphics<'a, T, const N: usize = GRAPHICS_CAPACITY> {
+    /// Graphics data held elsewhere (body frame).
+    Data(&'a GraphicsData<T, N>),
+    /// A body's own `show` flag and its one primitive (body frame), or none (nothing to draw).
+    Single {
+        /// The body's own `show` flag (Exudyn's `show`, Modelica's `animation`).
+        show: bool,
+        /// The primitive, `None` for a body without a shape (it is still "drawn": no primitive).
+        primitive: Option<GraphicsPrimitive<T>>,
+    },
+}
+
+impl<T: Real, const N: usize> BodyGraphics<'_, T, N> {
+    /// The body's own `show` flag.
+    pub fn show(&self) -> bool {
+        match self {
+            BodyGraphics::Data(g) => g.show(),
+            BodyGraphics::Single { show, .. } => *show,
+        }
+    }
+
+    /// The primitives (body frame), in order.
+    pub fn primitives(&self) -> &[GraphicsPrimitive<T>] {
+        match self {
+            BodyGraphics::Data(g) => g.primitives(),
+            BodyGraphics::Single { primitive, .. } => primitive.as_slice(),
+        }
+    }
+}
+
+impl<'a, T, const N: usize> From<&'a GraphicsData<T, N>> for BodyGraphics<'a, T, N> {
+    fn from(g: &'a GraphicsData<T, N>) -> Self {
+        BodyGraphics::Data(g)
+    }
+}
 
 /// What the system hands the export for one object.
 #[derive(Clone, Copy, Debug)]
@@ -38,8 +79,8 @@ pub struct SceneBody<'a, T, const N: usize = GRAPHICS_CAPACITY> {
     /// `R_0b`: body frame to world frame, `v_0 = R_0b v_b` (orthonormal, det +1; unchecked
     /// beyond finiteness).
     pub rotation: Matrix3<T>,
-    /// The body's graphics data (body frame) and its own `show` flag.
-    pub graphics: &'a GraphicsData<T, N>,
+    /// The body's graphics (body frame) and its own `show` flag.
+    pub graphics: BodyGraphics<'a, T, N>,
     /// The body's contour value for `contour.outputVariable` / component (see
     /// [`contour_component`](super::contour::contour_component)); `None` if it has none.
     pub contour: Option<T>,

@@ -18,7 +18,8 @@ impl<
         const L: usize,
         const C: usize,
         const S: usize,
-    > System<T, N, O, M, L, C, S>
+        const G: usize,
+    > System<T, N, O, M, L, C, S, G>
 {
     /// Checks everything and marks the system assembled; the first problem found is returned
     /// with the item it concerns, and the system stays unassembled. In order:

@@ -113,7 +113,8 @@ impl<
         const L: usize,
         const C: usize,
         const S: usize,
-    > System<T, N, O, M, L, C, S>
+        const G: usize,
+    > System<T, N, O, M, L, C, S, G>
 {
     /// Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world).
     pub fn create_ground(&mut self, reference_position: Vector3<T>) -> Result<ObjectIndex> {
@@ -240,5 +241,6 @@ impl<
         self.loads.truncate(counts[3]);
         self.connectors.truncate(counts[4]);
         self.sensors.truncate(counts[5]);
+        self.graphics.retain(|(o, _)| o.get() < counts[1]);
     }
 }

@@ -18,11 +18,14 @@ use super::object::Object;
 use super::sensor::Sensor;
 use super::settings::SystemSettings;
 use super::view::View;
+use crate::graphics::GraphicsData;
 use crate::{Error, Real, Result};
 use heapless::Vec;
 
 /// A multibody system with compile-time capacities: `N` nodes, `O` objects, `M` markers,
-/// `L` loads, `C` connectors, `S` sensors (each at most 65535). Nothing allocates; the whole
+/// `L` loads, `C` connectors, `S` sensors (each at most 65535), and `G` objects with custom
+/// graphics data ([`System::set_graphics`]; default 0: every object is drawn by its default
+/// shape, see [`System::export_scene`]). Nothing allocates; the whole
 /// system is one value (put it in a `static` cell or on the stack). See
 /// [`FirmwareSystem`](super::FirmwareSystem) and [`HostSystem`](super::HostSystem) for ready
 /// sizes.
@@ -37,6 +40,7 @@ pub struct System<
     const L: usize,
     const C: usize,
     const S: usize,
+    const G: usize = 0,
 > {
     pub(super) nodes: Vec<Node<T>, N, u16>,
     pub(super) states: Vec<NodeState<T>, N, u16>,
@@ -47,6 +51,8 @@ pub struct System<
     pub(super) loads: Vec<Load<T>, L, u16>,
     pub(super) connectors: Vec<Connector<T>, C, u16>,
     pub(super) sensors: Vec<Sensor<T>, S, u16>,
+    /// Custom graphics data of up to `G` objects (the others are drawn by their default shape).
+    pub(super) graphics: Vec<(ObjectIndex, GraphicsData<T>), G, u16>,
     pub(super) settings: SystemSettings<T>,
     pub(super) time: T,
     pub(super) assembled: bool,
@@ -62,7 +68,8 @@ impl<
         const L: usize,
         const C: usize,
         const S: usize,
-    > Default for System<T, N, O, M, L, C, S>
+        const G: usize,
+    > Default for System<T, N, O, M, L, C, S, G>
 {
     fn default() -> Self {
         Self::new()
@@ -77,7 +84,8 @@ impl<
         const L: usize,
         const C: usize,
         const S: usize,
-    > System<T, N, O, M, L, C, S>
+        const G: usize,
+    > System<T, N, O, M, L, C, S, G>
 {
     /// An empty, unassembled system at time 0 with default [`SystemSettings`].
     pub fn new() -> Self {
@@ -90,6 +98,7 @@ impl<
             loads: Vec::new(),
             connectors: Vec::new(),
             sensors: Vec::new(),
+            graphics: Vec::new(),
             settings: SystemSettings::default(),
             time: T::zero(),
             assembled: false,

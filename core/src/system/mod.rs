@@ -14,8 +14,8 @@
 //! makes it unassembled again, and `step` / `solve_dynamic` refuse with `NotAssembled`.
 //!
 //! # Capacities
-//! `System<T, N, O, M, L, C, S>` has one capacity per item kind (nodes, objects, markers, loads,
-//! connectors, sensors), so RAM is spent where a model needs it (a chain of `n` bodies with
+//! `System<T, N, O, M, L, C, S, G>` has one capacity per item kind (nodes, objects, markers,
+//! loads, connectors, sensors, and `G` objects with custom graphics, default 0), so RAM is spent where a model needs it (a chain of `n` bodies with
 //! gravity needs about `n` nodes and objects, `2n` markers, `n` loads, `n` connectors).
 //! [`FirmwareSystem`] and [`HostSystem`] are ready sizes. A step uses, besides the system, a
 //! working copy of the node states and one or two arrays of generalized forces on the stack
@@ -70,6 +70,7 @@
 mod assemble;
 mod connector;
 mod create;
+mod default_graphics;
 mod error;
 mod forces;
 mod index;
@@ -80,6 +81,7 @@ mod node;
 mod object;
 mod output;
 mod rigid_scheme;
+mod scene;
 mod sensor;
 mod settings;
 mod solve;
@@ -88,6 +90,10 @@ mod view;
 
 pub use connector::{CartesianSpringDamper, Connector, ConnectorForces, SpringDamper};
 pub use create::{CreatedBody, MassPointSpec, RigidBodySpec};
+pub use default_graphics::{
+    default_drawing, principal_axes, CylinderShape, DefaultDrawing, MASS_POINT_SPHERE_DENSITY,
+    MIN_BOX_EDGE_FRACTION,
+};
 pub use error::{SystemError, SystemResult};
 pub use index::{
     ConnectorIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
@@ -105,9 +111,10 @@ pub use step::StepReport;
 pub use view::View;
 
 /// A system sized for a microcontroller: 8 nodes, 8 objects, 16 markers, 16 loads,
-/// 8 connectors, 8 sensors.
-pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8>;
+/// 8 connectors, 8 sensors, no custom graphics (objects are drawn by their default shapes).
+pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0>;
 
 /// A system sized for a host (simulation, tests, benchmarks of up to ~250 bodies): 256 nodes,
-/// 256 objects, 768 markers, 512 loads, 512 connectors, 64 sensors.
-pub type HostSystem<T> = System<T, 256, 256, 768, 512, 512, 64>;
+/// 256 objects, 768 markers, 512 loads, 512 connectors, 64 sensors, custom graphics for 32
+/// objects.
+pub type HostSystem<T> = System<T, 256, 256, 768, 512, 512, 64, 32>;

@@ -11,6 +11,7 @@
 //! | [`Object::RigidBody`] | [`Node::RigidBody`](super::Node::RigidBody) | yes | yes | yes |
 //! | [`Object::BodyCylinder`] | [`Node::RigidBody`](super::Node::RigidBody) | yes | yes | yes |
 
+use super::default_graphics::CylinderShape;
 use super::index::NodeIndex;
 use crate::bodies::body_cylinder::BodyCylinder;
 use crate::bodies::rigid_body::RigidBody;
@@ -44,7 +45,9 @@ pub enum Object<T: Real> {
     /// [`Cylinder::mass_properties`](crate::inertia::Cylinder::mass_properties): COM `r_CM`
     /// and inertia about it, frame_a). Of the cylinder's parameters only frame_b is kept (the
     /// full [`BodyCylinder`] would triple the size of every object slot); keep the
-    /// [`BodyCylinder`] if its derived values are needed again.
+    /// [`BodyCylinder`] if its derived values are needed again. Its default drawing (Modelica's
+    /// cylinder shape, `animation`, `color`, `specularCoefficient`) is packed in `shape`
+    /// (32 bytes).
     BodyCylinder {
         /// Its node (frame_a).
         node: NodeIndex,
@@ -52,6 +55,8 @@ pub enum Object<T: Real> {
         body: RigidBody<T>,
         /// frame_b's origin `r` (m, frame_a): a marker's local position for frame_b.
         frame_b: Vector3<T>,
+        /// The cylinder's shape and animation parameters, for drawing.
+        shape: CylinderShape,
     },
 }
 
@@ -77,6 +82,7 @@ impl<T: Real> Object<T> {
             node,
             body: *cylinder.body(),
             frame_b: *cylinder.r(),
+            shape: CylinderShape::of(cylinder),
         }
     }
 

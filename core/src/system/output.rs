@@ -65,7 +65,8 @@ impl<
         const L: usize,
         const C: usize,
         const S: usize,
-    > System<T, N, O, M, L, C, S>
+        const G: usize,
+    > System<T, N, O, M, L, C, S, G>
 {
     /// `var` of node `i` now (Exudyn's `GetNodeOutput`): a 2D point or ground node gives
     /// `Position`, `Displacement`, `Velocity`, `Acceleration` (world); a rigid-body node also

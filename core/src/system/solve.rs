@@ -30,7 +30,8 @@ impl<
         const L: usize,
         const C: usize,
         const S: usize,
-    > System<T, N, O, M, L, C, S>
+        const G: usize,
+    > System<T, N, O, M, L, C, S, G>
 {
     /// Exudyn's `SolveDynamic`: puts every node in its initial state at
     /// `settings.start_time`, records the sensors there (one row), and takes

@@ -184,7 +184,8 @@ impl<
         const L: usize,
         const C: usize,
         const S: usize,
-    > System<T, N, O, M, L, C, S>
+        const G: usize,
+    > System<T, N, O, M, L, C, S, G>
 {
     /// Advances the system by `dt` (s) from the current time with its [`SystemSettings`]
     /// (the coupled scheme of the [module docs](super)), then records every sensor at the new

@@ -5,3 +5,6 @@ mod csv_round_trip;
 mod demo_files;
 mod png_decode;
 mod scene_svg_golden;
+mod stream_format;
+mod system_fixture;
+mod system_render;

@@ -104,21 +104,21 @@ fn bodies(f: &Fixture) -> Vec<SceneBody<'_, f64>> {
             number: 0,
             position: Vector3::new(-1.0, 0.0, 0.0),
             rotation: Matrix3::identity(),
-            graphics: &f.cyl,
+            graphics: (&f.cyl).into(),
             contour: Some(1.0),
         },
         SceneBody {
             number: 1,
             position: Vector3::new(1.0, 0.0, -2.0), // behind body 0 in a view along z
             rotation: Matrix3::identity(),
-            graphics: &f.block,
+            graphics: (&f.block).into(),
             contour: Some(3.0),
         },
         SceneBody {
             number: 2,
             position: Vector3::zeros(),
             rotation: Matrix3::identity(),
-            graphics: &f.hidden,
+            graphics: (&f.hidden).into(),
             contour: Some(100.0),
         },
     ]

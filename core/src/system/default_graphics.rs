@@ -1,0 +1,299 @@
+//! The default drawing of each object kind (used unless the object has custom graphics data,
+//! [`System::set_graphics`](super::System::set_graphics)), computed when a scene is exported
+//! from the object's parameters, so nothing is stored for it, except the few numbers a
+//! `BodyCylinder`'s shape needs ([`CylinderShape`], packed into the object).
+//!
+//! | object | default drawing (body frame) | color |
+//! |---|---|---|
+//! | ground | nothing (shown, no primitive) | - |
+//! | mass point 2D | a sphere at the point, radius `r = cbrt(3 m / (4 pi rho))`, `rho` = 7700 kg/m^3 (a steel ball of the body's mass; Modelica `BodyCylinder`'s default density) | `-1` (`bodies.defaultColor`) |
+//! | rigid body | its **equivalent uniform box**: centre at the COM, edges along the principal axes of the inertia about the COM, edge `a_i = sqrt(6 (I_j + I_k - I_i) / m)` ({i, j, k} = {0, 1, 2}), so a uniform box of these edges and mass `m` has exactly the body's inertia; an edge below 1/100 of the longest is drawn 1/100 of the longest (a thin plate stays visible) | `-1` (`bodies.defaultColor`) |
+//! | BodyCylinder | Modelica's shape ([`GraphicsData::body_cylinder`](crate::graphics::GraphicsData::body_cylinder)): from `r_shape` along `lengthDirection`, `length`, `diameter`, `innerDiameter`; hidden if `animation = false` | its `color` (default `BodyColor`), `specularCoefficient` |
+//!
+//! Every default primitive has specular coefficient 0.7 (Modelica's
+//! `world.defaultSpecularCoefficient`) unless the BodyCylinder's own is given.
+//!
+//! A box along principal axes that are not the body axes cannot be written as a body-frame
+//! [`Shape::Cuboid`] (its edges follow the frame's axes), so the default drawing carries the
+//! rotation `R_bp` (principal frame to body frame, columns the principal axes): the scene body
+//! is then posed with `R_0b R_bp` and the box centre given in the principal frame,
+//! `R_bp^T r_CM`; every point lands at `r_0 + R_0b r_CM + R_0b R_bp d_p`, the box of the body.
+
+use super::object::Object;
+use crate::bodies::body_cylinder::BodyCylinder;
+use crate::bodies::rigid_body::RigidBody;
+use crate::graphics::{Color, GraphicsPrimitive, Shape, DEFAULT_SPECULAR_COEFFICIENT};
+use crate::inertia::principal::symmetric_eigenvalues;
+use crate::Real;
+use nalgebra::{Matrix3, Vector3};
+
+/// Density of the default mass-point sphere (kg/m^3): steel, Modelica `BodyCylinder`'s default.
+pub const MASS_POINT_SPHERE_DENSITY: f64 = 7700.0;
+
+/// The smallest drawn edge of a default rigid-body box, as a fraction of its longest edge.
+pub const MIN_BOX_EDGE_FRACTION: f64 = 0.01;
+
+/// What a BodyCylinder's default shape needs, packed into its object slot (32 bytes, whatever
+/// `T`): the half axis `e length / 2` (m, frame_a, f32), radius and inner radius (m, f32), the
+/// specular coefficient, the color as RGBA8 (Modelica's colors are integers 0..255, so they are
+/// kept exactly; other components are rounded to the nearest 1/255) with a mask of the `-1`
+/// components, and the `animation` flag. The cylinder's centre is the body's centre of mass
+/// `r_CM = r_shape + e length/2`, so `p0 = r_CM - half_axis`, `p1 = r_CM + half_axis`.
+///
+/// Geometry in f32 is a drawing precision (relative 6e-8); a shape whose radius or length does
+/// not fit an f32 (below 1e-38 m or above 3e38 m) is not drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CylinderShape {
+    half_axis: [f32; 3],
+    radius: f32,
+    inner_radius: f32,
+    specular: f32,
+    rgba8: [u8; 4],
+    /// Bit 0: `animation`; bit 1 + k: color component k is `-1` (from `bodies.defaultColor`).
+    flags: u8,
+}
+
+impl CylinderShape {
+    /// Packs `cylinder`'s shape and animation parameters.
+    pub fn of<T: Real>(cylinder: &BodyCylinder<T>) -> Self {
+        let d = cylinder.derived();
+        let n = d.length_direction.dot(&d.length_direction).sqrt_l();
+        let h = d.length_direction * (d.length * T::c(0.5) / n);
+        let look = cylinder.animation();
+        let mut rgba8 = [0u8; 4];
+        let mut flags = u8::from(look.animation);
+        for (k, c) in look.color.rgba().iter().enumerate() {
+            if *c < 0.0 {
+                flags |= 1 << (k + 1);
+            } else {
+                rgba8[k] = (c * 255.0 + 0.5) as u8;
+            }
+        }
+        Self {
+            half_axis: [
+                h.x.to_f64() as f32,
+                h.y.to_f64() as f32,
+                h.z.to_f64() as f32,
+            ],
+            radius: d.radius.to_f64() as f32,
+            inner_radius: d.inner_radius.to_f64() as f32,
+            specular: look.specular_coefficient,
+            rgba8,
+            flags,
+        }
+    }
+
+    /// `animation`: whether the cylinder is drawn.
+    pub fn animation(&self) -> bool {
+        self.flags & 1 != 0
+    }
+
+    /// The color (components k/255, or `-1`).
+    pub fn color(&self) -> Color {
+        let mut c = [0.0f32; 4];
+        for (k, x) in c.iter_mut().enumerate() {
+            *x = if self.flags & (1 << (k + 1)) != 0 {
+                -1.0
+            } else {
+                f32::from(self.rgba8[k]) / 255.0
+            };
+        }
+        Color::new(c[0], c[1], c[2], c[3]).unwrap_or(Color::DEFAULT)
+    }
+
+    /// The cylinder primitive (frame_a) of a body whose centre of mass is `r_cm` (m, frame_a);
+    /// `None` if the f32 numbers do not make a valid shape.
+    pub fn primitive<T: Real>(&self, r_cm: &Vector3<T>) -> Option<GraphicsPrimitive<T>> {
+        let h = Vector3::new(
+            T::c(f64::from(self.half_axis[0])),
+            T::c(f64::from(self.half_axis[1])),
+            T::c(f64::from(self.half_axis[2])),
+        );
+        GraphicsPrimitive::new(
+            Shape::Cylinder {
+                p0: r_cm - h,
+                p1: r_cm + h,
+                radius: T::c(f64::from(self.radius)),
+                inner_radius: T::c(f64::from(self.inner_radius)),
+            },
+            self.color(),
+            self.specular,
+        )
+        .ok()
+    }
+}
+
+/// An object's default drawing: its own `show` flag, at most one primitive, and for a rigid
+/// body's principal-axes box the rotation `R_bp` to pose it with (`None` = the body frame).
+#[derive(Clone, Copy, Debug)]
+pub struct DefaultDrawing<T> {
+    /// The object's own `show` (a BodyCylinder's `animation`; `true` otherwise).
+    pub show: bool,
+    /// The primitive (in the body frame, or in the principal frame if `frame` is set).
+    pub primitive: Option<GraphicsPrimitive<T>>,
+    /// `R_bp`: principal frame to body frame, if the primitive is given in the principal frame.
+    pub frame: Option<Matrix3<T>>,
+}
+
+/// The default drawing of `object` (see the module table).
+pub fn default_drawing<T: Real>(object: &Object<T>) -> DefaultDrawing<T> {
+    let none = |show| DefaultDrawing {
+        show,
+        primitive: None,
+        frame: None,
+    };
+    match object {
+        Object::Ground(_) => none(true),
+        Object::MassPoint2D { body, .. } => DefaultDrawing {
+            show: true,
+            primitive: mass_point_sphere(body.mass(), &Vector3::zeros()),
+            frame: None,
+        },
+        Object::RigidBody { body, .. } => rigid_body_box(body),
+        Object::BodyCylinder { body, shape, .. } => DefaultDrawing {
+            show: shape.animation(),
+            primitive: shape.primitive(body.center_of_mass()),
+            frame: None,
+        },
+    }
+}
+
+/// The sphere of a mass `m` (kg) of steel at `center`: `r = cbrt(3 m / (4 pi rho))` (m).
+fn mass_point_sphere<T: Real>(m: T, center: &Vector3<T>) -> Option<GraphicsPrimitive<T>> {
+    let v = T::c(3.0) * m / (T::c(4.0 * core::f64::consts::PI * MASS_POINT_SPHERE_DENSITY));
+    let radius = (v.ln_l() / T::c(3.0)).exp_l();
+    GraphicsPrimitive::new(
+        Shape::Sphere {
+            center: *center,
+            radius,
+        },
+        Color::DEFAULT,
+        DEFAULT_SPECULAR_COEFFICIENT,
+    )
+    .ok()
+}
+
+/// The equivalent uniform box of a rigid body (see the module table).
+fn rigid_body_box<T: Real>(body: &RigidBody<T>) -> DefaultDrawing<T> {
+    let (moments, r_bp) = principal_axes(body.inertia());
+    let m = body.mass();
+    let six = T::c(6.0);
+    let mut edge = [T::zero(); 3];
+    for (i, e) in edge.iter_mut().enumerate() {
+        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+        let a2 = six * (moments[j] + moments[k] - moments[i]) / m;
+        *e = if a2 > T::zero() {
+            a2.sqrt_l()
+        } else {
+            T::zero()
+        };
+    }
+    let longest = edge[0].max(edge[1]).max(edge[2]);
+    let com = body.center_of_mass();
+    if !(longest > T::zero() && longest.finite()) {
+        return DefaultDrawing {
+            show: true,
+            primitive: mass_point_sphere(m, com),
+            frame: None,
+        };
+    }
+    let min = longest * T::c(MIN_BOX_EDGE_FRACTION);
+    let size = Vector3::new(edge[0].max(min), edge[1].max(min), edge[2].max(min));
+    let (center, frame) = match r_bp {
+        Some(r) => (r.transpose() * com, Some(r)),
+        None => (*com, None),
+    };
+    DefaultDrawing {
+        show: true,
+        primitive: GraphicsPrimitive::new(
+            Shape::Cuboid { center, size },
+            Color::DEFAULT,
+            DEFAULT_SPECULAR_COEFFICIENT,
+        )
+        .ok(),
+        frame,
+    }
+}
+
+/// Principal moments and axes of the symmetric inertia `j`: for a diagonal `j` its diagonal and
+/// `None` (the body axes); otherwise the eigenvalues ([`symmetric_eigenvalues`], ascending) and
+/// `R_bp` (columns the unit eigenvectors, right-handed), each eigenvector the largest cross
+/// product of two rows of `j - lambda E`. The most isolated eigenvalue's axis is found first;
+/// the second is orthogonalized against it, the third is their cross product; for a repeated
+/// pair any orthonormal pair perpendicular to the isolated axis is an eigenbasis.
+pub fn principal_axes<T: Real>(j: &Matrix3<T>) -> ([T; 3], Option<Matrix3<T>>) {
+    let (a01, a02, a12) = (j[(0, 1)], j[(0, 2)], j[(1, 2)]);
+    if a01 == T::zero() && a02 == T::zero() && a12 == T::zero() {
+        return ([j[(0, 0)], j[(1, 1)], j[(2, 2)]], None);
+    }
+    let l = symmetric_eigenvalues(j);
+    let scale = l[2].abs_l().max(l[0].abs_l());
+    let tol = scale * T::c(1e-9);
+    // The most isolated eigenvalue: l0 if it is farther from l1 than l2 is.
+    let (iso, mid, other) = if l[1] - l[0] > l[2] - l[1] {
+        (0, 1, 2)
+    } else {
+        (2, 1, 0)
+    };
+    let Some(v_iso) = eigenvector(j, l[iso]) else {
+        return ([j[(0, 0)], j[(1, 1)], j[(2, 2)]], None);
+    };
+    let v_mid = if (l[mid] - l[other]).abs_l() <= tol {
+        any_perpendicular(&v_iso)
+    } else {
+        match eigenvector(j, l[mid]) {
+            Some(v) => {
+                let w = v - v_iso * v_iso.dot(&v);
+                let n = w.dot(&w).sqrt_l();
+                if n > T::c(1e-6) {
+                    w / n
+                } else {
+                    any_perpendicular(&v_iso)
+                }
+            }
+            None => any_perpendicular(&v_iso),
+        }
+    };
+    let mut cols = [Vector3::zeros(); 3];
+    cols[iso] = v_iso;
+    cols[mid] = v_mid;
+    // Right-handed: column `other` completes (c0, c1, c2) with det +1.
+    cols[other] = match other {
+        0 => cols[1].cross(&cols[2]),
+        _ => cols[0].cross(&cols[1]),
+    };
+    (l, Some(Matrix3::from_columns(&cols)))
+}
+
+/// A unit eigenvector of symmetric `j` for eigenvalue `lambda` (isolated): the largest of the
+/// cross products of two rows of `j - lambda E`; `None` if all vanish.
+fn eigenvector<T: Real>(j: &Matrix3<T>, lambda: T) -> Option<Vector3<T>> {
+    let m = j - Matrix3::identity() * lambda;
+    let r = [
+        m.row(0).transpose(),
+        m.row(1).transpose(),
+        m.row(2).transpose(),
+    ];
+    let c = [r[0].cross(&r[1]), r[0].cross(&r[2]), r[1].cross(&r[2])];
+    let mut best = c[0];
+    let mut n2 = best.dot(&best);
+    for v in &c[1..] {
+        let d = v.dot(v);
+        if d > n2 {
+            best = *v;
+            n2 = d;
+        }
+    }
+    (n2 > T::zero() && n2.finite()).then(|| best / n2.sqrt_l())
+}
+
+/// A unit vector perpendicular to the unit vector `v`.
+fn any_perpendicular<T: Real>(v: &Vector3<T>) -> Vector3<T> {
+    let a = if v.x.abs_l() < T::c(0.6) {
+        Vector3::x()
+    } else {
+        Vector3::y()
+    };
+    let w = a - v * v.dot(&a);
+    w / w.dot(&w).sqrt_l()
+}
