@@ -6,5 +6,6 @@ mod demo_files;
 mod png_decode;
 mod scene_svg_golden;
 mod stream_format;
+mod svg_support;
 mod system_fixture;
 mod system_render;

@@ -1,37 +1,11 @@
 //! A system's picture (`render_system`, through `System::export_scene`): golden test of the SVG
 //! structure, and the PNG decoded back.
 
+use super::svg_support::{count, group};
 use super::system_fixture::{contour_settings, system};
 use mbs_core::graphics::VisualizationSettings;
 use mbs_view::{render_system, render_system_png, system_scene, RenderOptions, View};
 use resvg::tiny_skia::Pixmap;
-
-fn count(s: &str, pat: &str) -> usize {
-    s.matches(pat).count()
-}
-
-/// The text between `<g id="{id}">` and its matching `</g>`.
-fn group<'a>(s: &'a str, id: &str) -> &'a str {
-    let open = format!("<g id=\"{id}\">");
-    let start = s.find(&open).unwrap_or_else(|| panic!("no group {id}")) + open.len();
-    let mut depth = 1;
-    let mut i = start;
-    while depth > 0 {
-        let next_open = s[i..].find("<g").map(|k| k + i);
-        let next_close = s[i..].find("</g>").map(|k| k + i).expect("unclosed group");
-        match next_open {
-            Some(o) if o < next_close => {
-                depth += 1;
-                i = o + 2;
-            }
-            _ => {
-                depth -= 1;
-                i = next_close + 4;
-            }
-        }
-    }
-    &s[start..i - 4]
-}
 
 #[test]
 fn system_svg_has_every_body_its_number_and_the_color_bar() {
