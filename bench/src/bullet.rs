@@ -40,7 +40,7 @@ use mbs_core::integrators::midpoint::translation_increment;
 use mbs_core::integrators::rigid_driver::{advance, renormalize_near_unit, ComState};
 use mbs_core::integrators::solve3::solve3;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
-use mbs_core::math::Quaternion;
+use mbs_core::math::{skew, Quaternion};
 use mbs_core::nodes::rigid::RigidState;
 use mbs_core::{Error, Real, Result};
 use nalgebra::{Matrix3, Vector3};
@@ -66,11 +66,6 @@ pub fn gyroscopic_increment<T: Real>(
 ) -> Option<Vector3<T>> {
     let (j, rhs) = gyroscopic_newton_system(inertia, w, h);
     solve3(&j, &rhs)
-}
-
-fn skew<T: Real>(a: &Vector3<T>) -> Matrix3<T> {
-    let z = T::zero();
-    Matrix3::new(z, -a.z, a.y, a.z, z, -a.x, -a.y, a.x, z)
 }
 
 /// Bullet-style step: semi-implicit Euler with Bullet's implicit body-frame gyroscopic impulse
