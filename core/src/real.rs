@@ -19,6 +19,11 @@ use nalgebra::RealField;
 pub trait Real: RealField + Copy + Default + core::fmt::Debug {
     /// Machine epsilon of the type (2^-23 for f32, 2^-52 for f64).
     const EPS: Self;
+    /// The sign bit of [`Real::to_bits_u64`]'s pattern (bit 31 for f32, 63 for f64).
+    const SIGN_BIT: u64;
+    /// The IEEE 754 bit pattern, zero-extended to 64 bits (an integer move, no float operation;
+    /// for f32 the upper 32 bits are zero, so the compiler keeps integer work on them out).
+    fn to_bits_u64(self) -> u64;
     /// Converts an `f64` constant (rounding to nearest for `f32`).
     fn c(v: f64) -> Self;
     /// Converts to `f64` (exact for both types).
@@ -50,10 +55,15 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug {
 }
 
 macro_rules! impl_real {
-    ($t:ty, $eps:expr, $sqrt:ident, $sin:ident, $cos:ident, $tan:ident, $asin:ident, $acos:ident,
+    ($t:ty, $eps:expr, $sign:expr, $sqrt:ident, $sin:ident, $cos:ident, $tan:ident, $asin:ident, $acos:ident,
      $atan2:ident, $exp:ident, $ln:ident, $fabs:ident, $hypot:ident) => {
         impl Real for $t {
             const EPS: Self = $eps;
+            const SIGN_BIT: u64 = $sign;
+            #[inline]
+            fn to_bits_u64(self) -> u64 {
+                <$t>::to_bits(self) as u64
+            }
             #[inline]
             fn c(v: f64) -> Self {
                 v as $t
@@ -117,6 +127,7 @@ macro_rules! impl_real {
 impl_real!(
     f32,
     f32::EPSILON,
+    1 << 31,
     sqrtf,
     sinf,
     cosf,
@@ -132,6 +143,7 @@ impl_real!(
 impl_real!(
     f64,
     f64::EPSILON,
+    1 << 63,
     sqrt,
     sin,
     cos,
@@ -156,6 +168,19 @@ where
     m.iter().all(|x| x.finite())
 }
 
+/// `true` if every entry of a fixed-size vector or matrix is `+0` or `-0`: the OR of the bit
+/// patterns without the sign bit is zero. Integer operations only (no float compare, so also
+/// cheap on soft-float targets); a NaN or any nonzero entry makes it `false`.
+#[inline]
+pub fn all_zero<T: Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
+    m: &nalgebra::Matrix<T, R, C, S>,
+) -> bool
+where
+    S: nalgebra::RawStorage<T, R, C>,
+{
+    m.iter().fold(0u64, |acc, x| acc | x.to_bits_u64()) & !T::SIGN_BIT == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +191,40 @@ mod tests {
         assert!((0.5f64.sin_l() - 0.479_425_538_604_203).abs() < 1e-15);
         assert!((1.0f32.atan2_l(1.0) - core::f32::consts::FRAC_PI_4).abs() < 1e-7);
         assert!(!f64::NAN.finite() && !f32::INFINITY.finite() && 1.0f64.finite());
+    }
+
+    /// `all_zero` accepts +0 and -0 only: the smallest subnormal, NaN and infinity in any
+    /// position make it false, in both types.
+    #[test]
+    fn all_zero_is_true_for_signed_zeros_only() {
+        use nalgebra::{Matrix3, Vector3};
+        assert!(all_zero(&Matrix3::<f64>::zeros()));
+        assert!(all_zero(&Vector3::new(-0.0f32, 0.0, -0.0)));
+        assert!(all_zero(&(Matrix3::<f64>::zeros() * -1.0)));
+        for i in 0..9 {
+            for x in [
+                f64::from_bits(1),
+                -f64::from_bits(1),
+                f64::NAN,
+                f64::INFINITY,
+                1.0,
+            ] {
+                let mut m = Matrix3::<f64>::zeros();
+                m[i] = x;
+                assert!(!all_zero(&m), "{i} {x}");
+            }
+            for x in [
+                f32::from_bits(1),
+                -f32::from_bits(1),
+                f32::NAN,
+                -f32::INFINITY,
+            ] {
+                let mut m = Matrix3::<f32>::zeros();
+                m[i] = x;
+                assert!(!all_zero(&m), "{i} {x}");
+            }
+        }
+        assert_eq!(f32::SIGN_BIT, (-0.0f32).to_bits_u64());
+        assert_eq!(f64::SIGN_BIT, (-0.0f64).to_bits_u64());
     }
 }

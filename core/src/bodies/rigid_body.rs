@@ -135,9 +135,10 @@ impl<T: Real> RigidBody<T> {
     }
 
     /// `true` if the COM is the reference point (`c = 0`): the steps then skip the COM mapping.
-    #[inline]
+    /// (A bit test of the three entries, `+0` and `-0` both count as zero.)
+    #[inline(always)]
     pub fn com_at_reference(&self) -> bool {
-        self.center_of_mass.iter().all(|c| *c == T::zero())
+        crate::real::all_zero(&self.center_of_mass)
     }
 
     /// Reference position for `Displacement` (m, world).

@@ -84,7 +84,7 @@
 
 use super::invariant_projection::project_onto_levels;
 use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
-use super::rigid_driver::{advance, renormalize_near_unit, ComState};
+use super::rigid_driver::{advance_validated, renormalize_near_unit, ComState};
 use super::solve3::solve3_adjugate;
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
@@ -230,9 +230,15 @@ impl<T: Real> RigidIntegrator<T> for LinearlyImplicitMidpoint<T> {
     ) -> Result<StepInfo> {
         let o = &self.settings;
         o.validate()?;
-        advance(body, loads, &o.step, state, dt, |s, h| {
-            midpoint_substep_with(body, loads, o, s, h)
-        })
+        advance_validated(
+            body,
+            loads,
+            &o.step,
+            state,
+            dt,
+            #[inline(always)]
+            |s, h| midpoint_substep_with(body, loads, o, s, h),
+        )
     }
 }
 
@@ -251,9 +257,113 @@ pub fn rotation_system<T: Real>(
 }
 
 /// `A = I + theta h R_ang - h/2 K` and `h (tau - w x I w - R_ang w)`, written out: `theta = 1`
-/// is backward Euler in the resistance (seed), `theta = 1/2` trapezoidal.
+/// is backward Euler in the resistance (seed), `theta = 1/2` trapezoidal. With `R_ang = 0`
+/// (a bit test of its entries) it is [`rotation_system_free`], which gives the same bits
+/// (`x + h 0 = x`, `x - 0 = x`) without the 18 multiply-adds of the resistance.
 #[inline]
 pub fn rotation_system_weighted<T: Real>(
+    inertia: &Matrix3<T>,
+    angular_resistance: &Matrix3<T>,
+    torque: &Vector3<T>,
+    w: &Vector3<T>,
+    h: T,
+    theta: T,
+) -> (Matrix3<T>, Vector3<T>) {
+    if crate::real::all_zero(angular_resistance) {
+        rotation_system_free(inertia, torque, w, h)
+    } else {
+        rotation_system_resisted(inertia, angular_resistance, torque, w, h, theta)
+    }
+}
+
+/// `A = I - h/2 K` and `h (tau - w x I w)`: [`rotation_system_weighted`] without resistance.
+/// For a principal-axes inertia (off-diagonal entries exactly zero, a bit test)
+/// [`rotation_system_principal`] (same bits), else [`rotation_system_general`].
+#[inline(always)]
+pub fn rotation_system_free<T: Real>(
+    inertia: &Matrix3<T>,
+    torque: &Vector3<T>,
+    w: &Vector3<T>,
+    h: T,
+) -> (Matrix3<T>, Vector3<T>) {
+    let i = inertia;
+    let off = Vector3::new(i[(1, 0)], i[(2, 0)], i[(2, 1)]);
+    let off_t = Vector3::new(i[(0, 1)], i[(0, 2)], i[(1, 2)]);
+    if crate::real::all_zero(&off) && crate::real::all_zero(&off_t) {
+        rotation_system_principal(&Vector3::new(i[(0, 0)], i[(1, 1)], i[(2, 2)]), torque, w, h)
+    } else {
+        rotation_system_general(inertia, torque, w, h)
+    }
+}
+
+/// [`rotation_system_free`] for any inertia (the general formula).
+#[inline(always)]
+pub fn rotation_system_general<T: Real>(
+    inertia: &Matrix3<T>,
+    torque: &Vector3<T>,
+    w: &Vector3<T>,
+    h: T,
+) -> (Matrix3<T>, Vector3<T>) {
+    let iw = inertia * w;
+    let rhs = (torque - w.cross(&iw)) * h;
+    let hh = h * T::c(0.5);
+    let mut a = Matrix3::zeros();
+    for j in 0..3 {
+        let ic = inertia.column(j);
+        let wxi = Vector3::new(
+            w.y * ic[2] - w.z * ic[1],
+            w.z * ic[0] - w.x * ic[2],
+            w.x * ic[1] - w.y * ic[0],
+        );
+        let lx = iw_cross_e(&iw, j);
+        for i in 0..3 {
+            a[(i, j)] = ic[i] + hh * (wxi[i] - lx[i]);
+        }
+    }
+    (a, rhs)
+}
+
+/// [`rotation_system_free`] for the principal inertia `I = diag(d)` (kg m^2, body frame):
+/// `A_ii = d_i`, `A_ij = h/2 ([I w]_k - w_k d_j)` for `(i, j, k)` cyclic and
+/// `A_ij = -h/2 ([I w]_k - w_k d_j)` anticyclic (`-K = [w]x I - [I w]x` written out). The same
+/// operations on the same nonzero terms as the general formula, so the same bits.
+#[inline(always)]
+pub fn rotation_system_principal<T: Real>(
+    d: &Vector3<T>,
+    torque: &Vector3<T>,
+    w: &Vector3<T>,
+    h: T,
+) -> (Matrix3<T>, Vector3<T>) {
+    let iw = Vector3::new(d.x * w.x, d.y * w.y, d.z * w.z);
+    let rhs = (torque - w.cross(&iw)) * h;
+    let hh = h * T::c(0.5);
+    let a = Matrix3::new(
+        d.x,
+        hh * (iw.z - w.z * d.y),
+        hh * (w.y * d.z - iw.y),
+        hh * (w.z * d.x - iw.z),
+        d.y,
+        hh * (iw.x - w.x * d.z),
+        hh * (iw.y - w.y * d.x),
+        hh * (w.x * d.y - iw.x),
+        d.z,
+    );
+    (a, rhs)
+}
+
+/// `[I w]x e_j`, the column `j` of `[I w]x`.
+#[inline(always)]
+fn iw_cross_e<T: Real>(iw: &Vector3<T>, j: usize) -> Vector3<T> {
+    match j {
+        0 => Vector3::new(T::zero(), iw.z, -iw.y),
+        1 => Vector3::new(-iw.z, T::zero(), iw.x),
+        _ => Vector3::new(iw.y, -iw.x, T::zero()),
+    }
+}
+
+/// The general path of [`rotation_system_weighted`] (any `R_ang`).
+#[inline(always)]
+fn rotation_system_resisted<T: Real>(
     inertia: &Matrix3<T>,
     angular_resistance: &Matrix3<T>,
     torque: &Vector3<T>,
@@ -274,12 +384,7 @@ pub fn rotation_system_weighted<T: Real>(
             w.z * ic[0] - w.x * ic[2],
             w.x * ic[1] - w.y * ic[0],
         );
-        // [Iw]x e_j
-        let lx = match j {
-            0 => Vector3::new(T::zero(), iw.z, -iw.y),
-            1 => Vector3::new(-iw.z, T::zero(), iw.x),
-            _ => Vector3::new(iw.y, -iw.x, T::zero()),
-        };
+        let lx = iw_cross_e(&iw, j);
         let rc = angular_resistance.column(j);
         for i in 0..3 {
             a[(i, j)] = ic[i] + hr * rc[i] + hh * (wxi[i] - lx[i]);
@@ -380,8 +485,9 @@ pub fn translation_increment<T: Real>(
 }
 
 /// `dv` of `(m E3 + theta h R_lin) dv = h (f - R_lin v)` (`theta = 1` backward Euler in the
-/// resistance, `1/2` trapezoidal), per axis when `R_lin` is diagonal, else by
-/// [`solve3_adjugate`].
+/// resistance, `1/2` trapezoidal): `dv = h f / m` when `R_lin = 0` (a bit test), per axis
+/// when `R_lin` is diagonal, else by [`solve3_adjugate`]. `SolverFailed` if `m + h R_ii`
+/// (or the matrix) is singular.
 #[inline]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn translation_increment_weighted<T: Real>(
@@ -392,8 +498,15 @@ pub fn translation_increment_weighted<T: Real>(
     h: T,
     theta: T,
 ) -> Result<Vector3<T>> {
-    let hr = h * theta;
     let r = linear_resistance;
+    if crate::real::all_zero(r) {
+        // The per-axis path below with R_lin = 0: same bits, same refusal of m = 0.
+        if !(mass.abs_l() > T::zero()) {
+            return Err(Error::SolverFailed);
+        }
+        return Ok((force * h) / mass);
+    }
+    let hr = h * theta;
     let z = T::zero();
     let diagonal = r[(0, 1)] == z
         && r[(0, 2)] == z
@@ -458,5 +571,83 @@ mod tests {
             let expect: f64 = 0.1 * (f[i] - d[(i, i)] * v[i]) / (2.0 + 0.1 * d[(i, i)]);
             assert!((a[i] - expect).abs() < 1e-16);
         }
+    }
+
+    /// The principal-axes path of the rotation system gives the general formula's bits for a
+    /// diagonal inertia, and a zero `R_ang` the resisted formula's bits (both called directly),
+    /// at several rates, steps and torques; an inertia with one tiny off-diagonal entry takes
+    /// the general path and agrees to rounding.
+    #[test]
+    fn rotation_fast_paths_give_the_general_paths_bits() {
+        let d = Vector3::new(1.0, 2.5, 3.25);
+        let inertia = Matrix3::from_diagonal(&d);
+        let cases = [
+            (Vector3::new(0.1, 5.0, 0.1), 1e-3, Vector3::zeros()),
+            (
+                Vector3::new(-0.7, 1.3, 2.1),
+                0.02,
+                Vector3::new(0.3, -0.2, 0.1),
+            ),
+            (
+                Vector3::new(3.0, -0.01, 0.5),
+                0.1,
+                Vector3::new(-1.0, 0.0, 2.0),
+            ),
+        ];
+        for (w, h, tau) in cases {
+            let (a_p, r_p) = rotation_system_principal(&d, &tau, &w, h);
+            let (a_g, r_g) = rotation_system_general(&inertia, &tau, &w, h);
+            assert_eq!((a_p, r_p), (a_g, r_g), "principal vs general at {w}");
+            let (a_f, r_f) =
+                rotation_system_weighted(&inertia, &Matrix3::zeros(), &tau, &w, h, 1.0);
+            assert_eq!((a_f, r_f), (a_g, r_g));
+            for theta in [1.0, 0.5] {
+                let zero = Matrix3::zeros();
+                let (a_r, r_r) = rotation_system_resisted(&inertia, &zero, &tau, &w, h, theta);
+                assert_eq!((a_f, r_f), (a_r, r_r), "free vs resisted, theta {theta}");
+                // A tiny resistance takes the resisted path and changes nothing visible.
+                let tiny = Matrix3::identity() * 1e-300;
+                let (a_t, r_t) = rotation_system_weighted(&inertia, &tiny, &tau, &w, h, theta);
+                assert_eq!((a_t, r_t), (a_r, r_r));
+            }
+            // A tiny off-diagonal inertia entry: the general path, equal to rounding.
+            let mut off = inertia;
+            off[(0, 1)] = 1e-300;
+            off[(1, 0)] = 1e-300;
+            let (a_o, r_o) = rotation_system_free(&off, &tau, &w, h);
+            assert!((a_o - a_g).norm() <= 1e-15 * a_g.norm());
+            let scale: f64 = r_g.norm();
+            assert!((r_o - r_g).norm() <= 1e-15 * scale.max(1e-300));
+        }
+        // -0 off-diagonal entries count as zero (the bit test drops the sign).
+        let mut neg = inertia;
+        neg[(2, 1)] = -0.0;
+        let w = Vector3::new(0.2, -0.4, 0.9);
+        assert_eq!(
+            rotation_system_free(&neg, &Vector3::zeros(), &w, 0.01),
+            rotation_system_general(&inertia, &Vector3::zeros(), &w, 0.01)
+        );
+    }
+
+    /// Without linear resistance the translation is `h f / m` exactly (the per-axis path's
+    /// bits, compared with a tiny diagonal resistance and the closed form), and a zero mass
+    /// is still a solver failure.
+    #[test]
+    fn translation_without_resistance_is_h_f_over_m() {
+        let f = Vector3::new(1.0, -2.0, 3.0);
+        let v = Vector3::new(0.5, 0.2, -0.1);
+        for (m, h) in [(2.0, 0.1), (0.3, 1e-3), (7.5, 0.02)] {
+            let a = translation_increment(m, &Matrix3::zeros(), &f, &v, h).unwrap();
+            assert_eq!(a, f * h / m);
+            let tiny = Matrix3::identity() * 1e-300;
+            let b = translation_increment(m, &tiny, &f, &v, h).unwrap();
+            assert_eq!(a, b);
+            let c = translation_increment_weighted(m, &Matrix3::zeros(), &f, &v, h, 0.5).unwrap();
+            assert_eq!(a, c);
+        }
+        assert_eq!(
+            translation_increment(0.0, &Matrix3::zeros(), &f, &v, 0.1),
+            Err(Error::SolverFailed)
+        );
     }
 }

@@ -28,7 +28,7 @@ pub struct ComState<T> {
 
 impl<T: Real> ComState<T> {
     /// The COM state of a node state.
-    #[inline]
+    #[inline(always)]
     pub fn from_reference(body: &RigidBody<T>, s: &RigidState<T>) -> Self {
         let (r, v) = if body.com_at_reference() {
             (s.position, s.velocity)
@@ -44,7 +44,7 @@ impl<T: Real> ComState<T> {
     }
 
     /// Position and velocity of the reference point (m, m/s, world) of this COM state.
-    #[inline]
+    #[inline(always)]
     pub fn reference_point(&self, body: &RigidBody<T>) -> (Vector3<T>, Vector3<T>) {
         if body.com_at_reference() {
             (self.r, self.v)
@@ -67,23 +67,27 @@ pub fn renormalize_near_unit<T: Real>(q: &Quaternion<T>) -> Quaternion<T> {
     Quaternion::new(q.w * k, q.x * k, q.y * k, q.z * k)
 }
 
-/// Checks `dt` (`NotFinite(TimeStep)`, `OutOfRange(TimeStep)` if `dt <= 0`), the settings, the
-/// state and the loads, in that order. The finiteness of the state and the loads is screened
-/// by one test of the sum of all their entries; only if it fails do the per-field checks run
-/// (which name the culprit), so the errors are those of the detailed checks.
-#[inline]
-pub fn check_inputs<T: Real>(
-    settings: &StepSettings<T>,
-    loads: &RigidLoads<T>,
-    state: &RigidState<T>,
-    dt: T,
-) -> Result<()> {
-    finite(dt, Param::TimeStep)?;
-    if dt <= T::zero() {
+/// `NotFinite(TimeStep)` unless `dt` is finite, `OutOfRange(TimeStep)` unless `dt > 0` (s).
+/// One combined test on the normal path.
+#[inline(always)]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+pub fn check_time_step<T: Real>(dt: T) -> Result<()> {
+    if !(dt > T::zero() && dt.finite()) {
+        finite(dt, Param::TimeStep)?;
         return Err(Error::OutOfRange(Param::TimeStep));
     }
-    settings.validate()?;
-    if (state.entry_sum() + loads.entry_sum()) * T::zero() == T::zero() {
+    Ok(())
+}
+
+/// The finiteness of the state and the loads and the unit orientation. The finiteness is
+/// screened by one test of the sum of all their entries (summed as a tree of independent
+/// partial sums; a resistance matrix that is exactly zero, by a bit test, is left out:
+/// [`RigidLoads::entry_sum_sparse`]); only if it fails do the per-field checks run (which name the
+/// culprit), so the errors are those of the detailed checks, and finite entries whose sum
+/// overflows pass as they do there.
+#[inline(always)]
+pub fn check_state_and_loads<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Result<()> {
+    if (state.entry_sum() + loads.entry_sum_sparse()) * T::zero() == T::zero() {
         state.check_unit_orientation()
     } else {
         state.validate()?;
@@ -91,12 +95,63 @@ pub fn check_inputs<T: Real>(
     }
 }
 
-/// Runs a scheme's single step `sub(com_state, h) -> new com_state` over `dt`, with the checks,
-/// the COM mapping and the sub-stepping of `settings`, and writes `state` only on success.
-#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+/// Checks `dt` (`NotFinite(TimeStep)`, `OutOfRange(TimeStep)` if `dt <= 0`), the settings, the
+/// state and the loads, in that order ([`check_time_step`], [`StepSettings::validate`],
+/// [`check_state_and_loads`]).
+#[inline]
+pub fn check_inputs<T: Real>(
+    settings: &StepSettings<T>,
+    loads: &RigidLoads<T>,
+    state: &RigidState<T>,
+    dt: T,
+) -> Result<()> {
+    check_time_step(dt)?;
+    settings.validate()?;
+    check_state_and_loads(loads, state)
+}
+
+/// Runs a scheme's single step `sub(com_state, h) -> new com_state` over `dt`, with the checks
+/// ([`check_inputs`]), the COM mapping and the sub-stepping of `settings`, and writes `state`
+/// only on success.
+#[inline]
 pub fn advance<T: Real, F>(
     body: &RigidBody<T>,
     loads: &RigidLoads<T>,
+    settings: &StepSettings<T>,
+    state: &mut RigidState<T>,
+    dt: T,
+    sub: F,
+) -> Result<StepInfo>
+where
+    F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
+{
+    check_inputs(settings, loads, state, dt)?;
+    run_checked(body, settings, state, dt, sub)
+}
+
+/// [`advance`] for a caller that has already run [`StepSettings::validate`] on `settings`
+/// (and got `Ok`) for this step: the same checks otherwise, in the same order.
+#[inline]
+pub fn advance_validated<T: Real, F>(
+    body: &RigidBody<T>,
+    loads: &RigidLoads<T>,
+    settings: &StepSettings<T>,
+    state: &mut RigidState<T>,
+    dt: T,
+    sub: F,
+) -> Result<StepInfo>
+where
+    F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
+{
+    check_time_step(dt)?;
+    check_state_and_loads(loads, state)?;
+    run_checked(body, settings, state, dt, sub)
+}
+
+/// The step of [`advance`] once every input has been checked.
+#[inline(always)]
+fn run_checked<T: Real, F>(
+    body: &RigidBody<T>,
     settings: &StepSettings<T>,
     state: &mut RigidState<T>,
     dt: T,
@@ -105,7 +160,44 @@ pub fn advance<T: Real, F>(
 where
     F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
 {
-    check_inputs(settings, loads, state, dt)?;
+    if settings.substep {
+        return advance_substeps(body, settings, state, dt, &mut sub);
+    }
+    // One step of dt: the common case, written out (no sub-step bookkeeping).
+    let inv_dt = T::one() / dt;
+    let s0 = ComState::from_reference(body, state);
+    let s = sub(&s0, dt)?;
+    let theta = settings.max_rotation_per_step;
+    let theta2 = theta * theta;
+    // |w| dt > theta at the start or the end (two tests: the same as of the larger rate).
+    let too_large = s0.w.dot(&s0.w) * dt * dt > theta2
+        || s.w.dot(&s.w) * dt * dt > theta2
+        || settings.load_phase_too_large(dt);
+    finish(body, state, &s, inv_dt)?;
+    Ok(StepInfo {
+        status: if too_large {
+            StepStatus::StepTooLarge
+        } else {
+            StepStatus::Ok
+        },
+        substeps: 1,
+        rejected_substeps: 0,
+        substep_limit_reached: false,
+    })
+}
+
+/// The sub-stepping path of [`advance_validated`] (`settings.substep`), inputs already checked.
+#[inline(never)]
+fn advance_substeps<T: Real, F>(
+    body: &RigidBody<T>,
+    settings: &StepSettings<T>,
+    state: &mut RigidState<T>,
+    dt: T,
+    sub: &mut F,
+) -> Result<StepInfo>
+where
+    F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
+{
     let theta = settings.max_rotation_per_step;
     let theta2 = theta * theta;
     let mut s = ComState::from_reference(body, state);
@@ -113,55 +205,71 @@ where
     let mut limit_reached = false;
     let mut accepted: u32 = 0;
     let mut evaluations: u32 = 0;
-    if !settings.substep {
-        let w0 = s.w.dot(&s.w);
-        s = sub(&s, dt)?;
-        accepted = 1;
-        evaluations = 1;
-        let w1 = s.w.dot(&s.w);
-        too_large = w0.max(w1) * dt * dt > theta2;
-    } else {
-        // n_left sub-steps share the rest t_rem of dt; n_left never exceeds the budget of
-        // evaluations left, so the loop ends within max_substeps evaluations.
-        let max = settings.max_substeps;
-        let mut t_rem = dt;
-        let (mut n_left, lim) = plan(s.w.dot(&s.w), t_rem, theta, max);
-        limit_reached |= lim;
-        loop {
-            let h = if n_left == 1 {
-                t_rem
-            } else {
-                t_rem / T::c(n_left as f64)
-            };
-            let candidate = sub(&s, h)?;
-            evaluations += 1;
-            let rate2 = s.w.dot(&s.w).max(candidate.w.dot(&candidate.w));
-            let exceeded = rate2 * h * h > theta2;
-            if exceeded {
-                // The rate grew within the sub-step: redo it finer if the budget allows.
-                let budget = max - evaluations;
-                let (need, _) = plan(rate2, t_rem, theta, budget);
-                let finer = need.max(n_left + 1).min(budget);
-                if finer > n_left {
-                    n_left = finer;
-                    continue;
-                }
-                limit_reached = true; // only the budget stops a finer redo
+    // n_left sub-steps share the rest t_rem of dt; n_left never exceeds the budget of
+    // evaluations left, so the loop ends within max_substeps evaluations.
+    let max = settings.max_substeps;
+    let mut t_rem = dt;
+    let (mut n_left, lim) = plan(s.w.dot(&s.w), t_rem, theta, max);
+    limit_reached |= lim;
+    loop {
+        let h = if n_left == 1 {
+            t_rem
+        } else {
+            t_rem / T::c(n_left as f64)
+        };
+        let candidate = sub(&s, h)?;
+        evaluations += 1;
+        let rate2 = s.w.dot(&s.w).max(candidate.w.dot(&candidate.w));
+        let exceeded = rate2 * h * h > theta2;
+        if exceeded {
+            // The rate grew within the sub-step: redo it finer if the budget allows.
+            let budget = max - evaluations;
+            let (need, _) = plan(rate2, t_rem, theta, budget);
+            let finer = need.max(n_left + 1).min(budget);
+            if finer > n_left {
+                n_left = finer;
+                continue;
             }
-            s = candidate;
-            accepted += 1;
-            too_large |= exceeded;
-            n_left -= 1;
-            if n_left == 0 {
-                break;
-            }
-            t_rem -= h;
+            limit_reached = true; // only the budget stops a finer redo
         }
+        s = candidate;
+        accepted += 1;
+        too_large |= exceeded;
+        n_left -= 1;
+        if n_left == 0 {
+            break;
+        }
+        t_rem -= h;
     }
     // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
     too_large |= settings.load_phase_too_large(dt);
+    finish(body, state, &s, T::one() / dt)?;
+    Ok(StepInfo {
+        status: if too_large || limit_reached {
+            StepStatus::StepTooLarge
+        } else {
+            StepStatus::Ok
+        },
+        substeps: accepted,
+        rejected_substeps: evaluations - accepted,
+        substep_limit_reached: limit_reached,
+    })
+}
+
+/// Maps the COM state `s` back to the reference point, sets the accelerations
+/// `(v' - v)/dt`, `(w' - w)/dt` (`inv_dt = 1/dt`, 1/s), and writes `state` if every entry
+/// of the result is finite (else `NonFiniteState`, `state` untouched). One test of the sum
+/// screens the result; the per-field test decides only if it fails (a sum of finite entries
+/// may overflow).
+#[inline(always)]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+fn finish<T: Real>(
+    body: &RigidBody<T>,
+    state: &mut RigidState<T>,
+    s: &ComState<T>,
+    inv_dt: T,
+) -> Result<()> {
     let (position, velocity) = s.reference_point(body);
-    let inv_dt = T::one() / dt;
     let new = RigidState {
         position,
         orientation: s.q,
@@ -170,8 +278,6 @@ where
         acceleration: (velocity - state.velocity) * inv_dt,
         angular_acceleration: (s.w - state.angular_velocity) * inv_dt,
     };
-    // One test of the sum screens the result; the per-field test decides only if it fails
-    // (a sum of finite entries may overflow).
     if !(new.entry_sum() * T::zero() == T::zero()
         || (crate::real::all_finite(&new.position)
             && crate::real::all_finite(&new.velocity)
@@ -183,16 +289,7 @@ where
         return Err(Error::NonFiniteState);
     }
     *state = new;
-    Ok(StepInfo {
-        status: if too_large || limit_reached {
-            StepStatus::StepTooLarge
-        } else {
-            StepStatus::Ok
-        },
-        substeps: accepted,
-        rejected_substeps: evaluations - accepted,
-        substep_limit_reached: limit_reached,
-    })
+    Ok(())
 }
 
 /// Sub-steps for the rest `t` (s) of a step at the squared rate `rate2` (rad^2/s^2):
@@ -206,5 +303,104 @@ fn plan<T: Real>(rate2: T, t: T, theta: T, budget: u32) -> (u32, bool) {
     } else {
         let n = x as u32; // floor, 1 <= n <= budget
         (if (n as f64) < x { n + 1 } else { n }, false)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use nalgebra::Matrix3;
+
+    fn state() -> RigidState<f64> {
+        RigidState::new(
+            Vector3::new(1.0, 2.0, 3.0),
+            Quaternion::exp(&Vector3::new(0.3, -0.2, 0.1)),
+            Vector3::new(0.1, 0.0, -0.2),
+            Vector3::new(0.0, 1.0, 0.5),
+        )
+    }
+
+    fn loads() -> RigidLoads<f64> {
+        RigidLoads::none()
+            .with_force(Vector3::new(1.0, 2.0, 3.0))
+            .with_torque(Vector3::new(-1.0, 0.5, 0.0))
+    }
+
+    /// The screen of state and loads names the culprit for a NaN or infinity in every entry
+    /// it covers, with and without (zero or nonzero) resistance matrices, as the detailed
+    /// checks do; a finite input whose sum overflows passes.
+    #[test]
+    fn the_input_screen_names_every_culprit() {
+        let damped = loads().with_linear_damping(0.3).with_angular_damping(0.2);
+        for base in [loads(), damped] {
+            assert_eq!(check_state_and_loads(&base, &state()), Ok(()));
+            for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                for i in 0..19 {
+                    let mut s = state();
+                    match i {
+                        0..=2 => s.position[i] = bad,
+                        3..=5 => s.velocity[i - 3] = bad,
+                        6..=8 => s.angular_velocity[i - 6] = bad,
+                        9..=11 => s.acceleration[i - 9] = bad,
+                        12..=14 => s.angular_acceleration[i - 12] = bad,
+                        15 => s.orientation.w = bad,
+                        16 => s.orientation.x = bad,
+                        17 => s.orientation.y = bad,
+                        _ => s.orientation.z = bad,
+                    }
+                    let got = check_state_and_loads(&base, &s);
+                    assert_eq!(got, Err(Error::NonFiniteState), "state entry {i}");
+                }
+                for i in 0..3 {
+                    let mut l = base;
+                    l.force[i] = bad;
+                    let want = Err(Error::NotFinite(Param::Force));
+                    assert_eq!(check_state_and_loads(&l, &state()), want);
+                    let mut l = base;
+                    l.torque[i] = bad;
+                    let want = Err(Error::NotFinite(Param::Torque));
+                    assert_eq!(check_state_and_loads(&l, &state()), want);
+                }
+                // One bad entry in an otherwise zero or nonzero resistance matrix.
+                for i in 0..9 {
+                    let want = Err(Error::NotFinite(Param::Damping));
+                    let mut l = base;
+                    l.linear_resistance[i] = bad;
+                    assert_eq!(check_state_and_loads(&l, &state()), want, "R_lin {i}");
+                    let mut l = base;
+                    l.angular_resistance[i] = bad;
+                    assert_eq!(check_state_and_loads(&l, &state()), want, "R_ang {i}");
+                }
+            }
+        }
+        // Finite entries whose sum overflows: not reported as non-finite.
+        let mut s = state();
+        s.position = Vector3::new(f64::MAX, f64::MAX, 0.0);
+        assert_eq!(check_state_and_loads(&loads(), &s), Ok(()));
+        let mut l = loads();
+        l.linear_resistance = Matrix3::identity() * f64::MAX;
+        l.angular_resistance[(1, 2)] = f64::MAX;
+        assert!(!l.entry_sum_sparse().is_finite());
+        assert_eq!(check_state_and_loads(&l, &state()), Ok(()));
+        // The orientation check stays.
+        let mut s = state();
+        s.orientation.w *= 1.01;
+        let want = Err(Error::OutOfRange(Param::Orientation));
+        assert_eq!(check_state_and_loads(&loads(), &s), want);
+    }
+
+    /// `check_time_step` refuses what `finite` and `dt > 0` refuse, with their errors.
+    #[test]
+    fn the_time_step_check_keeps_its_errors() {
+        for dt in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(check_time_step(dt), Err(Error::NotFinite(Param::TimeStep)));
+        }
+        for dt in [0.0, -0.0, -1e-3, -f64::MAX] {
+            assert_eq!(check_time_step(dt), Err(Error::OutOfRange(Param::TimeStep)));
+        }
+        for dt in [f64::MIN_POSITIVE, 1e-3, f64::MAX] {
+            assert_eq!(check_time_step(dt), Ok(()));
+        }
     }
 }

@@ -129,6 +129,26 @@ impl<T: Real> RigidLoads<T> {
             + (m3(&self.linear_resistance) + m3(&self.angular_resistance))
     }
 
+    /// [`RigidLoads::entry_sum`] with each resistance matrix that is exactly zero (a bit test,
+    /// [`all_zero`](crate::real::all_zero)) left out of the sum: finite under the same
+    /// condition (a zero matrix adds nothing), and the typical call, without resistance,
+    /// reads no resistance entry as a float.
+    #[inline(always)]
+    pub fn entry_sum_sparse(&self) -> T {
+        let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
+        let m3 = |m: &Matrix3<T>| {
+            if crate::real::all_zero(m) {
+                T::zero()
+            } else {
+                (m[(0, 0)] + m[(1, 0)] + m[(2, 0)])
+                    + (m[(0, 1)] + m[(1, 1)] + m[(2, 1)])
+                    + (m[(0, 2)] + m[(1, 2)] + m[(2, 2)])
+            }
+        };
+        (s3(&self.force) + s3(&self.torque))
+            + (m3(&self.linear_resistance) + m3(&self.angular_resistance))
+    }
+
     /// [`RigidLoads::validate`] screened by one finiteness test of [`RigidLoads::entry_sum`]:
     /// the detailed checks (which name the culprit) run only if the sum is not finite.
     #[inline]

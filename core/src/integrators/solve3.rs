@@ -89,14 +89,24 @@ pub const ADJUGATE_MIN_HADAMARD_RATIO: f64 = 0.125;
 /// The midpoint's `A = I + h R - h/2 K` is a perturbation of the SPD inertia of relative size
 /// about `|w| h` (diagonally dominant for `|w| h < 0.5`): its Hadamard ratio is near 1 for a
 /// principal-axes inertia, so the fallback is rare.
-#[inline]
+#[inline(always)]
 pub fn solve3_adjugate<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
-    cramer(a, b).or_else(|| solve3(a, b))
+    match cramer(a, b) {
+        Some(x) => Some(x),
+        None => solve3_fallback(a, b),
+    }
+}
+
+/// [`solve3`] out of line: the rare fallback keeps the hot path small.
+#[cold]
+#[inline(never)]
+fn solve3_fallback<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
+    solve3(a, b)
 }
 
 /// Cramer's rule behind the Hadamard-ratio test; `None` if the test or the finiteness of the
 /// result fails (the caller then falls back to [`solve3`]).
-#[inline]
+#[inline(always)]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn cramer<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
     let a0 = a.column(0).into_owned();

@@ -197,13 +197,13 @@ impl<T: Real> Quaternion<T> {
     /// (that of `sin(h)/h` is smaller), stays below `EPS/4` for the given `h^2`
     /// ([`series_terms`]): 3 terms at `|w| dt = 0.005` in f64, 2 in f32, at most 8 (f64) and 5
     /// (f32). A pure function of `phi`. Larger angles use libm's `sin`/`cos`.
+    #[inline(always)]
     pub fn exp(phi: &Vector3<T>) -> Self {
         let h2 = phi.dot(phi) * T::c(0.25);
         let (c, s_over_h) = if h2 < T::c(SERIES_LIMIT) {
             half_angle_series_by_size(h2)
         } else {
-            let h = h2.sqrt_l();
-            (h.cos_l(), h.sin_l() / h)
+            half_angle_libm(h2)
         };
         // sin(h)/|phi| * phi = (sin(h)/h) * phi/2
         let k = s_over_h * T::c(0.5);
@@ -317,6 +317,14 @@ fn series_n<T: Real, const N: usize>(x: T) -> (T, T) {
         s = one - x * s * T::c(SINC_RATIO[k - 1]);
     }
     (c, s)
+}
+
+/// `(cos h, sin(h)/h)` from `x = h^2` by libm (the large-angle branch of [`Quaternion::exp`],
+/// out of line).
+#[inline(never)]
+fn half_angle_libm<T: Real>(x: T) -> (T, T) {
+    let h = x.sqrt_l();
+    (h.cos_l(), h.sin_l() / h)
 }
 
 /// `half_angle_series(x, series_terms(x))`, the branches written out (smallest `x` first).
