@@ -85,7 +85,7 @@
 use super::invariant_projection::project_onto_levels;
 use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
 use super::rigid_driver::{advance_validated, renormalize_near_unit, ComState};
-use super::solve3::solve3_adjugate;
+use super::solve3::{solve3_adjugate, solve3_adjugate_inline};
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
 use crate::math::Quaternion;
@@ -427,7 +427,7 @@ pub fn midpoint_substep_with<T: Real>(
         h,
         theta,
     );
-    let dw = solve3_adjugate(&a, &rhs).ok_or(Error::SolverFailed)?;
+    let dw = solve3_adjugate_inline(&a, &rhs).ok_or(Error::SolverFailed)?;
     let mut w1 = s.w + dw;
     if o.invariants == Invariants::Project && torque_free(loads) {
         let [two_e, l2] = match o.projection_levels {
@@ -454,7 +454,7 @@ pub fn midpoint_substep_with<T: Real>(
         OrientationUpdate::EndRate => w1 * h,
         OrientationUpdate::MeanRate => (s.w + w1) * (h * T::c(0.5)),
     };
-    let q1 = renormalize_near_unit(&s.q.mul(&Quaternion::exp(&turn)));
+    let q1 = renormalize_near_unit(&s.q.mul(&Quaternion::exp_inline(&turn)));
     Ok(ComState {
         r: r1,
         v: v1,

@@ -89,9 +89,17 @@ pub const ADJUGATE_MIN_HADAMARD_RATIO: f64 = 0.125;
 /// The midpoint's `A = I + h R - h/2 K` is a perturbation of the SPD inertia of relative size
 /// about `|w| h` (diagonally dominant for `|w| h < 0.5`): its Hadamard ratio is near 1 for a
 /// principal-axes inertia, so the fallback is rare.
-#[inline(always)]
+#[inline]
 pub fn solve3_adjugate<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
-    match cramer(a, b) {
+    solve3_adjugate_inline(a, b)
+}
+
+/// [`solve3_adjugate`], forced inline (Cramer's rule in the caller, the fallback out of line):
+/// for the one solve of a hot step (the midpoint's rotation); elsewhere call
+/// [`solve3_adjugate`].
+#[inline(always)]
+pub fn solve3_adjugate_inline<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
+    match cramer_inline(a, b) {
         Some(x) => Some(x),
         None => solve3_fallback(a, b),
     }
@@ -106,9 +114,15 @@ fn solve3_fallback<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>
 
 /// Cramer's rule behind the Hadamard-ratio test; `None` if the test or the finiteness of the
 /// result fails (the caller then falls back to [`solve3`]).
+#[inline]
+pub fn cramer<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
+    cramer_inline(a, b)
+}
+
+/// [`cramer`], forced inline (for [`solve3_adjugate_inline`]).
 #[inline(always)]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
-pub fn cramer<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
+fn cramer_inline<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
     let a0 = a.column(0).into_owned();
     let a1 = a.column(1).into_owned();
     let a2 = a.column(2).into_owned();

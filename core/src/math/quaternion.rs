@@ -197,8 +197,15 @@ impl<T: Real> Quaternion<T> {
     /// (that of `sin(h)/h` is smaller), stays below `EPS/4` for the given `h^2`
     /// ([`series_terms`]): 3 terms at `|w| dt = 0.005` in f64, 2 in f32, at most 8 (f64) and 5
     /// (f32). A pure function of `phi`. Larger angles use libm's `sin`/`cos`.
-    #[inline(always)]
     pub fn exp(phi: &Vector3<T>) -> Self {
+        Self::exp_inline(phi)
+    }
+
+    /// [`Quaternion::exp`], forced inline: for a hot step that calls it once (the midpoint
+    /// step), where the call and the copies of its arguments cost more than the series.
+    /// Everywhere else call [`Quaternion::exp`] (one copy in the binary).
+    #[inline(always)]
+    pub fn exp_inline(phi: &Vector3<T>) -> Self {
         let h2 = phi.dot(phi) * T::c(0.25);
         let (c, s_over_h) = if h2 < T::c(SERIES_LIMIT) {
             half_angle_series_by_size(h2)
