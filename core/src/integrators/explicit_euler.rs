@@ -40,21 +40,29 @@ impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
         state: &mut RigidState<T>,
         dt: T,
     ) -> Result<StepInfo> {
-        advance(body, loads, &self.settings, state, dt, |s, h| {
-            let d = rigid_derivative(body, loads, s);
-            let q = Quaternion::new(
-                s.q.w + h * d.q.w,
-                s.q.x + h * d.q.x,
-                s.q.y + h * d.q.y,
-                s.q.z + h * d.q.z,
-            );
-            Ok(ComState {
-                r: s.r + d.r * h,
-                v: s.v + d.v * h,
-                q: q.normalized().ok_or(Error::NonFiniteState)?,
-                w: s.w + d.w * h,
-            })
-        })
+        advance(
+            body,
+            loads,
+            &self.settings,
+            state,
+            dt,
+            #[inline(always)]
+            |s, h| {
+                let d = rigid_derivative(body, loads, s);
+                let q = Quaternion::new(
+                    s.q.w + h * d.q.w,
+                    s.q.x + h * d.q.x,
+                    s.q.y + h * d.q.y,
+                    s.q.z + h * d.q.z,
+                );
+                Ok(ComState {
+                    r: s.r + d.r * h,
+                    v: s.v + d.v * h,
+                    q: q.normalized().ok_or(Error::NonFiniteState)?,
+                    w: s.w + d.w * h,
+                })
+            },
+        )
     }
 }
 
@@ -69,9 +77,17 @@ pub fn rigid_derivative<T: Real>(
 ) -> ComState<T> {
     let w = &s.w;
     let iw = body.inertia() * w;
-    let wdot =
-        body.inertia_inverse() * (loads.torque - w.cross(&iw) - loads.angular_resistance * w);
-    let vdot = (loads.force - loads.linear_resistance * s.v) / body.mass();
+    // Zero resistance (a bit test) drops its terms: `x - 0 = x`, the same bits.
+    let mut tau = loads.torque - w.cross(&iw);
+    if !crate::real::all_zero(&loads.angular_resistance) {
+        tau -= loads.angular_resistance * w;
+    }
+    let wdot = body.inertia_inverse() * tau;
+    let vdot = if crate::real::all_zero(&loads.linear_resistance) {
+        loads.force / body.mass()
+    } else {
+        (loads.force - loads.linear_resistance * s.v) / body.mass()
+    };
     let half = T::c(0.5);
     let qdot = s.q.mul(&Quaternion::new(
         T::zero(),
@@ -100,5 +116,41 @@ pub fn axpy<T: Real>(y: &ComState<T>, h: T, k: &ComState<T>) -> ComState<T> {
             y.q.z + h * k.q.z,
         ),
         w: y.w + k.w * h,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use nalgebra::{Matrix3, Vector3};
+
+    /// Zero resistance takes the short path of `rigid_derivative`; a tiny one (1e-300, the
+    /// general path) gives the same bits, so both paths compute the same rates.
+    #[test]
+    fn zero_and_tiny_resistance_give_the_same_rates() {
+        let body = RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::zeros()).unwrap();
+        let s = ComState {
+            r: Vector3::new(1.0, 2.0, 3.0),
+            v: Vector3::new(0.3, -0.1, 0.2),
+            q: Quaternion::exp(&Vector3::new(0.1, 0.2, -0.3)),
+            w: Vector3::new(0.7, -1.3, 2.1),
+        };
+        let free = RigidLoads::none()
+            .with_force(Vector3::new(1.0, -2.0, 0.5))
+            .with_torque(Vector3::new(0.1, 0.0, -0.2));
+        let mut tiny = free;
+        tiny.linear_resistance = Matrix3::identity() * 1e-300;
+        tiny.angular_resistance = Matrix3::identity() * 1e-300;
+        assert_eq!(
+            rigid_derivative(&body, &free, &s),
+            rigid_derivative(&body, &tiny, &s)
+        );
+        // And the resistance does act on the general path.
+        let damped = free.with_linear_damping(0.5).with_angular_damping(0.5);
+        let d = rigid_derivative(&body, &damped, &s);
+        let f = rigid_derivative(&body, &free, &s);
+        assert!((d.v - (f.v - s.v * 0.25)).norm() < 1e-15);
+        assert!((d.w - f.w).norm() > 0.1);
     }
 }
