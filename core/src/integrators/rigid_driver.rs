@@ -80,15 +80,19 @@ pub fn check_time_step<T: Real>(dt: T) -> Result<()> {
 }
 
 /// The finiteness of the state and the loads and the unit orientation. The finiteness is
-/// screened by one test of the sum of all their entries (summed as a tree of independent
+/// screened by the orientation's norm test (NaN or infinity fails it) and one test of the sum
+/// of all other entries (summed as a tree of independent
 /// partial sums; a resistance matrix that is exactly zero, by a bit test, is left out:
 /// [`RigidLoads::entry_sum_sparse`]); only if it fails do the per-field checks run (which name the
 /// culprit), so the errors are those of the detailed checks, and finite entries whose sum
 /// overflows pass as they do there.
 #[inline(always)]
 pub fn check_state_and_loads<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Result<()> {
-    if (state.entry_sum() + loads.entry_sum_sparse()) * T::zero() == T::zero() {
-        state.check_unit_orientation()
+    // The norm test fails for a NaN or infinite component of q, so q is left out of the sum.
+    if state.orientation_is_unit_and_finite()
+        && (state.entry_sum_but_orientation() + loads.entry_sum_sparse()) * T::zero() == T::zero()
+    {
+        Ok(())
     } else {
         state.validate()?;
         loads.validate()
@@ -258,9 +262,10 @@ where
 
 /// Maps the COM state `s` back to the reference point, sets the accelerations
 /// `(v' - v)/dt`, `(w' - w)/dt` (`inv_dt = 1/dt`, 1/s), and writes `state` if every entry
-/// of the result is finite (else `NonFiniteState`, `state` untouched). One test of the sum
-/// screens the result; the per-field test decides only if it fails (a sum of finite entries
-/// may overflow).
+/// of the result is finite (else `NonFiniteState`, `state` untouched). One test of the sum of
+/// the position, orientation and accelerations screens the result (the velocities are
+/// covered by their accelerations); the per-field test of every entry decides only if it
+/// fails (a sum of finite entries may overflow).
 #[inline(always)]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 fn finish<T: Real>(
@@ -278,7 +283,15 @@ fn finish<T: Real>(
         acceleration: (velocity - state.velocity) * inv_dt,
         angular_acceleration: (s.w - state.angular_velocity) * inv_dt,
     };
-    if !(new.entry_sum() * T::zero() == T::zero()
+    // The new velocities need no test of their own: `state` is finite and `inv_dt > 0`, so a
+    // non-finite v' or w' makes its acceleration non-finite.
+    let p = &new.position;
+    let q = &new.orientation;
+    let (a, b) = (&new.acceleration, &new.angular_acceleration);
+    let sum = ((p.x + p.y) + (p.z + q.w))
+        + ((q.x + q.y) + (q.z + a.x))
+        + ((a.y + a.z) + (b.x + (b.y + b.z)));
+    if !(sum * T::zero() == T::zero()
         || (crate::real::all_finite(&new.position)
             && crate::real::all_finite(&new.velocity)
             && crate::real::all_finite(&new.angular_velocity)
@@ -402,5 +415,52 @@ mod tests {
         for dt in [f64::MIN_POSITIVE, 1e-3, f64::MAX] {
             assert_eq!(check_time_step(dt), Ok(()));
         }
+    }
+
+    /// The result check refuses a non-finite entry in every field of the new COM state
+    /// (position, velocity, orientation, rate; the velocities through their accelerations),
+    /// for a COM at and off the reference point, leaves the state untouched, and accepts
+    /// finite results whose screen sum overflows.
+    #[test]
+    fn the_result_check_refuses_every_non_finite_field() {
+        let at = RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::zeros()).unwrap();
+        let off =
+            RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::new(0.1, 0.0, 0.2)).unwrap();
+        for body in [at, off] {
+            let s0 = state();
+            let good = ComState::from_reference(&body, &s0);
+            let mut st = s0;
+            assert_eq!(finish(&body, &mut st, &good, 1e3), Ok(()));
+            for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                for i in 0..13 {
+                    let mut c = good;
+                    match i {
+                        0..=2 => c.r[i] = bad,
+                        3..=5 => c.v[i - 3] = bad,
+                        6..=8 => c.w[i - 6] = bad,
+                        9 => c.q.w = bad,
+                        10 => c.q.x = bad,
+                        11 => c.q.y = bad,
+                        _ => c.q.z = bad,
+                    }
+                    let mut st = s0;
+                    assert_eq!(finish(&body, &mut st, &c, 1e3), Err(Error::NonFiniteState));
+                    assert_eq!(st, s0, "entry {i}");
+                }
+            }
+            // An infinite 1/dt (a subnormal dt) with an unchanged velocity: 0 * inf.
+            let mut st = s0;
+            assert_eq!(
+                finish(&body, &mut st, &good, f64::INFINITY),
+                Err(Error::NonFiniteState)
+            );
+        }
+        // Finite entries whose screen sum overflows: accepted.
+        let mut s0 = state();
+        s0.position = Vector3::new(f64::MAX, f64::MAX, 0.0);
+        let c = ComState::from_reference(&at, &s0);
+        let mut st = s0;
+        assert_eq!(finish(&at, &mut st, &c, 1.0), Ok(()));
+        assert_eq!(st.position, s0.position);
     }
 }

@@ -105,6 +105,25 @@ impl<T: Real> RigidState<T> {
         (a + b) + c
     }
 
+    /// [`RigidState::entry_sum`] without the orientation (-, mixed units): for a screen that
+    /// also checks `| |q|^2 - 1 |`, which fails for a NaN or infinite component of `q`.
+    #[inline(always)]
+    pub fn entry_sum_but_orientation(&self) -> T {
+        let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
+        let a = s3(&self.position) + s3(&self.velocity);
+        let b = s3(&self.angular_velocity) + s3(&self.acceleration);
+        (a + b) + s3(&self.angular_acceleration)
+    }
+
+    /// `true` if `| |q|^2 - 1 | <= QUATERNION_TOLERANCE`: `false` also for a NaN or infinite
+    /// component (unlike [`RigidState::check_unit_orientation`], which lets NaN through to
+    /// the finiteness checks).
+    #[inline(always)]
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail this test
+    pub fn orientation_is_unit_and_finite(&self) -> bool {
+        (self.orientation.norm_squared() - T::one()).abs_l() <= T::c(QUATERNION_TOLERANCE)
+    }
+
     /// [`RigidState::validate`] screened by one finiteness test of [`RigidState::entry_sum`]:
     /// if the sum is finite only the quaternion norm is checked, otherwise the detailed checks
     /// run (so the same error comes back, and a sum that only overflowed passes). Same result
