@@ -40,29 +40,21 @@ impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
         state: &mut RigidState<T>,
         dt: T,
     ) -> Result<StepInfo> {
-        advance(
-            body,
-            loads,
-            &self.settings,
-            state,
-            dt,
-            #[inline(always)]
-            |s, h| {
-                let d = rigid_derivative(body, loads, s);
-                let q = Quaternion::new(
-                    s.q.w + h * d.q.w,
-                    s.q.x + h * d.q.x,
-                    s.q.y + h * d.q.y,
-                    s.q.z + h * d.q.z,
-                );
-                Ok(ComState {
-                    r: s.r + d.r * h,
-                    v: s.v + d.v * h,
-                    q: q.normalized().ok_or(Error::NonFiniteState)?,
-                    w: s.w + d.w * h,
-                })
-            },
-        )
+        advance(body, loads, &self.settings, state, dt, |s, h| {
+            let d = rigid_derivative(body, loads, s);
+            let q = Quaternion::new(
+                s.q.w + h * d.q.w,
+                s.q.x + h * d.q.x,
+                s.q.y + h * d.q.y,
+                s.q.z + h * d.q.z,
+            );
+            Ok(ComState {
+                r: s.r + d.r * h,
+                v: s.v + d.v * h,
+                q: q.normalized().ok_or(Error::NonFiniteState)?,
+                w: s.w + d.w * h,
+            })
+        })
     }
 }
 

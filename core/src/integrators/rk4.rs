@@ -41,35 +41,27 @@ impl<T: Real> RigidIntegrator<T> for Rk4<T> {
         state: &mut RigidState<T>,
         dt: T,
     ) -> Result<StepInfo> {
-        advance(
-            body,
-            loads,
-            &self.settings,
-            state,
-            dt,
-            #[inline(always)]
-            |y, h| {
-                let half = h * T::c(0.5);
-                let k1 = rigid_derivative(body, loads, y);
-                let k2 = rigid_derivative(body, loads, &axpy(y, half, &k1));
-                let k3 = rigid_derivative(body, loads, &axpy(y, half, &k2));
-                let k4 = rigid_derivative(body, loads, &axpy(y, h, &k3));
-                let two = T::c(2.0);
-                let sum = super::rigid_driver::ComState {
-                    r: k1.r + (k2.r + k3.r) * two + k4.r,
-                    v: k1.v + (k2.v + k3.v) * two + k4.v,
-                    q: crate::math::Quaternion::new(
-                        k1.q.w + two * (k2.q.w + k3.q.w) + k4.q.w,
-                        k1.q.x + two * (k2.q.x + k3.q.x) + k4.q.x,
-                        k1.q.y + two * (k2.q.y + k3.q.y) + k4.q.y,
-                        k1.q.z + two * (k2.q.z + k3.q.z) + k4.q.z,
-                    ),
-                    w: k1.w + (k2.w + k3.w) * two + k4.w,
-                };
-                let mut out = axpy(y, h / T::c(6.0), &sum);
-                out.q = out.q.normalized().ok_or(Error::NonFiniteState)?;
-                Ok(out)
-            },
-        )
+        advance(body, loads, &self.settings, state, dt, |y, h| {
+            let half = h * T::c(0.5);
+            let k1 = rigid_derivative(body, loads, y);
+            let k2 = rigid_derivative(body, loads, &axpy(y, half, &k1));
+            let k3 = rigid_derivative(body, loads, &axpy(y, half, &k2));
+            let k4 = rigid_derivative(body, loads, &axpy(y, h, &k3));
+            let two = T::c(2.0);
+            let sum = super::rigid_driver::ComState {
+                r: k1.r + (k2.r + k3.r) * two + k4.r,
+                v: k1.v + (k2.v + k3.v) * two + k4.v,
+                q: crate::math::Quaternion::new(
+                    k1.q.w + two * (k2.q.w + k3.q.w) + k4.q.w,
+                    k1.q.x + two * (k2.q.x + k3.q.x) + k4.q.x,
+                    k1.q.y + two * (k2.q.y + k3.q.y) + k4.q.y,
+                    k1.q.z + two * (k2.q.z + k3.q.z) + k4.q.z,
+                ),
+                w: k1.w + (k2.w + k3.w) * two + k4.w,
+            };
+            let mut out = axpy(y, h / T::c(6.0), &sum);
+            out.q = out.q.normalized().ok_or(Error::NonFiniteState)?;
+            Ok(out)
+        })
     }
 }

@@ -44,41 +44,33 @@ impl<T: Real> RigidIntegrator<T> for SymplecticEuler<T> {
         state: &mut RigidState<T>,
         dt: T,
     ) -> Result<StepInfo> {
-        advance(
-            body,
-            loads,
-            &self.settings,
-            state,
-            dt,
-            #[inline(always)]
-            |s, h| {
-                let w = &s.w;
-                let i = body.inertia();
-                let ra = &loads.angular_resistance;
-                // Zero resistance (a bit test) drops its terms: the same bits.
-                let (rhs, a) = if crate::real::all_zero(ra) {
-                    ((loads.torque - w.cross(&(i * w))) * h, *i)
-                } else {
-                    ((loads.torque - w.cross(&(i * w)) - ra * w) * h, i + ra * h)
-                };
-                let dw = solve3(&a, &rhs).ok_or(Error::SolverFailed)?;
-                let w1 = w + dw;
-                let v1 = s.v
-                    + translation_increment(
-                        body.mass(),
-                        &loads.linear_resistance,
-                        &loads.force,
-                        &s.v,
-                        h,
-                    )?;
-                Ok(ComState {
-                    r: s.r + v1 * h,
-                    v: v1,
-                    q: renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h)))),
-                    w: w1,
-                })
-            },
-        )
+        advance(body, loads, &self.settings, state, dt, |s, h| {
+            let w = &s.w;
+            let i = body.inertia();
+            let ra = &loads.angular_resistance;
+            // Zero resistance (a bit test) drops its terms: the same bits.
+            let (rhs, a) = if crate::real::all_zero(ra) {
+                ((loads.torque - w.cross(&(i * w))) * h, *i)
+            } else {
+                ((loads.torque - w.cross(&(i * w)) - ra * w) * h, i + ra * h)
+            };
+            let dw = solve3(&a, &rhs).ok_or(Error::SolverFailed)?;
+            let w1 = w + dw;
+            let v1 = s.v
+                + translation_increment(
+                    body.mass(),
+                    &loads.linear_resistance,
+                    &loads.force,
+                    &s.v,
+                    h,
+                )?;
+            Ok(ComState {
+                r: s.r + v1 * h,
+                v: v1,
+                q: renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h)))),
+                w: w1,
+            })
+        })
     }
 }
 
