@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures the embedded figures of docs/embedded.md and prints them as Markdown tables:
-#   1. flash bytes of mbs code in the linked C firmware (from the linker map: the input
-#      sections that come from libmbs.a), and of the Rust firmware;
+#   1. flash bytes of mbs code in the linked C firmwares (from the linker map: the input
+#      sections that come from libmbs.a): fw.elf (main.c, the whole C API) and loop.elf
+#      (loop.c, the lean control loop issue 7's 16 KiB is measured on); and of the Rust firmware;
 #   2. stack high-water mark of one step (stack painting in both firmwares);
 #   3. RAM of the state types (size_of on the target, printed by the Rust firmware);
 #   4. instructions per step, f32 and f64 (QEMU exec log, one instruction per translation
@@ -45,6 +46,7 @@ for t in $M4F $M0; do quiet make -s -C c_examples/firmware TARGET=$t PROFILE="$P
 suffix=""; [ "$PROFILE" = release ] || suffix="-$PROFILE"
 rust_elf() { echo "$FW/$1/$PROFILE/mbs-firmware"; }
 c_elf() { echo "$FW/c-$1$suffix/fw.elf"; }
+loop_elf() { echo "$FW/c-$1$suffix/loop.elf"; }
 machine() { if [ "$1" = $M4F ]; then echo "-M mps2-an386 -cpu cortex-m4"; else echo "-M microbit"; fi; }
 qemu_major=$(qemu-system-arm --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)
 if [ "${qemu_major:-0}" -ge 8 ]; then ONE_INSN="-accel tcg,one-insn-per-tb=on"; else ONE_INSN="-singlestep"; fi
@@ -89,6 +91,8 @@ echo "|---|---|---|---|---|---|"
 for t in $M4F $M0; do
   read -r _ m _ b _ o _ tot <<<"$(map_flash "$FW/c-$t$suffix/fw.map")"
   echo "| C (c_examples/firmware) | $t | $m | $b | $o | $tot |"
+  read -r _ m _ b _ o _ tot <<<"$(map_flash "$FW/c-$t$suffix/loop.map")"
+  echo "| C lean (loop.c) | $t | $m | $b | $o | $tot |"
 done
 for t in $M4F $M0; do
   read -r text data _ <<<"$(arm-none-eabi-size -B "$(rust_elf $t)" | awk 'NR == 2 { print $1, $2 }')"
@@ -101,6 +105,13 @@ echo '```'
 arm-none-eabi-nm --size-sort -S -C "$(c_elf $M4F)" | awk "$AWK_HEX"'{ n = $4; for (i = 5; i <= NF; i++) n = n " " $i
     if ((n ~ /::/ || n ~ /^mbs_/) && n !~ /^mbs_count_/) print hex($2), $3, n }' | sort -rn | head -15
 echo '```'
+echo
+echo "Largest symbols of libmbs.a in the lean C firmware ($M4F, bytes):"
+echo
+echo '```'
+arm-none-eabi-nm --size-sort -S -C "$(loop_elf $M4F)" | awk "$AWK_HEX"'{ n = $4; for (i = 5; i <= NF; i++) n = n " " $i
+    if ((n ~ /::/ || n ~ /^mbs_/) && n !~ /^mbs_count_/) print hex($2), $3, n }' | sort -rn | head -25
+echo '```'
 
 # ---- 2, 3. stack and RAM ---------------------------------------------------------------
 echo
@@ -109,8 +120,8 @@ echo
 echo "| firmware | target | what | bytes |"
 echo "|---|---|---|---|"
 for t in $M4F $M0; do
-  for kind in rust c; do
-    if [ $kind = rust ]; then elf=$(rust_elf $t); else elf=$(c_elf $t); fi
+  for kind in rust c c-lean; do
+    case $kind in rust) elf=$(rust_elf $t) ;; c) elf=$(c_elf $t) ;; *) elf=$(loop_elf $t) ;; esac
     run $t "$elf" | awk -v k=$kind -v t=$t '$1 == "stack" {
       what = ""; ty = ""; bytes = ""
       for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "what") what = kv[2];
@@ -179,8 +190,8 @@ echo "|---|---|---|---|---|---|---|"
 fpu_fail=0
 f32_steps=0
 for t in $M4F $M0; do
-  for kind in rust c; do
-    if [ $kind = rust ]; then elf=$(rust_elf $t); else elf=$(c_elf $t); fi
+  for kind in rust c c-lean; do
+    case $kind in rust) elf=$(rust_elf $t) ;; c) elf=$(c_elf $t) ;; *) elf=$(loop_elf $t) ;; esac
     while read -r name insns vfp soft hist funcs; do
       echo "| $kind | $t | $name | $insns | $vfp | $soft | ${hist//,/ } |"
       if [ $t = $M4F ] && [[ $name == *f32* ]]; then

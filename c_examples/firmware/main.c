@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "checks.h"
 #include "fnv.h"
 #include "mbs.h"
 #include "probe.h"
@@ -50,8 +51,6 @@ static void status_str_probe(void *ctx) {
     const char **out = ctx;
     *out = mbs_status_str(MBS_ERR_SOLVER_FAILED);
 }
-
-static double fw_fabs(double x) { return x < 0.0 ? -x : x; }
 
 static void print_result(const char *name, uint32_t steps, double value, uint64_t hash, int ok) {
     sh_write0("result name=");
@@ -133,36 +132,7 @@ static int run_cylinder_mass_properties(void) {
  * `step_*` makes one step on a prepared state (for probe_stack_bytes and probe_counted).
  * --------------------------------------------------------------------------------------- */
 
-static void print_outcome(const char *name, const char *type, uint32_t steps, double value,
-                          uint64_t hash, double error, double tol) {
-    int ok = error <= tol; /* false for NaN */
-    sh_write0("result name=");
-    sh_write0(name);
-    sh_write0(" type=");
-    sh_write0(type);
-    sh_write0(" steps=");
-    sh_put_u32(steps);
-    sh_write0(" value_bits=");
-    sh_put_f64_bits(value);
-    sh_write0(" hash=");
-    sh_put_hex64(hash);
-    sh_write0(" error_bits=");
-    sh_put_f64_bits(error);
-    sh_write0(" tol_bits=");
-    sh_put_f64_bits(tol);
-    sh_write0(ok ? " ok\n" : " FAIL\n");
-}
-
-static double fw_max(double a, double b) {
-    if (a != a || b != b) {
-        return 0.0 / 0.0; /* NaN: fails every tolerance */
-    }
-    return b > a ? b : a;
-}
-
 /* -- mini_masspoint: seed 002's mini example (f64; the mass-point C API is double only) -- */
-#define MINI_TOL 1e-12
-
 struct mini {
     mbs_mass_point_2d body;
     mbs_mass_point_2d_loads loads;
@@ -192,14 +162,6 @@ static void step_mini(void *ctx) {
     m->status = mbs_mass_point_2d_step(&m->body, &m->loads, &m->settings, &m->state, m->dt, 0);
 }
 
-static uint64_t hash_mini(uint64_t h, const mbs_point2d_state *s) {
-    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->q[i]);
-    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->q_t[i]);
-    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->q_tt[i]);
-    for (int i = 0; i < 2; i++) h = mbs_fnv1a_f64(h, s->a[i]);
-    return h;
-}
-
 /* Free motion: x(1 s) = 1 + 0.5 + 0.5 * 1 = 2 m, y = 1 m (generalized-alpha is exact for a
  * constant acceleration), stepped and with mbs_mass_point_2d_solve_dynamic. */
 static int run_mini_masspoint(void) {
@@ -212,7 +174,7 @@ static int run_mini_masspoint(void) {
         for (; k < m.settings.number_of_steps; k++) {
             step_mini(&m);
             if (m.status != MBS_OK) break;
-            h = hash_mini(h, &m.state);
+            HASH_POINT2D_STATE(h, m.state);
         }
         double p[3], e[3];
         size_t n = 0;
@@ -234,10 +196,6 @@ static int run_mini_masspoint(void) {
 }
 
 /* -- cylinder_midpoint: a spinning BodyCylinder, the seed 004 midpoint step, f32 and f64 -- */
-#define CYL_STEPS 1000u
-#define CYL_DT 1e-3 /* s */
-#define CYL_TOL 5e-5
-
 /* The steel BodyCylinder of steel_cylinder() (seed 001) started with w_0_start = [50, 1, 0]
  * rad/s (world = body frame at the start: angles 0), at rest at the origin otherwise. */
 static int cylinder_init(mbs_rigid_body *body, mbs_rigid_state *state) {
@@ -305,76 +263,6 @@ static void step_cyl64(void *ctx) {
 static void step_cyl32(void *ctx) {
     struct cyl32 *c = ctx;
     c->status = mbs_rigid_step_f32(&c->body, &c->loads, &c->settings, &c->state, (float)CYL_DT, 0);
-}
-
-/* Every state component, in the order of mbs_rigid_state (floats widened exactly). */
-#define HASH_RIGID_STATE(h, s)                                                     \
-    do {                                                                           \
-        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).position[i_]);     \
-        for (int i_ = 0; i_ < 4; i_++) h = mbs_fnv1a_f64(h, (s).orientation[i_]);  \
-        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).velocity[i_]);     \
-        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).angular_velocity[i_]); \
-        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).acceleration[i_]); \
-        for (int i_ = 0; i_ < 3; i_++) h = mbs_fnv1a_f64(h, (s).angular_acceleration[i_]); \
-    } while (0)
-
-/* sin and cos for the checks (not from a libm: the firmware's flash figures are libmbs.a's):
- * x reduced to [-pi, pi] (|x| < 100 here), then the Taylor series to 1e-17. */
-static void fw_sincos(double x, double *s, double *c) {
-    const double pi = 3.14159265358979323846, two_pi = 6.28318530717958647693;
-    while (x > pi) x -= two_pi;
-    while (x < -pi) x += two_pi;
-    double term_s = x, term_c = 1.0, sum_s = x, sum_c = 1.0;
-    for (int k = 1; k < 30; k++) {
-        term_c *= -x * x / ((2.0 * k - 1.0) * (2.0 * k));
-        term_s *= -x * x / ((2.0 * k) * (2.0 * k + 1.0));
-        sum_c += term_c;
-        sum_s += term_s;
-    }
-    *s = sum_s;
-    *c = sum_c;
-}
-
-/* sqrt by Newton's iteration from a power-of-two start (x > 0), to the last bits. */
-static double fw_sqrt(double x) {
-    if (!(x > 0.0)) return x == 0.0 ? 0.0 : 0.0 / 0.0;
-    double r = 1.0;
-    while (r * r > 4.0 * x) r *= 0.5;
-    while (r * r < 0.25 * x) r *= 2.0;
-    for (int k = 0; k < 60; k++) r = 0.5 * (r + x / r);
-    return r;
-}
-
-/* Error of the final body rate w (rad/s, body frame) and quaternion q at t against the closed
- * form of the torque-free symmetric top (axial moment i1 = I11, transverse i2 = I22 = I33
- * about the COM, from the body's own inertia): w1 constant, w2 + i w3 = (w2 + i w3)(0)
- * exp(-i lambda t), lambda = (i2 - i1)/i2 w1; and the conserved kinetic energy 1/2 w.Iw and
- * |L| = |I w| (relative changes), and | |q| - 1 |. */
-static double top_error(const double inertia[9], const double w0[3], const double w[3],
-                        const double q[4], double t) {
-    const double i1 = inertia[0], i2 = inertia[4];
-    const double lambda = (i2 - i1) / i2 * w0[0];
-    double c, s;
-    fw_sincos(lambda * t, &s, &c);
-    const double ref[3] = {w0[0], w0[1] * c + w0[2] * s, w0[2] * c - w0[1] * s};
-    double err = 0.0;
-    for (int i = 0; i < 3; i++) err = fw_max(err, fw_fabs(w[i] - ref[i]));
-    double e0 = 0.0, e1 = 0.0, l0 = 0.0, l1 = 0.0;
-    for (int i = 0; i < 3; i++) {
-        double a0 = 0.0, a1 = 0.0;
-        for (int j = 0; j < 3; j++) {
-            a0 += inertia[3 * i + j] * w0[j];
-            a1 += inertia[3 * i + j] * w[j];
-        }
-        e0 += 0.5 * w0[i] * a0;
-        e1 += 0.5 * w[i] * a1;
-        l0 += a0 * a0;
-        l1 += a1 * a1;
-    }
-    err = fw_max(err, fw_fabs(e1 - e0) / e0);
-    err = fw_max(err, fw_fabs(fw_sqrt(l1) - fw_sqrt(l0)) / fw_sqrt(l0));
-    const double qn = fw_sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    return fw_max(err, fw_fabs(qn - 1.0));
 }
 
 static int run_cylinder_f64(void) {

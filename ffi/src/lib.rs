@@ -24,6 +24,7 @@ pub mod mass_properties;
 pub mod output;
 pub mod rigid_body;
 pub mod rigid_loads;
+pub mod rigid_midpoint_step;
 pub mod rigid_state;
 pub mod rigid_step;
 pub mod scene;

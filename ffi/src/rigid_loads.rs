@@ -1,7 +1,7 @@
 //! The loads of one rigid-body step from the C side, in double (`mbs_rigid_loads`) and single
 //! precision (`mbs_rigid_loads_f32`). All zero (`= {0}`) means no load and no damping.
 
-use crate::convert::{all_finite, vec3, FfiResult};
+use crate::convert::{all_finite, FfiResult};
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::RigidLoads;
@@ -47,6 +47,51 @@ impl<T: Real> mbs_rigid_loads_of<T> {
         Ok(l)
     }
 
+    /// `MBS_ERR_NOT_FINITE` for NaN/inf in any field, else `MBS_ERR_INVALID_STIFFNESS_DAMPING`
+    /// for a negative damping (the checks of [`Self::to_core_unvalidated`], in its order).
+    pub fn check(&self) -> FfiResult<()> {
+        for a in [
+            &self.force,
+            &self.torque,
+            &self.torque_world,
+            &self.gravity,
+            &self.linear_damping,
+            &self.angular_damping,
+        ] {
+            all_finite(a)?;
+        }
+        if self.has_negative_damping() {
+            return Err(MBS_ERR_INVALID_STIFFNESS_DAMPING);
+        }
+        Ok(())
+    }
+
+    /// `true` if a damping coefficient is below zero (NaN is not: it is a finiteness error).
+    #[inline(always)]
+    pub fn has_negative_damping(&self) -> bool {
+        self.linear_damping
+            .iter()
+            .chain(self.angular_damping.iter())
+            .any(|c| *c < T::zero())
+    }
+
+    /// The core loads on `body` in `state`, the same values as [`Self::to_core_unvalidated`]
+    /// (the same operations), with no check at all: for a step that validates its loads
+    /// itself. NaN/inf in any field reaches the core loads (sums and products keep a
+    /// non-finite operand non-finite), where the step refuses it; the damping signs are the
+    /// caller's to check ([`Self::has_negative_damping`]).
+    #[inline(always)]
+    pub fn to_core_unchecked(&self, body: &RigidBody<T>, state: &RigidState<T>) -> RigidLoads<T> {
+        let mut l = RigidLoads::none()
+            .with_force(Vector3::from(self.force))
+            .with_torque(Vector3::from(self.torque));
+        l.linear_resistance = Matrix3::from_diagonal(&Vector3::from(self.linear_damping));
+        l.angular_resistance = Matrix3::from_diagonal(&Vector3::from(self.angular_damping));
+        l.add_torque_world(state, &Vector3::from(self.torque_world));
+        l.add_gravity(body, &Vector3::from(self.gravity));
+        l
+    }
+
     /// [`Self::to_core`] without the final overflow check (`RigidLoads::validate`), for a
     /// core call that runs it itself (a step: its `NotFinite` errors map to the same
     /// `MBS_ERR_NOT_FINITE`).
@@ -56,25 +101,7 @@ impl<T: Real> mbs_rigid_loads_of<T> {
         body: &RigidBody<T>,
         state: &RigidState<T>,
     ) -> FfiResult<RigidLoads<T>> {
-        let force = vec3(&self.force)?;
-        let torque = vec3(&self.torque)?;
-        let torque_world = vec3(&self.torque_world)?;
-        let g = vec3(&self.gravity)?;
-        all_finite(&self.linear_damping)?;
-        all_finite(&self.angular_damping)?;
-        if self
-            .linear_damping
-            .iter()
-            .chain(self.angular_damping.iter())
-            .any(|c| *c < T::zero())
-        {
-            return Err(MBS_ERR_INVALID_STIFFNESS_DAMPING);
-        }
-        let mut l = RigidLoads::none().with_force(force).with_torque(torque);
-        l.linear_resistance = Matrix3::from_diagonal(&Vector3::from(self.linear_damping));
-        l.angular_resistance = Matrix3::from_diagonal(&Vector3::from(self.angular_damping));
-        l.add_torque_world(state, &torque_world);
-        l.add_gravity(body, &g);
-        Ok(l)
+        self.check()?;
+        Ok(self.to_core_unchecked(body, state))
     }
 }

@@ -72,6 +72,52 @@ impl<T: Real> mbs_rigid_state_of<T> {
         Ok(s)
     }
 
+    /// The C state and core's `RigidState<T>` have the same layout: 19 `T` in the same order
+    /// (`nalgebra::Vector3` is `repr(C)` over `[T; 3]`; the offsets of `RigidState` and of
+    /// core's `Quaternion` fields, which Rust does not promise, are checked at compile time).
+    const SAME_LAYOUT: () = {
+        use core::mem::{align_of, offset_of, size_of};
+        let t = size_of::<T>();
+        assert!(
+            size_of::<RigidState<T>>() == 19 * t
+                && align_of::<RigidState<T>>() == align_of::<T>()
+                && size_of::<Vector3<T>>() == 3 * t
+                && size_of::<Self>() == 19 * t
+                && offset_of!(RigidState<T>, position) == offset_of!(Self, position)
+                && offset_of!(RigidState<T>, orientation) == offset_of!(Self, orientation)
+                && offset_of!(RigidState<T>, velocity) == offset_of!(Self, velocity)
+                && offset_of!(RigidState<T>, angular_velocity)
+                    == offset_of!(Self, angular_velocity)
+                && offset_of!(RigidState<T>, acceleration) == offset_of!(Self, acceleration)
+                && offset_of!(RigidState<T>, angular_acceleration)
+                    == offset_of!(Self, angular_acceleration)
+                && offset_of!(Quaternion<T>, w) == 0
+                && offset_of!(Quaternion<T>, x) == t
+                && offset_of!(Quaternion<T>, y) == 2 * t
+                && offset_of!(Quaternion<T>, z) == 3 * t,
+            "mbs_rigid_state_of<T> no longer has the layout of core's RigidState<T>"
+        );
+    };
+
+    /// The C state viewed in place as core's state (no copy: a step reads and writes the
+    /// caller's struct directly). Not checked: a core step validates its state itself.
+    ///
+    /// # Safety
+    /// `p` is non-null, aligned and valid for reads and writes, and nothing else accesses
+    /// `*p` while the returned borrow lives.
+    #[inline(always)]
+    pub unsafe fn core_view_mut<'a>(p: *mut Self) -> &'a mut RigidState<T> {
+        let () = Self::SAME_LAYOUT;
+        // SAFETY: same size, alignment and field offsets (checked at compile time), all
+        // fields `T` (every bit pattern valid); validity and exclusivity by the caller.
+        unsafe { &mut *p.cast::<RigidState<T>>() }
+    }
+
+    /// `MBS_ERR_NOT_FINITE` if any entry is NaN or inf (the first check of a step's state).
+    pub fn check_finite(&self) -> FfiResult<()> {
+        self.to_core_finite().map(|_| ())
+    }
+
     /// The C state of a core state.
     pub fn of(s: &RigidState<T>) -> Self {
         Self {

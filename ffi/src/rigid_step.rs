@@ -35,108 +35,225 @@ pub fn time_step<T: Real>(dt: T) -> FfiResult<T> {
     Ok(dt)
 }
 
-/// The step. The C structs are only borrowed (not copied: on a Cortex-M4F copying costs as
-/// much as checking), and `*state_out` is written only after the step succeeded, when the
-/// borrows have ended. The core step validates the time step, the settings, the state (unit
-/// quaternion) and the loads itself before it computes anything; here only what it cannot
-/// check is checked: NaN/inf in the C structs (`MBS_ERR_NOT_FINITE`), the integrator number,
-/// the damping signs, and the body: a sealed one by its checksum (then the step borrows the
-/// validated core body kept in it), any other in full.
+/// The checked pointers and time step of a step: `MBS_ERR_NULL_POINTER` for a null body,
+/// loads, settings or state (in that order), then the time step's errors.
 ///
 /// # Safety
-/// Each pointer is null or valid and aligned; `info_out` may be null.
+/// Each pointer is null or valid and aligned for the returned lifetime.
+#[allow(clippy::type_complexity)]
 #[inline(always)]
-unsafe fn step_in_place<T: Real>(
+unsafe fn borrow_inputs<'a, T: Real>(
     body: *const mbs_rigid_body_of<T>,
     loads: *const mbs_rigid_loads_of<T>,
     settings: *const mbs_step_settings_of<T>,
-    state_out: *mut mbs_rigid_state_of<T>,
+    state: *mut mbs_rigid_state_of<T>,
+    dt: T,
+) -> FfiResult<(
+    &'a mbs_rigid_body_of<T>,
+    &'a mbs_rigid_loads_of<T>,
+    &'a mbs_step_settings_of<T>,
+    T,
+)> {
+    // SAFETY: the caller's guarantees.
+    let (b, l, c) = unsafe { (as_ref(body)?, as_ref(loads)?, as_ref(settings)?) };
+    if state.is_null() {
+        return Err(MBS_ERR_NULL_POINTER);
+    }
+    Ok((b, l, c, time_step(dt)?))
+}
+
+/// The step of `integrator` (built from checked settings) on the caller's state, in place.
+///
+/// What is checked here is only what the core step cannot check: the body (a sealed one by
+/// its checksum, then the validated core body kept in it is borrowed; any other in full) and
+/// the damping signs. Everything else, NaN/inf in the state and the loads included, the core
+/// step checks itself before it computes anything (one finiteness screen of the sum of the
+/// state's and the loads' entries: a NaN/inf anywhere in the C structs reaches them, see
+/// [`mbs_rigid_loads_of::to_core_unchecked`]). The core step reads and writes the C state in
+/// place ([`mbs_rigid_state_of::core_view_mut`], no copies) and writes it only on success.
+/// When anything refuses the step, [`refusal`] names the status in the order of the full
+/// checks, so the codes are those of checking every C field first.
+///
+/// # Safety
+/// `state` is non-null, valid and aligned for reads and writes and overlaps none of the other
+/// arguments; `info_out` is null or writable.
+#[inline(always)]
+unsafe fn step_with<T: Real, I: RigidIntegrator<T>>(
+    integrator: &I,
+    body: &mbs_rigid_body_of<T>,
+    loads: &mbs_rigid_loads_of<T>,
+    state: *mut mbs_rigid_state_of<T>,
     dt: T,
     info_out: *mut mbs_step_info,
-) -> FfiResult<MbsStatus> {
-    // SAFETY: the caller's guarantees; the borrows end before `state_out` is written.
-    let (body, loads, settings, state) = unsafe {
-        (
-            as_ref(body)?,
-            as_ref(loads)?,
-            as_ref(settings)?,
-            as_ref(state_out.cast_const())?,
-        )
-    };
-    let dt = time_step(dt)?;
-    let (integrator, st) = settings.to_core()?;
-    let (s, info) = match body.sealed_core() {
-        Some(b) => step_body(b, loads, integrator, st, state, dt)?,
-        None => step_unsealed(body, loads, integrator, st, state, dt)?,
-    };
-    // SAFETY: `state_out` was read above (non-null, valid); `info_out` is null or writable.
-    unsafe {
-        state_out.write(s);
-        if !info_out.is_null() {
-            info_out.write(mbs_step_info::of(&info));
+) -> MbsStatus {
+    // SAFETY: the caller's guarantees.
+    let r = unsafe {
+        match body.sealed_core() {
+            Some(b) => step_validated(integrator, b, loads, state, dt),
+            None => step_unsealed(integrator, body, loads, state, dt),
         }
+    };
+    match r {
+        Ok(info) => {
+            if !info_out.is_null() {
+                // SAFETY: non-null, writable by the caller's guarantee.
+                unsafe { info_out.write(mbs_step_info::of(&info)) };
+            }
+            status_of_step(&info)
+        }
+        Err(status) => status,
     }
-    Ok(status_of_step(&info))
 }
 
 /// A body that is not sealed: validated in full here (its own frame holds the core body, so
 /// the sealed path's stack does not pay for it).
+///
+/// # Safety
+/// As [`step_with`].
 #[inline(never)]
-fn step_unsealed<T: Real>(
+unsafe fn step_unsealed<T: Real, I: RigidIntegrator<T>>(
+    integrator: &I,
     body: &mbs_rigid_body_of<T>,
     loads: &mbs_rigid_loads_of<T>,
-    integrator: MbsIntegrator,
-    st: StepSettings<T>,
-    state: &mbs_rigid_state_of<T>,
+    state: *mut mbs_rigid_state_of<T>,
     dt: T,
-) -> FfiResult<(mbs_rigid_state_of<T>, StepInfo)> {
-    step_body(&body.to_core()?, loads, integrator, st, state, dt)
+) -> FfiResult<StepInfo> {
+    let b = body.to_core()?;
+    // SAFETY: forwarded.
+    unsafe { step_validated(integrator, &b, loads, state, dt) }
 }
 
-/// The step of a validated core body: the new C state and the report.
-#[inline(never)]
-fn step_body<T: Real>(
+/// The step of a validated core body, in place (see [`step_with`]).
+///
+/// # Safety
+/// As [`step_with`].
+#[inline(always)]
+unsafe fn step_validated<T: Real, I: RigidIntegrator<T>>(
+    integrator: &I,
     b: &RigidBody<T>,
     loads: &mbs_rigid_loads_of<T>,
-    integrator: MbsIntegrator,
-    st: StepSettings<T>,
-    state: &mbs_rigid_state_of<T>,
+    state: *mut mbs_rigid_state_of<T>,
     dt: T,
-) -> FfiResult<(mbs_rigid_state_of<T>, StepInfo)> {
-    let mut s = state.to_core_finite()?;
-    let l = loads.to_core_unvalidated(b, &s)?;
-    let info = match integrator {
-        MBS_INTEGRATOR_MIDPOINT => integrate(
-            LinearlyImplicitMidpoint::with_step_settings(st),
-            b,
-            &l,
-            &mut s,
-            dt,
-        ),
-        MBS_INTEGRATOR_EXPLICIT_EULER => {
-            integrate(ExplicitEuler { settings: st }, b, &l, &mut s, dt)
-        }
-        MBS_INTEGRATOR_SYMPLECTIC_EULER => {
-            integrate(SymplecticEuler { settings: st }, b, &l, &mut s, dt)
-        }
-        MBS_INTEGRATOR_RK4 => integrate(Rk4 { settings: st }, b, &l, &mut s, dt),
-        _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+) -> FfiResult<StepInfo> {
+    if loads.has_negative_damping() {
+        // SAFETY: `state` is valid for reads (caller).
+        return Err(unsafe { refusal(loads, state, MBS_ERR_INVALID_STIFFNESS_DAMPING) });
     }
-    .map_err(status_of)?;
-    Ok((mbs_rigid_state_of::of(&s), info))
+    // SAFETY: valid, aligned, not aliased by the other arguments (caller); the borrow ends
+    // before `refusal` reads the state again.
+    let s = unsafe { mbs_rigid_state_of::core_view_mut(state) };
+    let l = core_loads(loads, b, s);
+    match integrator.step(b, &l, s, dt) {
+        Ok(info) => Ok(info),
+        // SAFETY: as above; the failed step left the state as it was.
+        Err(e) => Err(unsafe { refusal(loads, state, status_of(e)) }),
+    }
 }
 
-/// One integrator's step, kept out of line: inlined into [`step_body`], LLVM moved two of the
-/// step's 52-byte temporaries byte by byte (about 500 instructions on the Cortex-M4F).
+/// [`mbs_rigid_loads_of::to_core_unchecked`] in its own frame: its float temporaries (callee-saved
+/// FPU registers) are then not on the stack while the step runs.
 #[inline(never)]
-fn integrate<T: Real, I: RigidIntegrator<T>>(
-    i: I,
+fn core_loads<T: Real>(
+    loads: &mbs_rigid_loads_of<T>,
     b: &RigidBody<T>,
-    l: &RigidLoads<T>,
-    s: &mut RigidState<T>,
+    s: &RigidState<T>,
+) -> RigidLoads<T> {
+    loads.to_core_unchecked(b, s)
+}
+
+/// The status of a refused step as the full checks, in their order, give it: NaN/inf in the
+/// state, NaN/inf in the loads, a negative damping (`MBS_ERR_NOT_FINITE`,
+/// `MBS_ERR_INVALID_STIFFNESS_DAMPING`), else `refused` (the core step's own error, e.g. a
+/// quaternion that is not unit or a result that overflowed). Only runs when a step failed.
+///
+/// # Safety
+/// `state` is non-null, valid and aligned for reads.
+#[cold]
+#[inline(never)]
+unsafe fn refusal<T: Real>(
+    loads: &mbs_rigid_loads_of<T>,
+    state: *const mbs_rigid_state_of<T>,
+    refused: MbsStatus,
+) -> MbsStatus {
+    // SAFETY: the caller's guarantee.
+    let s = unsafe { &*state };
+    match s.check_finite().and_then(|()| loads.check()) {
+        Ok(()) => refused,
+        Err(status) => status,
+    }
+}
+
+/// The midpoint step after the checks of the pointers, `dt` and the settings: shared by
+/// `mbs_rigid_step` (integrator `MBS_INTEGRATOR_MIDPOINT`) and `mbs_rigid_midpoint_step`, so
+/// both run the same code.
+///
+/// # Safety
+/// As [`step_with`].
+#[inline(never)]
+pub unsafe fn midpoint_checked<T: Real>(
+    integrator: &LinearlyImplicitMidpoint<T>,
+    body: &mbs_rigid_body_of<T>,
+    loads: &mbs_rigid_loads_of<T>,
+    state: *mut mbs_rigid_state_of<T>,
     dt: T,
-) -> mbs_core::Result<StepInfo> {
-    i.step(b, l, s, dt)
+    info_out: *mut mbs_step_info,
+) -> MbsStatus {
+    // SAFETY: forwarded.
+    unsafe { step_with(integrator, body, loads, state, dt, info_out) }
+}
+
+/// The midpoint step of the checked step settings `st`.
+#[inline(always)]
+fn midpoint_of<T: Real>(st: StepSettings<T>) -> LinearlyImplicitMidpoint<T> {
+    LinearlyImplicitMidpoint::with_step_settings(st)
+}
+
+/// A baseline integrator's step after the checks of the pointers, `dt` and the settings (out
+/// of line: `mbs_rigid_step`'s own frame stays that of the midpoint's call).
+///
+/// # Safety
+/// As [`step_with`].
+#[inline(never)]
+unsafe fn baseline_checked<T: Real, I: RigidIntegrator<T>>(
+    integrator: I,
+    body: &mbs_rigid_body_of<T>,
+    loads: &mbs_rigid_loads_of<T>,
+    state: *mut mbs_rigid_state_of<T>,
+    dt: T,
+    info_out: *mut mbs_step_info,
+) -> MbsStatus {
+    // SAFETY: forwarded.
+    unsafe { step_with(&integrator, body, loads, state, dt, info_out) }
+}
+
+/// The generic `mbs_rigid_midpoint_step`.
+///
+/// # Safety
+/// As `mbs_rigid_midpoint_step`.
+pub unsafe fn midpoint_step<T: Real>(
+    body: *const mbs_rigid_body_of<T>,
+    loads: *const mbs_rigid_loads_of<T>,
+    settings: *const mbs_step_settings_of<T>,
+    state: *mut mbs_rigid_state_of<T>,
+    dt: T,
+    info_out: *mut mbs_step_info,
+) -> MbsStatus {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees.
+        let r = unsafe { borrow_inputs(body, loads, settings, state, dt) };
+        let (b, l, c, dt) = match r {
+            Ok(v) => v,
+            Err(status) => return status,
+        };
+        if c.integrator != MBS_INTEGRATOR_MIDPOINT {
+            return MBS_ERR_INVALID_ARGUMENT;
+        }
+        match c.core_step_settings() {
+            // SAFETY: forwarded caller guarantees; `state` checked non-null.
+            Ok(st) => unsafe { midpoint_checked(&midpoint_of(st), b, l, state, dt, info_out) },
+            Err(status) => status,
+        }
+    })
 }
 
 /// The generic `mbs_rigid_step`.
@@ -153,7 +270,33 @@ pub unsafe fn step<T: Real>(
 ) -> MbsStatus {
     guard(|| {
         // SAFETY: forwarded caller guarantees.
-        unsafe { step_in_place(body, loads, settings, state, dt, info_out) }.unwrap_or_else(|e| e)
+        let r = unsafe { borrow_inputs(body, loads, settings, state, dt) };
+        let (b, l, c, dt) = match r {
+            Ok(v) => v,
+            Err(status) => return status,
+        };
+        let (integrator, st) = match c.to_core() {
+            Ok(v) => v,
+            Err(status) => return status,
+        };
+        // SAFETY (every arm): forwarded caller guarantees; `state` checked non-null.
+        unsafe {
+            match integrator {
+                MBS_INTEGRATOR_MIDPOINT => {
+                    midpoint_checked(&midpoint_of(st), b, l, state, dt, info_out)
+                }
+                MBS_INTEGRATOR_EXPLICIT_EULER => {
+                    baseline_checked(ExplicitEuler { settings: st }, b, l, state, dt, info_out)
+                }
+                MBS_INTEGRATOR_SYMPLECTIC_EULER => {
+                    baseline_checked(SymplecticEuler { settings: st }, b, l, state, dt, info_out)
+                }
+                MBS_INTEGRATOR_RK4 => {
+                    baseline_checked(Rk4 { settings: st }, b, l, state, dt, info_out)
+                }
+                _ => MBS_ERR_INVALID_ARGUMENT,
+            }
+        }
     })
 }
 
@@ -179,8 +322,13 @@ pub unsafe fn step<T: Real>(
 /// definite, triangle inequality: an eigenvalue computation, on the Cortex-M4F about as much
 /// as the step itself), so nothing unchecked slips through either way.
 ///
+/// Links all four integrators (the choice is made at run time): a firmware that only uses
+/// the midpoint step calls `mbs_rigid_midpoint_step` instead (the same code for
+/// `MBS_INTEGRATOR_MIDPOINT`, bit for bit, without the other three).
+///
 /// # Safety
-/// Each pointer is null or valid and aligned; `info_out` may be NULL.
+/// Each pointer is null or valid and aligned; `state` overlaps none of the other arguments;
+/// `info_out` may be NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_step(
     body: *const mbs_rigid_body,
@@ -195,8 +343,8 @@ pub unsafe extern "C" fn mbs_rigid_step(
 }
 
 /// `mbs_rigid_step` in single precision: the same generic code instantiated with `float`.
-/// On a Cortex-M4F (single-precision FPU, double in software) a torque-free midpoint step
-/// took about 2,600-4,000 instructions in float against 20,000-24,000 in double.
+/// On a Cortex-M4F (single-precision FPU, double in software) the midpoint step is 12 to 40
+/// times cheaper in float than in double (docs/embedded.md).
 ///
 /// # Safety
 /// As `mbs_rigid_step` (floats).

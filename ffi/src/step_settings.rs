@@ -99,12 +99,19 @@ impl<T: Real> mbs_step_settings_of<T> {
         if self.integrator > MBS_INTEGRATOR_RK4 {
             return Err(MBS_ERR_INVALID_ARGUMENT);
         }
+        Ok((self.integrator, self.core_step_settings()?))
+    }
+
+    /// The checked core settings, `integrator` not looked at: `MBS_ERR_NOT_FINITE`,
+    /// `MBS_ERR_INVALID_SETTING` (bound <= 0, no sub-step).
+    #[inline]
+    pub fn core_step_settings(&self) -> FfiResult<StepSettings<T>> {
         let s = StepSettings::default()
             .with_max_rotation_per_step(finite(self.max_rotation_per_step)?)
             .with_substep(self.substep)
             .with_max_substeps(self.max_substeps);
         s.validate().map_err(crate::convert::status_of)?;
-        Ok((self.integrator, s))
+        Ok(s)
     }
 }
 

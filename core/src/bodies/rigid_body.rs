@@ -20,7 +20,9 @@
 use crate::body::{Body, Jacobian, MAX_COORDINATES};
 use crate::error::{finite, finite_all};
 use crate::inertia::mass_properties::symmetrize;
-use crate::inertia::{inertia_tolerance, symmetric_eigenvalues, MassProperties};
+use crate::inertia::{
+    inertia_tolerance, is_positive_semidefinite, satisfies_triangle_inequality, MassProperties,
+};
 use crate::math::{skew, Quaternion};
 use crate::nodes::rigid::RigidState;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
@@ -46,10 +48,12 @@ impl<T: Real> RigidBody<T> {
     /// Errors: `NotFinite(Mass | Inertia | CenterOfMass)`; `OutOfRange(Mass)` if `mass <= 0`;
     /// `OutOfRange(Inertia)` unless `inertia` is symmetric and its principal moments
     /// `I_1 <= I_2 <= I_3` satisfy the triangle inequality `I_1 + I_2 >= I_3` (both to
-    /// [`inertia_tolerance`], the tolerance of [`MassProperties`], so CAD values rounded to six
-    /// digits pass; equality, a flat body such as diag(1, 2, 3), is allowed) and `inertia` is
-    /// positive definite (`I_1 > 0`, and its leading minors > 0): a rod or a point has no
-    /// rotational dynamics to integrate. The stored tensor is the symmetric part.
+    /// [`inertia_tolerance`], the tolerance of [`MassProperties`], relative to `tr(I)`, so CAD
+    /// values rounded to six digits pass; equality, a flat body such as diag(1, 2, 3), is
+    /// allowed) and `inertia` is positive definite beyond rounding (leading minors > 0 and
+    /// `I_1 >= 8 EPS tr(I)`): a rod or a point has no rotational dynamics to integrate.
+    /// Decided without eigenvalues ([`crate::inertia::physical`]). The stored tensor is the
+    /// symmetric part.
     pub fn new(mass: T, inertia: Matrix3<T>, center_of_mass: Vector3<T>) -> Result<Self> {
         finite(mass, Param::Mass)?;
         if mass <= T::zero() {
@@ -198,16 +202,22 @@ fn checked_inertia<T: Real>(i: &Matrix3<T>) -> Result<Matrix3<T>> {
         }
     }
     let s = symmetrize(i);
-    // Positive definite (Sylvester: leading principal minors > 0; a Cholesky test).
+    // Positive definite (Sylvester: leading principal minors > 0), and beyond rounding:
+    // I_1 >= 8 EPS tr(I), i.e. I - 8 EPS tr(I) E positive semi-definite (a rod or a point,
+    // rotated and rounded, is refused rather than judged by the sign of a rounding error).
     let m1 = s[(0, 0)];
     let m2 = s[(0, 0)] * s[(1, 1)] - s[(0, 1)] * s[(1, 0)];
     let m3 = det3(&s);
-    let [i1, i2, i3] = symmetric_eigenvalues(&s);
-    let sum = i1.abs_l() + i2.abs_l() + i3.abs_l();
-    if !(m1 > T::zero() && m2 > T::zero() && m3 > T::zero() && i1 > T::zero()) {
+    if !(m1 > T::zero() && m2 > T::zero() && m3 > T::zero()) {
         return bad;
     }
-    if i1 + i2 < i3 - tol * sum {
+    let floor = (s[(0, 0)] + s[(1, 1)] + s[(2, 2)]) * T::EPS * T::c(8.0);
+    if !is_positive_semidefinite(&(s - Matrix3::from_diagonal_element(floor))) {
+        return bad;
+    }
+    // I_1 + I_2 >= I_3 - tol tr(I) (tr(I) = I_1 + I_2 + I_3 here), by principal minors: no
+    // eigenvalues, so no acos/cos in a firmware that builds a body.
+    if !satisfies_triangle_inequality(&s, tol) {
         return bad;
     }
     Ok(s)
@@ -416,9 +426,31 @@ mod tests {
         // Rounded to six digits (CAD output) still passes.
         let rounded = ok.map(|x| (x * 1e6).round() / 1e6);
         assert!(RigidBody::new(2.0, rounded, Vector3::zeros()).is_ok());
-        // A rotated rod (one zero moment) has no rotational dynamics: refused.
-        let rod = r * Matrix3::from_diagonal(&Vector3::new(0.0, 1.0, 1.0)) * r.transpose();
-        assert!(RigidBody::new(2.0, (rod + rod.transpose()) * 0.5, Vector3::zeros()).is_err());
+        // A rotated rod (one zero moment) has no rotational dynamics: refused, whatever the
+        // rounding of the rotation (many rotations, f64 and f32); a slender body whose smallest
+        // moment is well above rounding passes.
+        for k in 0..500 {
+            let phi = Vector3::new(
+                0.7 + 0.01 * k as f64,
+                -0.4 * k as f64,
+                1.1 - 0.003 * k as f64,
+            );
+            let r = Quaternion::<f64>::exp(&phi).to_matrix();
+            for (small, ok) in [(0.0, false), (1e-9, true)] {
+                let m = Matrix3::from_diagonal(&Vector3::new(small, 1.0, 1.0));
+                let rod = r * m * r.transpose();
+                let rod = (rod + rod.transpose()) * 0.5;
+                let z = Vector3::zeros();
+                assert_eq!(RigidBody::new(2.0, rod, z).is_ok(), ok, "{k} {small}");
+                if !ok {
+                    let rod32 = rod.map(|x| x as f32);
+                    assert!(
+                        RigidBody::new(2.0f32, rod32, Vector3::zeros()).is_err(),
+                        "{k}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -35,7 +35,8 @@ impl<T: Real> MassProperties<T> {
     /// Validated mass properties: `mass` (kg) finite and `>= 0`, `com` (m, frame `a`) finite,
     /// `inertia` (kg m^2, about the centre of mass, frame `a`) finite, symmetric and physical:
     /// principal moments `I_1 <= I_2 <= I_3` with `I_1 >= 0` and `I_1 + I_2 >= I_3` (triangle
-    /// inequality), each within [`inertia_tolerance`] times `|I_1| + |I_2| + |I_3|`.
+    /// inequality), each within [`inertia_tolerance`] times `tr(I)` (= `|I_1| + |I_2| + |I_3|`
+    /// for a physical tensor), decided without eigenvalues ([`super::physical`]).
     /// The stored tensor is the symmetric part `(I + I^T)/2`.
     ///
     /// Errors: `NotFinite(Mass | CenterOfMass | Inertia)`, `OutOfRange(Mass)` for a negative
@@ -176,11 +177,11 @@ pub fn symmetrize<T: Real>(a: &Matrix3<T>) -> Matrix3<T> {
 }
 
 /// `true` if the symmetric `inertia` has principal moments `I_1 <= I_2 <= I_3` with
-/// `I_1 >= -tol s` and `I_1 + I_2 >= I_3 - tol s`, `s = |I_1| + |I_2| + |I_3|`.
+/// `I_1 >= -tol s` and `I_1 + I_2 >= I_3 - tol s`, `s = tr(I)` (which is
+/// `|I_1| + |I_2| + |I_3|` to within `2 tol s` for every tensor that passes); decided by
+/// principal minors, without eigenvalues ([`super::physical`]).
 fn is_physical<T: Real>(inertia: &Matrix3<T>, tol: T) -> bool {
-    let [i1, i2, i3] = symmetric_eigenvalues(inertia);
-    let s = i1.abs_l() + i2.abs_l() + i3.abs_l();
-    i1 >= -tol * s && i1 + i2 >= i3 - tol * s
+    super::physical::is_physical_inertia(inertia, tol)
 }
 
 #[cfg(test)]

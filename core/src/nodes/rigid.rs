@@ -17,7 +17,11 @@ use nalgebra::Vector3;
 pub const QUATERNION_TOLERANCE: f64 = 1e-6;
 
 /// Pose, twist and last accelerations of a rigid body's reference point (seed 004 node).
+///
+/// `repr(C)`: 19 `T` in declaration order, the layout of the C API's `mbs_rigid_state`, so the
+/// C API steps the caller's struct in place (its layout is asserted at compile time there).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
 pub struct RigidState<T> {
     /// Position of the reference point (m, world frame).
     pub position: Vector3<T>,
