@@ -196,7 +196,8 @@ impl<T: Real> Quaternion<T> {
     /// smallest whose truncation error, below the first omitted term `h^(2n)/(2n)!` of `cos h`
     /// (that of `sin(h)/h` is smaller), stays below `EPS/4` for the given `h^2`
     /// ([`series_terms`]): 3 terms at `|w| dt = 0.005` in f64, 2 in f32, at most 8 (f64) and 5
-    /// (f32). A pure function of `phi`. Larger angles use libm's `sin`/`cos`.
+    /// (f32). A pure function of `phi`. Larger angles halve the angle into the series' range and
+    /// double back (no libm trigonometry; error a few `EPS` up to `|phi| = 2 pi`).
     pub fn exp(phi: &Vector3<T>) -> Self {
         Self::exp_inline(phi)
     }
@@ -210,7 +211,7 @@ impl<T: Real> Quaternion<T> {
         let (c, s_over_h) = if h2 < T::c(SERIES_LIMIT) {
             half_angle_series_by_size(h2)
         } else {
-            half_angle_libm(h2)
+            half_angle_doubling(h2)
         };
         // sin(h)/|phi| * phi = (sin(h)/h) * phi/2
         let k = s_over_h * T::c(0.5);
@@ -326,12 +327,45 @@ fn series_n<T: Real, const N: usize>(x: T) -> (T, T) {
     (c, s)
 }
 
-/// `(cos h, sin(h)/h)` from `x = h^2` by libm (the large-angle branch of [`Quaternion::exp`],
-/// out of line).
+/// `(cos h, sin(h)/h)` from `x = h^2 >= SERIES_LIMIT` (the large-angle branch of
+/// [`Quaternion::exp`], out of line) without libm: the series at `y = h/2^k`, the smallest
+/// `k` with `y^2 = x/4^k < SERIES_LIMIT` (exact: powers of 2), then `k` double-angle steps
+///
+/// ```text
+/// cos 2y = cos^2 y - y^2 (sin(y)/y)^2,     sin(2y)/(2y) = (sin(y)/y) cos y.
+/// ```
+///
+/// No `sqrt`, `sin`, `cos` or division: a firmware that steps a body links no libm
+/// trigonometry (8 KB on a Cortex-M4F with `rem_pio2_large`; libm's `sinf` also computes in
+/// double). Each step about doubles the absolute error, then one Newton step restores the unit
+/// norm; the error is a few `k EPS`: 4 EPS
+/// up to `|phi| = 2 pi` (`k <= 3`), in general about `EPS (1 + |phi|)`, the uncertainty the
+/// angle itself carries. Non-finite `x` gives NaN.
 #[inline(never)]
-fn half_angle_libm<T: Real>(x: T) -> (T, T) {
-    let h = x.sqrt_l();
-    (h.cos_l(), h.sin_l() / h)
+fn half_angle_doubling<T: Real>(x: T) -> (T, T) {
+    if !x.finite() {
+        let nan = T::c(f64::NAN);
+        return (nan, nan);
+    }
+    let limit = T::c(SERIES_LIMIT);
+    let mut y2 = x;
+    let mut k = 0u32;
+    // Ends: x is finite, so at most 513 (f64) / 65 (f32) exact divisions by 4.
+    while y2 >= limit {
+        y2 *= T::c(0.25);
+        k += 1;
+    }
+    let (mut c, mut s) = half_angle_series_by_size(y2);
+    for _ in 0..k {
+        let c2 = c * c - y2 * s * s;
+        s *= c;
+        c = c2;
+        y2 *= T::c(4.0);
+    }
+    // Each doubling squares the norm error (|(c', h' s')| = |(c, h s)|^2): one Newton step of
+    // 1/sqrt takes `c^2 + h^2 s^2` back to 1 to rounding.
+    let n = T::c(1.5) - T::c(0.5) * (c * c + x * s * s);
+    (c * n, s * n)
 }
 
 /// `half_angle_series(x, series_terms(x))`, the branches written out (smallest `x` first).
@@ -382,12 +416,71 @@ mod tests {
         for &ang in &[0.0, 1e-8, 0.3, 0.99, 1.01, 2.5, 3.1] {
             let axis = Vector3::new(1.0, -2.0, 0.5).normalize();
             let q = Quaternion::<f64>::exp(&(axis * ang));
-            assert!(close(q.w, libm::cos(ang / 2.0), 1e-16), "w at {ang}");
+            // The series branch to 1e-16; the halving-doubling branch (|phi| >= 1) to 4 EPS.
+            let (tw, tv) = if ang < 1.0 {
+                (1e-16, 2e-16)
+            } else {
+                (4.0 * f64::EPSILON, 4.0 * f64::EPSILON)
+            };
+            assert!(close(q.w, libm::cos(ang / 2.0), tw), "w at {ang}");
             let s = libm::sin(ang / 2.0);
-            assert!((q.vector() - axis * s).norm() < 2e-16, "v at {ang}");
+            assert!((q.vector() - axis * s).norm() < tv, "v at {ang}");
             let qf = Quaternion::<f32>::exp(&(axis.cast::<f32>() * ang as f32));
             assert!(close(qf.w as f64, libm::cos(ang / 2.0), 2e-7));
         }
+    }
+
+    /// The large-angle branch (halving and doubling, no libm) against libm's `cos`/`sin` of
+    /// the half angle, f64 and f32, from the branch's edge to many turns: within `4 EPS` up to
+    /// `|phi| = 2 pi`, within `EPS (4 + |phi|)` beyond; unit norm to the same; NaN for inf/NaN.
+    #[test]
+    fn large_angle_branch_matches_libm_without_calling_it() {
+        let axis = Vector3::new(0.6, 0.0, -0.8);
+        let mut ang = 1.0f64;
+        while ang < 2.0e4 {
+            for a in [ang, ang * 1.0001] {
+                let h = a / 2.0;
+                let q = Quaternion::<f64>::exp(&(axis * a));
+                let tol = f64::EPSILON
+                    * if a <= 2.0 * core::f64::consts::PI {
+                        4.0
+                    } else {
+                        4.0 + a
+                    };
+                assert!((q.w - libm::cos(h)).abs() <= tol, "w at {a}");
+                assert!((q.vector() - axis * libm::sin(h)).amax() <= tol, "v at {a}");
+                assert!((q.norm_squared() - 1.0).abs() <= 2.0 * tol, "norm at {a}");
+                // f32: the angle as rounded to float is the input; reference in f64.
+                let phi = (axis * a).cast::<f32>();
+                let p = phi.cast::<f64>();
+                let hf = libm::sqrt(p.dot(&p)) / 2.0;
+                let qf = Quaternion::<f32>::exp(&phi);
+                let tolf = f32::EPSILON as f64 * if a <= 6.3 { 4.0 } else { 4.0 + a };
+                assert!((qf.w as f64 - libm::cos(hf)).abs() <= tolf, "f32 w at {a}");
+                let v = qf.vector().cast::<f64>() - p * (libm::sin(hf) / (2.0 * hf));
+                assert!(v.amax() <= tolf, "f32 v at {a}");
+            }
+            ang *= 1.37;
+        }
+        // The edge of the branch: |phi| = 1 exactly is the doubling branch (h^2 = 0.25).
+        let q = Quaternion::<f64>::exp(&Vector3::new(1.0, 0.0, 0.0));
+        assert!((q.w - libm::cos(0.5)).abs() <= 2.0 * f64::EPSILON);
+        assert!((q.x - libm::sin(0.5)).abs() <= 2.0 * f64::EPSILON);
+        // Huge finite angles end (at most 513 halvings) and stay unit.
+        let q = Quaternion::<f64>::exp(&Vector3::new(1e150, 0.0, 0.0));
+        assert!(q.norm_squared().is_finite() && q.w.abs() <= 1.0 + 1e-9);
+        let qf = Quaternion::<f32>::exp(&Vector3::new(1e19f32, 0.0, 0.0));
+        assert!(qf.norm_squared().is_finite());
+        for bad in [f64::INFINITY, f64::NAN] {
+            assert!(Quaternion::<f64>::exp(&Vector3::new(bad, 0.0, 0.0))
+                .w
+                .is_nan());
+        }
+        assert!(
+            Quaternion::<f32>::exp(&Vector3::new(f32::INFINITY, 0.0, 0.0))
+                .w
+                .is_nan()
+        );
     }
 
     /// The first omitted term of `cos h` at each table bound is below `EPS/4` (the criterion),
