@@ -475,6 +475,43 @@ mod tests {
         assert_eq!(check_state_and_loads(&loads(), &s), want);
     }
 
+    /// The up-front part of the result-screened step refuses a bad acceleration or
+    /// orientation with the detailed checks' errors, and leaves the entries the step reads
+    /// (position, velocity, rate, loads) to the result screen (`tests/rigid_result_screen.rs`).
+    #[test]
+    fn the_unread_screen_refuses_accelerations_and_orientation_only() {
+        let damped = loads().with_linear_damping(0.3);
+        assert_eq!(check_unread(&damped, &state()), Ok(()));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for i in 0..3 {
+                let mut s = state();
+                s.acceleration[i] = bad;
+                assert_eq!(check_unread(&damped, &s), Err(Error::NonFiniteState));
+                let mut s = state();
+                s.angular_acceleration[i] = bad;
+                assert_eq!(check_unread(&damped, &s), Err(Error::NonFiniteState));
+                let mut s = state();
+                s.orientation.x = bad;
+                assert_eq!(check_unread(&damped, &s), Err(Error::NonFiniteState));
+                let mut s = state();
+                s.position[i] = bad;
+                assert_eq!(check_unread(&damped, &s), Ok(()));
+                let mut l = damped;
+                l.torque[i] = bad;
+                assert_eq!(check_unread(&l, &state()), Ok(()));
+            }
+        }
+        // A bad acceleration with a bad load: the state's error first.
+        let mut s = state();
+        s.acceleration.x = f64::NAN;
+        let l = damped.with_force(Vector3::new(f64::NAN, 0.0, 0.0));
+        assert_eq!(check_unread(&l, &s), Err(Error::NonFiniteState));
+        let mut s = state();
+        s.orientation.w *= 1.01;
+        let want = Err(Error::OutOfRange(Param::Orientation));
+        assert_eq!(check_unread(&loads(), &s), want);
+    }
+
     /// `check_time_step` refuses what `finite` and `dt > 0` refuse, with their errors.
     #[test]
     fn the_time_step_check_keeps_its_errors() {
