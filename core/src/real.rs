@@ -178,7 +178,16 @@ pub fn all_zero<T: Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
 where
     S: nalgebra::RawStorage<T, R, C>,
 {
-    m.iter().fold(0u64, |acc, x| acc | x.to_bits_u64()) & !T::SIGN_BIT == 0
+    // Indexed loops (the sizes are constants after inlining): fully unrolled, one load and one
+    // OR per entry, where the strided iterator kept some of its bookkeeping.
+    let (rows, cols) = m.shape();
+    let mut acc = 0u64;
+    for j in 0..cols {
+        for i in 0..rows {
+            acc |= m[(i, j)].to_bits_u64();
+        }
+    }
+    acc & !T::SIGN_BIT == 0
 }
 
 #[cfg(test)]

@@ -84,7 +84,7 @@
 
 use super::invariant_projection::project_onto_levels;
 use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
-use super::rigid_driver::{advance_validated, renormalize_near_unit, ComState};
+use super::rigid_driver::{advance_result_screened, renormalize_near_unit, ComState};
 use super::solve3::{solve3_adjugate, solve3_adjugate_inline};
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
@@ -230,7 +230,7 @@ impl<T: Real> RigidIntegrator<T> for LinearlyImplicitMidpoint<T> {
     ) -> Result<StepInfo> {
         let o = &self.settings;
         o.validate()?;
-        advance_validated(
+        advance_result_screened(
             body,
             loads,
             &o.step,

@@ -152,6 +152,78 @@ where
     run_checked(body, settings, state, dt, sub)
 }
 
+/// [`advance_validated`] with the finiteness of every input the step reads screened by the
+/// step's result instead of up front: only the orientation's norm test and the input
+/// accelerations (which no step reads) are checked before the step ([`check_unread`]); on ANY
+/// error of the step (a non-finite result, `SolverFailed`, ...) the detailed checks of every
+/// input run first ([`RigidState::validate`], then [`RigidLoads::validate`]), so the error is
+/// the one [`advance_validated`] returns for the same input, and `state` is untouched.
+///
+/// Sound only for a scheme `sub` in which a NaN or infinity in the position, velocity, rate,
+/// force, torque or a resistance matrix reaches the result or makes the step fail. With IEEE
+/// arithmetic a non-finite operand of `+`, `-`, `*` gives a non-finite result (`inf * 0` is
+/// NaN), and so does a non-finite numerator of `/`; only a non-finite divisor, `min`/`max`,
+/// comparisons and branches can lose one. For any scheme, a bad `v` or `w` reaches the result
+/// screen through the accelerations `(v' - v)/dt`, `(w' - w)/dt`, which take the input as an
+/// operand. For [`midpoint_substep_with`](super::midpoint::midpoint_substep_with) (the only
+/// user): `r' = (r + R c) + v' h - R' c` is a sum in `r`; the force, the torque and the
+/// resistance matrices enter numerators (`dv_i = h (f_i - R_ii v_i) / (m + h R_ii)`, `h f / m`)
+/// or the right-hand side of a 3x3 solve (`h (f - R_lin v)`, `h (tau - w x I w - R_ang w)`; a
+/// non-finite `R_ij` makes row `i` of `R v` non-finite even for `v_j = 0`), and a 3x3 solve
+/// with a non-finite right-hand side never returns `Some`, for any matrix: Cramer's
+/// `x_i = (c_i . b) / det` and the elimination's forward and back substitution carry a
+/// non-finite entry of `b` as an operand or numerator into `x`, and both end in a finiteness
+/// test of `x` (`SolverFailed`). A non-finite entry is not exactly zero, so the zero-structure
+/// bit tests send it to the general paths, and the invariant projection (which runs only for
+/// a torque and `R_ang` exactly zero) cannot hide a bad `w` (its acceleration takes `w`).
+/// Sub-steps carry a non-finite `r` or `v` on by the same sums.
+#[inline]
+pub fn advance_result_screened<T: Real, F>(
+    body: &RigidBody<T>,
+    loads: &RigidLoads<T>,
+    settings: &StepSettings<T>,
+    state: &mut RigidState<T>,
+    dt: T,
+    sub: F,
+) -> Result<StepInfo>
+where
+    F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
+{
+    check_time_step(dt)?;
+    check_unread(loads, state)?;
+    match run_checked(body, settings, state, dt, sub) {
+        Ok(info) => Ok(info),
+        Err(e) => Err(diagnose(loads, state, e)),
+    }
+}
+
+/// The up-front part of [`advance_result_screened`]'s checks: the orientation's norm test
+/// (NaN or infinity fails it) and one finiteness test of the sum of the input accelerations
+/// (m/s^2, rad/s^2), which no step reads; only if it fails do the detailed checks of every
+/// input run (so their error comes back, and a sum that only overflowed passes).
+#[inline(always)]
+pub fn check_unread<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Result<()> {
+    if state.orientation_is_unit_and_finite()
+        && state.entry_sum_accelerations() * T::zero() == T::zero()
+    {
+        Ok(())
+    } else {
+        state.validate()?;
+        loads.validate()
+    }
+}
+
+/// The error of a failed step screened by its result: the detailed input checks' error if an
+/// input is bad, else the step's own `e`.
+#[cold]
+#[inline(never)]
+fn diagnose<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>, e: Error) -> Error {
+    match state.validate().and_then(|()| loads.validate()) {
+        Err(input) => input,
+        Ok(()) => e,
+    }
+}
+
 /// The step of [`advance`] once every input has been checked.
 #[inline(always)]
 fn run_checked<T: Real, F>(
@@ -401,6 +473,43 @@ mod tests {
         s.orientation.w *= 1.01;
         let want = Err(Error::OutOfRange(Param::Orientation));
         assert_eq!(check_state_and_loads(&loads(), &s), want);
+    }
+
+    /// The up-front part of the result-screened step refuses a bad acceleration or
+    /// orientation with the detailed checks' errors, and leaves the entries the step reads
+    /// (position, velocity, rate, loads) to the result screen (`tests/rigid_result_screen.rs`).
+    #[test]
+    fn the_unread_screen_refuses_accelerations_and_orientation_only() {
+        let damped = loads().with_linear_damping(0.3);
+        assert_eq!(check_unread(&damped, &state()), Ok(()));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for i in 0..3 {
+                let mut s = state();
+                s.acceleration[i] = bad;
+                assert_eq!(check_unread(&damped, &s), Err(Error::NonFiniteState));
+                let mut s = state();
+                s.angular_acceleration[i] = bad;
+                assert_eq!(check_unread(&damped, &s), Err(Error::NonFiniteState));
+                let mut s = state();
+                s.orientation.x = bad;
+                assert_eq!(check_unread(&damped, &s), Err(Error::NonFiniteState));
+                let mut s = state();
+                s.position[i] = bad;
+                assert_eq!(check_unread(&damped, &s), Ok(()));
+                let mut l = damped;
+                l.torque[i] = bad;
+                assert_eq!(check_unread(&l, &state()), Ok(()));
+            }
+        }
+        // A bad acceleration with a bad load: the state's error first.
+        let mut s = state();
+        s.acceleration.x = f64::NAN;
+        let l = damped.with_force(Vector3::new(f64::NAN, 0.0, 0.0));
+        assert_eq!(check_unread(&l, &s), Err(Error::NonFiniteState));
+        let mut s = state();
+        s.orientation.w *= 1.01;
+        let want = Err(Error::OutOfRange(Param::Orientation));
+        assert_eq!(check_unread(&loads(), &s), want);
     }
 
     /// `check_time_step` refuses what `finite` and `dt > 0` refuse, with their errors.

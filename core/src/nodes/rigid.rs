@@ -119,6 +119,15 @@ impl<T: Real> RigidState<T> {
         (a + b) + s3(&self.angular_acceleration)
     }
 
+    /// The sum of the two accelerations (-, mixed units): the entries no step reads, which a
+    /// step screened by its result must still screen up front (see
+    /// `rigid_driver::advance_result_screened`).
+    #[inline(always)]
+    pub fn entry_sum_accelerations(&self) -> T {
+        let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
+        s3(&self.acceleration) + s3(&self.angular_acceleration)
+    }
+
     /// `true` if `| |q|^2 - 1 | <= QUATERNION_TOLERANCE`: `false` also for a NaN or infinite
     /// component (unlike [`RigidState::check_unit_orientation`], which lets NaN through to
     /// the finiteness checks).
