@@ -459,3 +459,18 @@ fn float_step_refusals_match_the_double_ones_and_leave_the_state_untouched() {
     }
     assert_ne!(s32, s32_0);
 }
+
+#[test]
+fn float_types_have_the_c_layout_of_include_mbs_h() {
+    use core::mem::size_of;
+    // The RAM of docs/embedded.md: mass + 2 reference coordinates; 4 pairs; 2 triples; two
+    // times, two u32, three tolerances (double: 4 B of padding after the last u32).
+    assert_eq!(size_of::<mbs_mass_point_2d_f32>(), 12);
+    assert_eq!(size_of::<mbs_point2d_state_f32>(), 32);
+    assert_eq!(size_of::<mbs_mass_point_2d_loads_f32>(), 24);
+    assert_eq!(size_of::<mbs_simulation_settings_f32>(), 32);
+    assert_eq!(size_of::<mbs_mass_point_2d>(), 24);
+    assert_eq!(size_of::<mbs_point2d_state>(), 64);
+    assert_eq!(size_of::<mbs_mass_point_2d_loads>(), 48);
+    assert_eq!(size_of::<mbs_simulation_settings>(), 56);
+}
