@@ -303,6 +303,96 @@ static void test_solve_dynamic(void) {
     CHECK(UNTOUCHED(end));
 }
 
+/* The float API (mbs_mass_point_2d_*_f32): the constant-acceleration closed form to float
+ * rounding (50 steps, a few ulps of |q| <= 1.5 m and |q_t| <= 5 m/s each: 1e-4), seed 002's
+ * x = 2 m (1e-5 m: 100 float additions of q_t h to q < 1 m), and the refusals of init, init
+ * state and step with the caller's data untouched. */
+#define CHECK_STEP_F32_REFUSED(b, l, s, dt, expected)                                \
+    do {                                                                             \
+        mbs_point2d_state_f32 x_ = st0;                                              \
+        mbs_alpha_step_info i_;                                                      \
+        POISON(i_);                                                                  \
+        CHECK_STATUS(mbs_mass_point_2d_step_f32(b, l, s, &x_, dt, &i_), expected);   \
+        CHECK(memcmp(&x_, &st0, sizeof x_) == 0 && UNTOUCHED(i_));                   \
+    } while (0)
+
+static void test_f32(void) {
+    const float ref[2] = {1.0f, -2.0f}, q0[2] = {0.1f, 0.2f}, v0[2] = {0.3f, 0.4f};
+    const float one[2] = {1.0f, 1.0f}, mq0[2] = {0.5f, 0.0f}, mv0[2] = {0.5f, 0.0f};
+    float bad[2] = {0.0f, NAN};
+    const float h = 0.01f;
+    mbs_mass_point_2d_f32 b, bb, mini;
+    mbs_mass_point_2d_loads_f32 l, lb, none;
+    mbs_simulation_settings_f32 s, sb;
+    mbs_point2d_state_f32 st0, st;
+    double t;
+    int k;
+
+    CHECK_STATUS(mbs_simulation_settings_default_f32(&s), MBS_OK);
+    CHECK(s.end_time == 1.0f && s.number_of_steps == 100 && s.spectral_radius == 0.9f);
+    CHECK(s.newton_relative_tolerance == 1e-8f && s.newton_max_iterations == 25);
+    CHECK_STATUS(mbs_simulation_settings_default_f32(NULL), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_mass_point_2d_init_f32(&b, 2.0f, ref), MBS_OK);
+    memset(&l, 0, sizeof l);
+    l.force[0] = 3.0f;
+    l.gravity[1] = -9.81f;
+    CHECK_STATUS(mbs_mass_point_2d_init_state_f32(&b, &l, &s, q0, v0, &st0), MBS_OK);
+    CHECK(fabs(st0.q_tt[0] - 1.5) < 1e-6 && fabs(st0.q_tt[1] + 9.81) < 1e-5);
+    st = st0;
+    for (k = 0; k < 50; k++) CHECK_STATUS(mbs_mass_point_2d_step_f32(&b, &l, &s, &st, h, NULL), MBS_OK);
+    t = 50 * 0.01;
+    CHECK(fabs(st.q[0] - (0.1 + 0.3 * t + 0.75 * t * t)) < 1e-4);
+    CHECK(fabs(st.q[1] - (0.2 + 0.4 * t - 0.5 * 9.81 * t * t)) < 1e-4);
+    CHECK(fabs(st.q_t[1] - (0.4 - 9.81 * t)) < 1e-4);
+
+    /* Seed 002 in float. */
+    memset(&none, 0, sizeof none);
+    CHECK_STATUS(mbs_mass_point_2d_init_f32(&mini, 1.0f, one), MBS_OK);
+    CHECK_STATUS(mbs_mass_point_2d_init_state_f32(&mini, &none, &s, mq0, mv0, &st), MBS_OK);
+    for (k = 0; k < 100; k++) CHECK_STATUS(mbs_mass_point_2d_step_f32(&mini, &none, &s, &st, h, NULL), MBS_OK);
+    CHECK(fabs((double)(1.0f + st.q[0]) - 2.0) <= 1e-5 && 1.0f + st.q[1] == 1.0f);
+
+    /* Refusals. */
+    POISON(bb);
+    CHECK_STATUS(mbs_mass_point_2d_init_f32(NULL, 1.0f, ref), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_mass_point_2d_init_f32(&bb, 1.0f, NULL), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_mass_point_2d_init_f32(&bb, NAN, ref), MBS_ERR_NOT_FINITE);
+    CHECK_STATUS(mbs_mass_point_2d_init_f32(&bb, 1.0f, bad), MBS_ERR_NOT_FINITE);
+    CHECK_STATUS(mbs_mass_point_2d_init_f32(&bb, 0.0f, ref), MBS_ERR_INVALID_MASS);
+    CHECK(UNTOUCHED(bb));
+    POISON(st);
+    CHECK_STATUS(mbs_mass_point_2d_init_state_f32(NULL, &l, &s, q0, v0, &st), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_mass_point_2d_init_state_f32(&b, &l, &s, q0, v0, NULL), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_mass_point_2d_init_state_f32(&b, &l, &s, bad, v0, &st), MBS_ERR_NOT_FINITE);
+    sb = s;
+    sb.spectral_radius = 1.5f;
+    CHECK_STATUS(mbs_mass_point_2d_init_state_f32(&b, &l, &sb, q0, v0, &st), MBS_ERR_INVALID_SETTING);
+    CHECK(UNTOUCHED(st));
+    CHECK_STEP_F32_REFUSED(NULL, &l, &s, h, MBS_ERR_NULL_POINTER);
+    CHECK_STEP_F32_REFUSED(&b, &l, NULL, h, MBS_ERR_NULL_POINTER);
+    CHECK_STEP_F32_REFUSED(&b, &l, &s, 0.0f, MBS_ERR_INVALID_TIME_STEP);
+    CHECK_STEP_F32_REFUSED(&b, &l, &s, NAN, MBS_ERR_NOT_FINITE);
+    bb = b;
+    bb.mass = -2.0f;
+    CHECK_STEP_F32_REFUSED(&bb, &l, &s, h, MBS_ERR_INVALID_MASS);
+    lb = l;
+    lb.force[1] = -INFINITY;
+    CHECK_STEP_F32_REFUSED(&b, &lb, &s, h, MBS_ERR_NOT_FINITE);
+    sb = s;
+    sb.solver_type = 1;
+    CHECK_STEP_F32_REFUSED(&b, &l, &sb, h, MBS_ERR_INVALID_ARGUMENT);
+    sb = s;
+    sb.newton_max_iterations = 0;
+    CHECK_STEP_F32_REFUSED(&b, &l, &sb, h, MBS_ERR_INVALID_SETTING);
+    {
+        mbs_point2d_state_f32 x = st0, keep;
+        x.a[1] = NAN;
+        keep = x;
+        CHECK_STATUS(mbs_mass_point_2d_step_f32(&b, &l, &s, &x, h, NULL), MBS_ERR_NOT_FINITE);
+        CHECK(memcmp(&x, &keep, sizeof x) == 0);
+    }
+}
+
 int main(void) {
     test_settings_default();
     test_init();
@@ -310,6 +400,7 @@ int main(void) {
     test_step();
     test_output_and_jacobian();
     test_solve_dynamic();
+    test_f32();
     printf("test_mass_point_2d: %d failures\n", failures);
     return failures == 0 ? 0 : 1;
 }

@@ -306,9 +306,11 @@ typedef struct mbs_rigid_state_of_f64 mbs_rigid_state;
 
 /**
  * Parameters of a mass point in the plane: the body's mass and its node's reference
- * coordinates. Fill with `mbs_mass_point_2d_init` (validated again by every call).
+ * coordinates, generic over the scalar: use `mbs_mass_point_2d` (double) or
+ * `mbs_mass_point_2d_f32` (float). Fill with `mbs_mass_point_2d_init(_f32)` (validated
+ * again by every call).
  */
-typedef struct mbs_mass_point_2d {
+typedef struct mbs_mass_point_2d_of_f64 {
   /**
    * Mass (kg), finite and > 0 (Exudyn's `physicsMass`).
    */
@@ -318,12 +320,41 @@ typedef struct mbs_mass_point_2d {
    * `referenceCoordinates`): the position is `r + q`.
    */
   double reference_coordinates[2];
-} mbs_mass_point_2d;
+} mbs_mass_point_2d_of_f64;
+
+/**
+ * A mass point's parameters in double precision.
+ */
+typedef struct mbs_mass_point_2d_of_f64 mbs_mass_point_2d;
+
+/**
+ * Parameters of a mass point in the plane: the body's mass and its node's reference
+ * coordinates, generic over the scalar: use `mbs_mass_point_2d` (double) or
+ * `mbs_mass_point_2d_f32` (float). Fill with `mbs_mass_point_2d_init(_f32)` (validated
+ * again by every call).
+ */
+typedef struct mbs_mass_point_2d_of_f32 {
+  /**
+   * Mass (kg), finite and > 0 (Exudyn's `physicsMass`).
+   */
+  float mass;
+  /**
+   * Reference coordinates `r` of the node (m, world x and y; Exudyn's
+   * `referenceCoordinates`): the position is `r + q`.
+   */
+  float reference_coordinates[2];
+} mbs_mass_point_2d_of_f32;
+
+/**
+ * A mass point's parameters in single precision.
+ */
+typedef struct mbs_mass_point_2d_of_f32 mbs_mass_point_2d_f32;
 
 /**
  * Loads on the mass point, constant over a step (and over a whole solve). The terms add up.
+ * Generic over the scalar: `mbs_mass_point_2d_loads` (double) or `mbs_mass_point_2d_loads_f32`.
  */
-typedef struct mbs_mass_point_2d_loads {
+typedef struct mbs_mass_point_2d_loads_of_f64 {
   /**
    * Force on the node (N, world; Exudyn's `LoadForceVector`); the z component does no work
    * on a planar point and is ignored.
@@ -334,7 +365,12 @@ typedef struct mbs_mass_point_2d_loads {
    * `{0, -9.81, 0}`: adds the weight `m g`.
    */
   double gravity[3];
-} mbs_mass_point_2d_loads;
+} mbs_mass_point_2d_loads_of_f64;
+
+/**
+ * Loads on a mass point in double precision.
+ */
+typedef struct mbs_mass_point_2d_loads_of_f64 mbs_mass_point_2d_loads;
 
 /**
  * Which dynamic solver a solve uses (`MBS_DYNAMIC_SOLVER_*`, fixed numbers).
@@ -342,11 +378,13 @@ typedef struct mbs_mass_point_2d_loads {
 typedef uint32_t mbs_dynamic_solver;
 
 /**
- * Settings of a dynamic simulation. Fill with `mbs_simulation_settings_default`, then
- * override fields. The per-step calls (`mbs_mass_point_2d_step`) use only `solver_type`,
- * `spectral_radius` and the Newton fields.
+ * Settings of a dynamic simulation, generic over the scalar: use `mbs_simulation_settings`
+ * (double) or `mbs_simulation_settings_f32` (float). Fill with
+ * `mbs_simulation_settings_default(_f32)`, then override fields. The per-step calls
+ * (`mbs_mass_point_2d_step(_f32)`) use only `solver_type`, `spectral_radius` and the Newton
+ * fields.
  */
-typedef struct mbs_simulation_settings {
+typedef struct mbs_simulation_settings_of_f64 {
   /**
    * Start time (s), default 0.
    */
@@ -381,12 +419,18 @@ typedef struct mbs_simulation_settings {
    * Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
    */
   uint32_t newton_max_iterations;
-} mbs_simulation_settings;
+} mbs_simulation_settings_of_f64;
 
 /**
- * The state of the mass point's node: what generalized-alpha carries from step to step.
+ * The settings of a dynamic simulation in double precision.
  */
-typedef struct mbs_point2d_state {
+typedef struct mbs_simulation_settings_of_f64 mbs_simulation_settings;
+
+/**
+ * The state of the mass point's node: what generalized-alpha carries from step to step,
+ * generic over the scalar: `mbs_point2d_state` (double) or `mbs_point2d_state_f32` (float).
+ */
+typedef struct mbs_point2d_state_of_f64 {
   /**
    * Displacement coordinates `q` (m, world x and y), from the reference coordinates.
    */
@@ -404,7 +448,112 @@ typedef struct mbs_point2d_state {
    * `mbs_mass_point_2d_init_state`. Keep it with the state between steps.
    */
   double a[2];
-} mbs_point2d_state;
+} mbs_point2d_state_of_f64;
+
+/**
+ * A mass point's state in double precision.
+ */
+typedef struct mbs_point2d_state_of_f64 mbs_point2d_state;
+
+/**
+ * Loads on the mass point, constant over a step (and over a whole solve). The terms add up.
+ * Generic over the scalar: `mbs_mass_point_2d_loads` (double) or `mbs_mass_point_2d_loads_f32`.
+ */
+typedef struct mbs_mass_point_2d_loads_of_f32 {
+  /**
+   * Force on the node (N, world; Exudyn's `LoadForceVector`); the z component does no work
+   * on a planar point and is ignored.
+   */
+  float force[3];
+  /**
+   * Uniform acceleration field (m/s^2, world; Exudyn's `LoadMassProportional`), e.g.
+   * `{0, -9.81, 0}`: adds the weight `m g`.
+   */
+  float gravity[3];
+} mbs_mass_point_2d_loads_of_f32;
+
+/**
+ * Loads on a mass point in single precision.
+ */
+typedef struct mbs_mass_point_2d_loads_of_f32 mbs_mass_point_2d_loads_f32;
+
+/**
+ * Settings of a dynamic simulation, generic over the scalar: use `mbs_simulation_settings`
+ * (double) or `mbs_simulation_settings_f32` (float). Fill with
+ * `mbs_simulation_settings_default(_f32)`, then override fields. The per-step calls
+ * (`mbs_mass_point_2d_step(_f32)`) use only `solver_type`, `spectral_radius` and the Newton
+ * fields.
+ */
+typedef struct mbs_simulation_settings_of_f32 {
+  /**
+   * Start time (s), default 0.
+   */
+  float start_time;
+  /**
+   * End time (s), > `start_time`, default 1.
+   */
+  float end_time;
+  /**
+   * Number of equal steps from start to end time (>= 1), default 100: `h = (end - start) / n`.
+   */
+  uint32_t number_of_steps;
+  /**
+   * The solver, an `MBS_DYNAMIC_SOLVER_*` value (default generalized-alpha); another value
+   * is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  mbs_dynamic_solver solver_type;
+  /**
+   * Spectral radius at infinite frequency `rho_inf` of generalized-alpha, in [0, 1]
+   * (default 0.9; 1 = no numerical damping).
+   */
+  float spectral_radius;
+  /**
+   * Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8.
+   */
+  float newton_relative_tolerance;
+  /**
+   * Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10.
+   */
+  float newton_absolute_tolerance;
+  /**
+   * Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
+   */
+  uint32_t newton_max_iterations;
+} mbs_simulation_settings_of_f32;
+
+/**
+ * The settings of a dynamic simulation in single precision.
+ */
+typedef struct mbs_simulation_settings_of_f32 mbs_simulation_settings_f32;
+
+/**
+ * The state of the mass point's node: what generalized-alpha carries from step to step,
+ * generic over the scalar: `mbs_point2d_state` (double) or `mbs_point2d_state_f32` (float).
+ */
+typedef struct mbs_point2d_state_of_f32 {
+  /**
+   * Displacement coordinates `q` (m, world x and y), from the reference coordinates.
+   */
+  float q[2];
+  /**
+   * Velocities `q_t` (m/s, world x and y).
+   */
+  float q_t[2];
+  /**
+   * Accelerations `q_tt` (m/s^2, world x and y) at the state's time.
+   */
+  float q_tt[2];
+  /**
+   * Generalized-alpha's algorithmic acceleration `a` (m/s^2); equal to `q_tt` after
+   * `mbs_mass_point_2d_init_state`. Keep it with the state between steps.
+   */
+  float a[2];
+} mbs_point2d_state_of_f32;
+
+/**
+ * A mass point's state in single precision.
+ */
+typedef struct mbs_point2d_state_of_f32 mbs_point2d_state_f32;
 
 /**
  * What a generalized-alpha step did.
@@ -1675,9 +1824,19 @@ mbs_status mbs_rigid_state_from_start(const struct mbs_body_start *start, mbs_ri
  * # Safety
  * `out` is null or writable; `reference_coordinates` is null or points to 2 doubles.
  */
-mbs_status mbs_mass_point_2d_init(struct mbs_mass_point_2d *out,
+mbs_status mbs_mass_point_2d_init(mbs_mass_point_2d *out,
                                   double mass,
                                   const double *reference_coordinates);
+
+/**
+ * `mbs_mass_point_2d_init` in single precision.
+ *
+ * # Safety
+ * As `mbs_mass_point_2d_init` (floats).
+ */
+mbs_status mbs_mass_point_2d_init_f32(mbs_mass_point_2d_f32 *out,
+                                      float mass,
+                                      const float *reference_coordinates);
 
 /**
  * The start state at `settings->start_time` (s) with displacement `initial_coordinates`
@@ -1690,12 +1849,25 @@ mbs_status mbs_mass_point_2d_init(struct mbs_mass_point_2d *out,
  * # Safety
  * Pointers are null or valid (`initial_*`: 2 doubles each; `out`: writable).
  */
-mbs_status mbs_mass_point_2d_init_state(const struct mbs_mass_point_2d *body,
-                                        const struct mbs_mass_point_2d_loads *loads,
-                                        const struct mbs_simulation_settings *settings,
+mbs_status mbs_mass_point_2d_init_state(const mbs_mass_point_2d *body,
+                                        const mbs_mass_point_2d_loads *loads,
+                                        const mbs_simulation_settings *settings,
                                         const double *initial_coordinates,
                                         const double *initial_velocities,
-                                        struct mbs_point2d_state *out);
+                                        mbs_point2d_state *out);
+
+/**
+ * `mbs_mass_point_2d_init_state` in single precision.
+ *
+ * # Safety
+ * As `mbs_mass_point_2d_init_state` (floats).
+ */
+mbs_status mbs_mass_point_2d_init_state_f32(const mbs_mass_point_2d_f32 *body,
+                                            const mbs_mass_point_2d_loads_f32 *loads,
+                                            const mbs_simulation_settings_f32 *settings,
+                                            const float *initial_coordinates,
+                                            const float *initial_velocities,
+                                            mbs_point2d_state_f32 *out);
 
 /**
  * Advances `*state` by `dt` (s) with generalized-alpha (`settings->spectral_radius` and the
@@ -1710,12 +1882,26 @@ mbs_status mbs_mass_point_2d_init_state(const struct mbs_mass_point_2d *body,
  * # Safety
  * Each pointer is null or valid and aligned; `info_out` may be NULL.
  */
-mbs_status mbs_mass_point_2d_step(const struct mbs_mass_point_2d *body,
-                                  const struct mbs_mass_point_2d_loads *loads,
-                                  const struct mbs_simulation_settings *settings,
-                                  struct mbs_point2d_state *state,
+mbs_status mbs_mass_point_2d_step(const mbs_mass_point_2d *body,
+                                  const mbs_mass_point_2d_loads *loads,
+                                  const mbs_simulation_settings *settings,
+                                  mbs_point2d_state *state,
                                   double dt,
                                   struct mbs_alpha_step_info *info_out);
+
+/**
+ * `mbs_mass_point_2d_step` in single precision: the same generalized-alpha step computed in
+ * float (on a Cortex-M4F's FPU), with the same statuses.
+ *
+ * # Safety
+ * As `mbs_mass_point_2d_step` (floats).
+ */
+mbs_status mbs_mass_point_2d_step_f32(const mbs_mass_point_2d_f32 *body,
+                                      const mbs_mass_point_2d_loads_f32 *loads,
+                                      const mbs_simulation_settings_f32 *settings,
+                                      mbs_point2d_state_f32 *state,
+                                      float dt,
+                                      struct mbs_alpha_step_info *info_out);
 
 /**
  * Reads output `var` (`MBS_OUTPUT_*`) of the mass point in `state` at `local_position` (m)
@@ -1735,8 +1921,8 @@ mbs_status mbs_mass_point_2d_step(const struct mbs_mass_point_2d *body,
  * `body`, `state`, `local_position` (3 doubles) are null or valid; `out` is null or valid for
  * `out_len` writes; `written` is null or writable.
  */
-mbs_status mbs_mass_point_2d_output(const struct mbs_mass_point_2d *body,
-                                    const struct mbs_point2d_state *state,
+mbs_status mbs_mass_point_2d_output(const mbs_mass_point_2d *body,
+                                    const mbs_point2d_state *state,
                                     mbs_output_variable var,
                                     const double *local_position,
                                     double *out,
@@ -1755,8 +1941,8 @@ mbs_status mbs_mass_point_2d_output(const struct mbs_mass_point_2d *body,
  * # Safety
  * Pointers are null or valid (`local_position`: 3 doubles; `out`: 6 writable doubles).
  */
-mbs_status mbs_mass_point_2d_position_jacobian(const struct mbs_mass_point_2d *body,
-                                               const struct mbs_point2d_state *state,
+mbs_status mbs_mass_point_2d_position_jacobian(const mbs_mass_point_2d *body,
+                                               const mbs_point2d_state *state,
                                                const double *local_position,
                                                double *out);
 
@@ -1774,12 +1960,12 @@ mbs_status mbs_mass_point_2d_position_jacobian(const struct mbs_mass_point_2d *b
  * # Safety
  * Pointers are null or valid (`initial_*`: 2 doubles each; `out`: writable).
  */
-mbs_status mbs_mass_point_2d_solve_dynamic(const struct mbs_mass_point_2d *body,
-                                           const struct mbs_mass_point_2d_loads *loads,
-                                           const struct mbs_simulation_settings *settings,
+mbs_status mbs_mass_point_2d_solve_dynamic(const mbs_mass_point_2d *body,
+                                           const mbs_mass_point_2d_loads *loads,
+                                           const mbs_simulation_settings *settings,
                                            const double *initial_coordinates,
                                            const double *initial_velocities,
-                                           struct mbs_point2d_state *out);
+                                           mbs_point2d_state *out);
 
 /**
  * Fills `*out` with Modelica's `BodyCylinder` defaults for the given `r` (m, frame_a):
@@ -2201,7 +2387,15 @@ mbs_status mbs_system_export_scene(const struct mbs_system *sys,
  * # Safety
  * `out` is null or valid for writes.
  */
-mbs_status mbs_simulation_settings_default(struct mbs_simulation_settings *out);
+mbs_status mbs_simulation_settings_default(mbs_simulation_settings *out);
+
+/**
+ * `mbs_simulation_settings_default` in single precision (the same defaults rounded to float).
+ *
+ * # Safety
+ * `out` is null or valid for writes.
+ */
+mbs_status mbs_simulation_settings_default_f32(mbs_simulation_settings_f32 *out);
 
 /**
  * A static, NUL-terminated English description of `status` ("unknown status" if unknown).
@@ -2845,7 +3039,7 @@ mbs_status mbs_system_step(struct mbs_system *sys,
  * As `mbs_system_step`; `settings` is null or valid.
  */
 mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
-                                    const struct mbs_simulation_settings *settings,
+                                    const mbs_simulation_settings *settings,
                                     struct mbs_system_solve_report *report,
                                     struct mbs_item_ref *failed_item);
 
@@ -2935,7 +3129,7 @@ mbs_status mbs_system_load_value(const struct mbs_system *sys, uint32_t load, do
  */
 mbs_status mbs_system_get_point2d_state(const struct mbs_system *sys,
                                         uint32_t node,
-                                        struct mbs_point2d_state *out);
+                                        mbs_point2d_state *out);
 
 /**
  * Sets the state of the 2D point node `node` (`q`, `q_t`, `q_tt`; `a` is ignored), e.g. a
@@ -2950,7 +3144,7 @@ mbs_status mbs_system_get_point2d_state(const struct mbs_system *sys,
  */
 mbs_status mbs_system_set_point2d_state(struct mbs_system *sys,
                                         uint32_t node,
-                                        const struct mbs_point2d_state *state);
+                                        const mbs_point2d_state *state);
 
 /**
  * The state of the rigid-body node `node` into `*out` (pose, twist with the angular velocity

@@ -1,6 +1,8 @@
 //! Exudyn's `ObjectMassPoint2D` on a `NodePoint2D` without a system (seed 002): parameters,
 //! state, one generalized-alpha step, outputs, the position Jacobian, and the whole
-//! `SolveDynamic` of the seed's mini example. Double precision.
+//! `SolveDynamic` of the seed's mini example. Parameters, state, loads, init and step in
+//! double (`mbs_mass_point_2d_*`) and single precision (`mbs_mass_point_2d_*_f32`, for a
+//! firmware on a single-precision FPU); outputs, Jacobian and the whole solve in double.
 //!
 //! The point moves in the world x-y plane: position `[r_0 + q_0, r_1 + q_1, 0]` (m, world)
 //! with the reference coordinates `r` and the displacement coordinates `q`.
@@ -10,7 +12,9 @@ use crate::convert::{non_null_out, read, rows_of, status_of, vec2, vec3, write_w
 use crate::guard;
 use crate::output::{variable, write_value, MbsOutputVariable};
 use crate::rigid_step::time_step;
-use crate::simulation_settings::mbs_simulation_settings;
+use crate::simulation_settings::{
+    mbs_simulation_settings, mbs_simulation_settings_f32, mbs_simulation_settings_of,
+};
 use crate::status::*;
 use mbs_core::bodies::MassPoint2D;
 use mbs_core::body::Body;
@@ -18,46 +22,66 @@ use mbs_core::integrators::SecondOrderState;
 use mbs_core::loads::{LoadForceVector, LoadMassProportional};
 use mbs_core::nodes::{NodePoint2D, Point2DConfiguration, Point2DState};
 use mbs_core::solver::{solve_dynamic, MassPointLoad, MassPointOde};
+use mbs_core::Real;
 use nalgebra::Vector2;
 
 /// Parameters of a mass point in the plane: the body's mass and its node's reference
-/// coordinates. Fill with `mbs_mass_point_2d_init` (validated again by every call).
+/// coordinates, generic over the scalar: use `mbs_mass_point_2d` (double) or
+/// `mbs_mass_point_2d_f32` (float). Fill with `mbs_mass_point_2d_init(_f32)` (validated
+/// again by every call).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct mbs_mass_point_2d {
+pub struct mbs_mass_point_2d_of<T> {
     /// Mass (kg), finite and > 0 (Exudyn's `physicsMass`).
-    pub mass: f64,
+    pub mass: T,
     /// Reference coordinates `r` of the node (m, world x and y; Exudyn's
     /// `referenceCoordinates`): the position is `r + q`.
-    pub reference_coordinates: [f64; 2],
+    pub reference_coordinates: [T; 2],
 }
 
-/// The state of the mass point's node: what generalized-alpha carries from step to step.
+/// A mass point's parameters in double precision.
+pub type mbs_mass_point_2d = mbs_mass_point_2d_of<f64>;
+/// A mass point's parameters in single precision.
+pub type mbs_mass_point_2d_f32 = mbs_mass_point_2d_of<f32>;
+
+/// The state of the mass point's node: what generalized-alpha carries from step to step,
+/// generic over the scalar: `mbs_point2d_state` (double) or `mbs_point2d_state_f32` (float).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct mbs_point2d_state {
+pub struct mbs_point2d_state_of<T> {
     /// Displacement coordinates `q` (m, world x and y), from the reference coordinates.
-    pub q: [f64; 2],
+    pub q: [T; 2],
     /// Velocities `q_t` (m/s, world x and y).
-    pub q_t: [f64; 2],
+    pub q_t: [T; 2],
     /// Accelerations `q_tt` (m/s^2, world x and y) at the state's time.
-    pub q_tt: [f64; 2],
+    pub q_tt: [T; 2],
     /// Generalized-alpha's algorithmic acceleration `a` (m/s^2); equal to `q_tt` after
     /// `mbs_mass_point_2d_init_state`. Keep it with the state between steps.
-    pub a: [f64; 2],
+    pub a: [T; 2],
 }
 
+/// A mass point's state in double precision.
+pub type mbs_point2d_state = mbs_point2d_state_of<f64>;
+/// A mass point's state in single precision.
+pub type mbs_point2d_state_f32 = mbs_point2d_state_of<f32>;
+
 /// Loads on the mass point, constant over a step (and over a whole solve). The terms add up.
+/// Generic over the scalar: `mbs_mass_point_2d_loads` (double) or `mbs_mass_point_2d_loads_f32`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct mbs_mass_point_2d_loads {
+pub struct mbs_mass_point_2d_loads_of<T> {
     /// Force on the node (N, world; Exudyn's `LoadForceVector`); the z component does no work
     /// on a planar point and is ignored.
-    pub force: [f64; 3],
+    pub force: [T; 3],
     /// Uniform acceleration field (m/s^2, world; Exudyn's `LoadMassProportional`), e.g.
     /// `{0, -9.81, 0}`: adds the weight `m g`.
-    pub gravity: [f64; 3],
+    pub gravity: [T; 3],
 }
+
+/// Loads on a mass point in double precision.
+pub type mbs_mass_point_2d_loads = mbs_mass_point_2d_loads_of<f64>;
+/// Loads on a mass point in single precision.
+pub type mbs_mass_point_2d_loads_f32 = mbs_mass_point_2d_loads_of<f32>;
 
 /// What a generalized-alpha step did.
 #[repr(C)]
@@ -68,10 +92,10 @@ pub struct mbs_alpha_step_info {
     pub newton_iterations: u32,
 }
 
-impl mbs_mass_point_2d {
+impl<T: Real> mbs_mass_point_2d_of<T> {
     /// The validated core node (at the reference coordinates) and body: `MBS_ERR_NOT_FINITE`,
     /// `MBS_ERR_INVALID_MASS` (<= 0).
-    pub fn to_core(&self) -> FfiResult<(NodePoint2D<f64>, MassPoint2D<f64>)> {
+    pub fn to_core(&self) -> FfiResult<(NodePoint2D<T>, MassPoint2D<T>)> {
         let r = vec2(&self.reference_coordinates)?;
         let body = MassPoint2D::new(finite(self.mass)?).map_err(status_of)?;
         let node = NodePoint2D::at(r).map_err(status_of)?;
@@ -79,9 +103,9 @@ impl mbs_mass_point_2d {
     }
 }
 
-impl mbs_point2d_state {
+impl<T: Real> mbs_point2d_state_of<T> {
     /// The checked core state: `MBS_ERR_NOT_FINITE` for NaN/inf anywhere.
-    pub fn to_core(&self) -> FfiResult<SecondOrderState<f64, 2>> {
+    pub fn to_core(&self) -> FfiResult<SecondOrderState<T, 2>> {
         for a in [&self.q, &self.q_t, &self.q_tt, &self.a] {
             all_finite(a)?;
         }
@@ -94,7 +118,7 @@ impl mbs_point2d_state {
     }
 
     /// The C state of a core state.
-    pub fn of(s: &SecondOrderState<f64, 2>) -> Self {
+    pub fn of(s: &SecondOrderState<T, 2>) -> Self {
         Self {
             q: s.q.into(),
             q_t: s.q_t.into(),
@@ -103,7 +127,7 @@ impl mbs_point2d_state {
         }
     }
 
-    fn node_state(&self) -> Point2DState<f64> {
+    fn node_state(&self) -> Point2DState<T> {
         Point2DState {
             q: Vector2::from(self.q),
             q_t: Vector2::from(self.q_t),
@@ -112,9 +136,9 @@ impl mbs_point2d_state {
     }
 }
 
-impl mbs_mass_point_2d_loads {
+impl<T: Real> mbs_mass_point_2d_loads_of<T> {
     /// The core loads (node 0 and body 0): `MBS_ERR_NOT_FINITE` for NaN/inf.
-    pub fn to_core(&self) -> FfiResult<[MassPointLoad<f64>; 2]> {
+    pub fn to_core(&self) -> FfiResult<[MassPointLoad<T>; 2]> {
         let f = LoadForceVector::new(vec3(&self.force)?).map_err(status_of)?;
         let g = LoadMassProportional::new(vec3(&self.gravity)?).map_err(status_of)?;
         Ok([
@@ -138,12 +162,38 @@ pub unsafe extern "C" fn mbs_mass_point_2d_init(
     mass: f64,
     reference_coordinates: *const f64,
 ) -> MbsStatus {
-    let reference_coordinates = reference_coordinates.cast::<[f64; 2]>();
+    // SAFETY: forwarded caller guarantees.
+    unsafe { init(out, mass, reference_coordinates.cast()) }
+}
+
+/// `mbs_mass_point_2d_init` in single precision.
+///
+/// # Safety
+/// As `mbs_mass_point_2d_init` (floats).
+#[no_mangle]
+pub unsafe extern "C" fn mbs_mass_point_2d_init_f32(
+    out: *mut mbs_mass_point_2d_f32,
+    mass: f32,
+    reference_coordinates: *const f32,
+) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { init(out, mass, reference_coordinates.cast()) }
+}
+
+/// The generic `mbs_mass_point_2d_init`.
+///
+/// # Safety
+/// As `mbs_mass_point_2d_init`.
+unsafe fn init<T: Real>(
+    out: *mut mbs_mass_point_2d_of<T>,
+    mass: T,
+    reference_coordinates: *const [T; 2],
+) -> MbsStatus {
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         unsafe {
             write_with(out, || {
-                let c = mbs_mass_point_2d {
+                let c = mbs_mass_point_2d_of {
                     mass,
                     reference_coordinates: read(reference_coordinates)?,
                 };
@@ -172,8 +222,57 @@ pub unsafe extern "C" fn mbs_mass_point_2d_init_state(
     initial_velocities: *const f64,
     out: *mut mbs_point2d_state,
 ) -> MbsStatus {
-    let initial_coordinates = initial_coordinates.cast::<[f64; 2]>();
-    let initial_velocities = initial_velocities.cast::<[f64; 2]>();
+    // SAFETY: forwarded caller guarantees.
+    unsafe {
+        init_state(
+            body,
+            loads,
+            settings,
+            initial_coordinates.cast(),
+            initial_velocities.cast(),
+            out,
+        )
+    }
+}
+
+/// `mbs_mass_point_2d_init_state` in single precision.
+///
+/// # Safety
+/// As `mbs_mass_point_2d_init_state` (floats).
+#[no_mangle]
+pub unsafe extern "C" fn mbs_mass_point_2d_init_state_f32(
+    body: *const mbs_mass_point_2d_f32,
+    loads: *const mbs_mass_point_2d_loads_f32,
+    settings: *const mbs_simulation_settings_f32,
+    initial_coordinates: *const f32,
+    initial_velocities: *const f32,
+    out: *mut mbs_point2d_state_f32,
+) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe {
+        init_state(
+            body,
+            loads,
+            settings,
+            initial_coordinates.cast(),
+            initial_velocities.cast(),
+            out,
+        )
+    }
+}
+
+/// The generic `mbs_mass_point_2d_init_state`.
+///
+/// # Safety
+/// As `mbs_mass_point_2d_init_state`.
+unsafe fn init_state<T: Real>(
+    body: *const mbs_mass_point_2d_of<T>,
+    loads: *const mbs_mass_point_2d_loads_of<T>,
+    settings: *const mbs_simulation_settings_of<T>,
+    initial_coordinates: *const [T; 2],
+    initial_velocities: *const [T; 2],
+    out: *mut mbs_point2d_state_of<T>,
+) -> MbsStatus {
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         unsafe {
@@ -187,7 +286,7 @@ pub unsafe extern "C" fn mbs_mass_point_2d_init_state(
                 let t0 = finite(settings.start_time)?;
                 let ode = MassPointOde::new(&node, &b, &loads).map_err(status_of)?;
                 let s = alpha.initial_state(&ode, t0, &q0, &v0).map_err(status_of)?;
-                Ok((mbs_point2d_state::of(&s), MBS_OK))
+                Ok((mbs_point2d_state_of::of(&s), MBS_OK))
             })
         }
     })
@@ -213,6 +312,40 @@ pub unsafe extern "C" fn mbs_mass_point_2d_step(
     dt: f64,
     info_out: *mut mbs_alpha_step_info,
 ) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { step(body, loads, settings, state, dt, info_out) }
+}
+
+/// `mbs_mass_point_2d_step` in single precision: the same generalized-alpha step computed in
+/// float (on a Cortex-M4F's FPU), with the same statuses.
+///
+/// # Safety
+/// As `mbs_mass_point_2d_step` (floats).
+#[no_mangle]
+pub unsafe extern "C" fn mbs_mass_point_2d_step_f32(
+    body: *const mbs_mass_point_2d_f32,
+    loads: *const mbs_mass_point_2d_loads_f32,
+    settings: *const mbs_simulation_settings_f32,
+    state: *mut mbs_point2d_state_f32,
+    dt: f32,
+    info_out: *mut mbs_alpha_step_info,
+) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { step(body, loads, settings, state, dt, info_out) }
+}
+
+/// The generic `mbs_mass_point_2d_step`.
+///
+/// # Safety
+/// As `mbs_mass_point_2d_step`.
+unsafe fn step<T: Real>(
+    body: *const mbs_mass_point_2d_of<T>,
+    loads: *const mbs_mass_point_2d_loads_of<T>,
+    settings: *const mbs_simulation_settings_of<T>,
+    state: *mut mbs_point2d_state_of<T>,
+    dt: T,
+    info_out: *mut mbs_alpha_step_info,
+) -> MbsStatus {
     guard(|| {
         // SAFETY: forwarded caller guarantees; everything is read by value first.
         let r = unsafe {
@@ -225,7 +358,7 @@ pub unsafe extern "C" fn mbs_mass_point_2d_step(
                 let alpha = settings.integrator()?;
                 let ode = MassPointOde::new(&node, &b, &loads).map_err(status_of)?;
                 // Constant loads: the equations are autonomous, the step's start time is 0.
-                let info = alpha.step(&ode, &mut s, 0.0, dt).map_err(status_of)?;
+                let info = alpha.step(&ode, &mut s, T::zero(), dt).map_err(status_of)?;
                 Ok((s, info))
             })()
         };
@@ -233,7 +366,7 @@ pub unsafe extern "C" fn mbs_mass_point_2d_step(
             Ok((s, info)) => {
                 // SAFETY: `state` was read above (non-null); `info_out` is null or writable.
                 unsafe {
-                    state.write(mbs_point2d_state::of(&s));
+                    state.write(mbs_point2d_state_of::of(&s));
                     if !info_out.is_null() {
                         info_out.write(mbs_alpha_step_info {
                             newton_iterations: info.newton_iterations,

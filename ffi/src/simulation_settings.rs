@@ -1,11 +1,14 @@
 //! Settings of a dynamic solve (Exudyn's `SimulationSettings.timeIntegration`) from the C side,
-//! with `mbs_simulation_settings_default` = Exudyn's `SolveDynamic` defaults.
+//! with `mbs_simulation_settings_default` = Exudyn's `SolveDynamic` defaults; in double
+//! (`mbs_simulation_settings`) and single precision (`mbs_simulation_settings_f32`, for the
+//! `_f32` mass point step).
 
 use crate::convert::{finite, non_null_out, status_of, FfiResult};
 use crate::guard;
 use crate::status::*;
 use mbs_core::integrators::GeneralizedAlpha;
 use mbs_core::solver::{DynamicSolverType, NewtonSettings, SimulationSettings};
+use mbs_core::Real;
 
 /// Which dynamic solver a solve uses (`MBS_DYNAMIC_SOLVER_*`, fixed numbers).
 pub type MbsDynamicSolver = u32;
@@ -13,16 +16,18 @@ pub type MbsDynamicSolver = u32;
 /// Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default.
 pub const MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA: MbsDynamicSolver = 0;
 
-/// Settings of a dynamic simulation. Fill with `mbs_simulation_settings_default`, then
-/// override fields. The per-step calls (`mbs_mass_point_2d_step`) use only `solver_type`,
-/// `spectral_radius` and the Newton fields.
+/// Settings of a dynamic simulation, generic over the scalar: use `mbs_simulation_settings`
+/// (double) or `mbs_simulation_settings_f32` (float). Fill with
+/// `mbs_simulation_settings_default(_f32)`, then override fields. The per-step calls
+/// (`mbs_mass_point_2d_step(_f32)`) use only `solver_type`, `spectral_radius` and the Newton
+/// fields.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct mbs_simulation_settings {
+pub struct mbs_simulation_settings_of<T> {
     /// Start time (s), default 0.
-    pub start_time: f64,
+    pub start_time: T,
     /// End time (s), > `start_time`, default 1.
-    pub end_time: f64,
+    pub end_time: T,
     /// Number of equal steps from start to end time (>= 1), default 100: `h = (end - start) / n`.
     pub number_of_steps: u32,
     /// The solver, an `MBS_DYNAMIC_SOLVER_*` value (default generalized-alpha); another value
@@ -30,19 +35,24 @@ pub struct mbs_simulation_settings {
     pub solver_type: MbsDynamicSolver,
     /// Spectral radius at infinite frequency `rho_inf` of generalized-alpha, in [0, 1]
     /// (default 0.9; 1 = no numerical damping).
-    pub spectral_radius: f64,
+    pub spectral_radius: T,
     /// Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8.
-    pub newton_relative_tolerance: f64,
+    pub newton_relative_tolerance: T,
     /// Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10.
-    pub newton_absolute_tolerance: f64,
+    pub newton_absolute_tolerance: T,
     /// Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
     pub newton_max_iterations: u32,
 }
 
-impl mbs_simulation_settings {
-    /// Exudyn's `SolveDynamic` defaults (those of core).
+/// The settings of a dynamic simulation in double precision.
+pub type mbs_simulation_settings = mbs_simulation_settings_of<f64>;
+/// The settings of a dynamic simulation in single precision.
+pub type mbs_simulation_settings_f32 = mbs_simulation_settings_of<f32>;
+
+impl<T: Real> mbs_simulation_settings_of<T> {
+    /// Exudyn's `SolveDynamic` defaults (those of core, rounded to `T`).
     pub fn defaults() -> Self {
-        let d = SimulationSettings::<f64>::default();
+        let d = SimulationSettings::<T>::default();
         Self {
             start_time: d.start_time,
             end_time: d.end_time,
@@ -55,7 +65,7 @@ impl mbs_simulation_settings {
         }
     }
 
-    fn newton(&self) -> FfiResult<NewtonSettings<f64>> {
+    fn newton(&self) -> FfiResult<NewtonSettings<T>> {
         Ok(NewtonSettings {
             relative_tolerance: finite(self.newton_relative_tolerance)?,
             absolute_tolerance: finite(self.newton_absolute_tolerance)?,
@@ -73,7 +83,7 @@ impl mbs_simulation_settings {
     /// The checked core settings of a whole solve: `MBS_ERR_INVALID_ARGUMENT` (solver type),
     /// `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (times, step count, spectral radius,
     /// Newton).
-    pub fn to_core(&self) -> FfiResult<SimulationSettings<f64>> {
+    pub fn to_core(&self) -> FfiResult<SimulationSettings<T>> {
         let s = SimulationSettings {
             start_time: finite(self.start_time)?,
             end_time: finite(self.end_time)?,
@@ -87,7 +97,7 @@ impl mbs_simulation_settings {
     }
 
     /// The checked integrator of one step (only solver type, spectral radius and Newton).
-    pub fn integrator(&self) -> FfiResult<GeneralizedAlpha<f64>> {
+    pub fn integrator(&self) -> FfiResult<GeneralizedAlpha<T>> {
         match self.solver()? {
             DynamicSolverType::GeneralizedAlpha => {
                 let rho = finite(self.spectral_radius)?;
@@ -111,10 +121,31 @@ impl mbs_simulation_settings {
 pub unsafe extern "C" fn mbs_simulation_settings_default(
     out: *mut mbs_simulation_settings,
 ) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { default_into(out) }
+}
+
+/// `mbs_simulation_settings_default` in single precision (the same defaults rounded to float).
+///
+/// # Safety
+/// `out` is null or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_simulation_settings_default_f32(
+    out: *mut mbs_simulation_settings_f32,
+) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { default_into(out) }
+}
+
+/// The generic `mbs_simulation_settings_default`.
+///
+/// # Safety
+/// `out` is null or valid for writes.
+unsafe fn default_into<T: Real>(out: *mut mbs_simulation_settings_of<T>) -> MbsStatus {
     guard(|| match non_null_out(out) {
         Ok(()) => {
             // SAFETY: non-null; writable by the caller's guarantee.
-            unsafe { out.write(mbs_simulation_settings::defaults()) };
+            unsafe { out.write(mbs_simulation_settings_of::defaults()) };
             MBS_OK
         }
         Err(s) => s,
