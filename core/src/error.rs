@@ -168,7 +168,7 @@ pub fn finite_all<T: crate::real::Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
     p: Param,
 ) -> Result<()>
 where
-    S: nalgebra::RawStorage<T, R, C>,
+    S: nalgebra::RawStorage<T, R, C> + nalgebra::IsContiguous,
 {
     if crate::real::all_finite(m) {
         Ok(())

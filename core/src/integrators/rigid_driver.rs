@@ -224,7 +224,9 @@ fn diagnose<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>, e: Error) -> 
     }
 }
 
-/// The step of [`advance`] once every input has been checked.
+/// The step of [`advance`] once every input has been checked: the COM map, one step of `dt`
+/// or the sub-steps of `settings` ([`substeps`]), the rotation-per-step report, the map back
+/// and the result check ([`finish`]). One copy of the maps and the check serves both paths.
 #[inline(always)]
 fn run_checked<T: Real, F>(
     body: &RigidBody<T>,
@@ -236,47 +238,55 @@ fn run_checked<T: Real, F>(
 where
     F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
 {
-    if settings.substep {
-        return advance_substeps(body, settings, state, dt, &mut sub);
-    }
-    // One step of dt: the common case, written out (no sub-step bookkeeping).
-    let inv_dt = T::one() / dt;
     let s0 = ComState::from_reference(body, state);
-    let s = sub(&s0, dt)?;
-    let theta = settings.max_rotation_per_step;
-    let theta2 = theta * theta;
-    // |w| dt > theta at the start or the end (two tests: the same as of the larger rate).
-    let too_large = s0.w.dot(&s0.w) * dt * dt > theta2
-        || s.w.dot(&s.w) * dt * dt > theta2
-        || settings.load_phase_too_large(dt);
-    finish(body, state, &s, inv_dt)?;
-    Ok(StepInfo {
-        status: if too_large {
-            StepStatus::StepTooLarge
-        } else {
-            StepStatus::Ok
-        },
-        substeps: 1,
-        rejected_substeps: 0,
-        substep_limit_reached: false,
+    let (s, info) = if settings.substep {
+        substeps(&s0, settings, dt, &mut sub)?
+    } else {
+        // One step of dt: the common case (no sub-step bookkeeping).
+        let s = sub(&s0, dt)?;
+        let theta = settings.max_rotation_per_step;
+        let theta2 = theta * theta;
+        // |w| dt > theta at the start or the end (two tests: the same as of the larger rate).
+        let too_large = s0.w.dot(&s0.w) * dt * dt > theta2 || s.w.dot(&s.w) * dt * dt > theta2;
+        let info = StepInfo {
+            status: if too_large {
+                StepStatus::StepTooLarge
+            } else {
+                StepStatus::Ok
+            },
+            substeps: 1,
+            rejected_substeps: 0,
+            substep_limit_reached: false,
+        };
+        (s, info)
+    };
+    finish(body, state, &s, T::one() / dt)?;
+    // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
+    Ok(if settings.load_phase_too_large(dt) {
+        StepInfo {
+            status: StepStatus::StepTooLarge,
+            ..info
+        }
+    } else {
+        info
     })
 }
 
-/// The sub-stepping path of [`advance_validated`] (`settings.substep`), inputs already checked.
+/// The sub-steps of `settings.substep` from the COM state `s0` over `dt`: the new COM state
+/// and the report (without the held-load test, which [`run_checked`] adds).
 #[inline(never)]
-fn advance_substeps<T: Real, F>(
-    body: &RigidBody<T>,
+fn substeps<T: Real, F>(
+    s0: &ComState<T>,
     settings: &StepSettings<T>,
-    state: &mut RigidState<T>,
     dt: T,
     sub: &mut F,
-) -> Result<StepInfo>
+) -> Result<(ComState<T>, StepInfo)>
 where
     F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
 {
     let theta = settings.max_rotation_per_step;
     let theta2 = theta * theta;
-    let mut s = ComState::from_reference(body, state);
+    let mut s = *s0;
     let mut too_large = false;
     let mut limit_reached = false;
     let mut accepted: u32 = 0;
@@ -317,10 +327,7 @@ where
         }
         t_rem -= h;
     }
-    // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
-    too_large |= settings.load_phase_too_large(dt);
-    finish(body, state, &s, T::one() / dt)?;
-    Ok(StepInfo {
+    let info = StepInfo {
         status: if too_large || limit_reached {
             StepStatus::StepTooLarge
         } else {
@@ -329,7 +336,8 @@ where
         substeps: accepted,
         rejected_substeps: evaluations - accepted,
         substep_limit_reached: limit_reached,
-    })
+    };
+    Ok((s, info))
 }
 
 /// Maps the COM state `s` back to the reference point, sets the accelerations
