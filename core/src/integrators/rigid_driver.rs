@@ -94,8 +94,7 @@ pub fn check_state_and_loads<T: Real>(loads: &RigidLoads<T>, state: &RigidState<
     {
         Ok(())
     } else {
-        state.validate()?;
-        loads.validate()
+        validate_inputs(loads, state)
     }
 }
 
@@ -208,9 +207,18 @@ pub fn check_unread<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Re
     {
         Ok(())
     } else {
-        state.validate()?;
-        loads.validate()
+        validate_inputs(loads, state)
     }
+}
+
+/// The detailed checks of the step's inputs, in their order: [`RigidState::validate`], then
+/// [`RigidLoads::validate`]. Cold and out of line: the screens above run them only when an
+/// input may be bad, and one copy serves all of them.
+#[cold]
+#[inline(never)]
+fn validate_inputs<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Result<()> {
+    state.validate()?;
+    loads.validate()
 }
 
 /// The error of a failed step screened by its result: the detailed input checks' error if an
@@ -218,7 +226,7 @@ pub fn check_unread<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Re
 #[cold]
 #[inline(never)]
 fn diagnose<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>, e: Error) -> Error {
-    match state.validate().and_then(|()| loads.validate()) {
+    match validate_inputs(loads, state) {
         Err(input) => input,
         Ok(()) => e,
     }
@@ -239,15 +247,21 @@ where
     F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
 {
     let s0 = ComState::from_reference(body, state);
-    let (s, info) = if settings.substep {
-        substeps(&s0, settings, dt, &mut sub)?
+    // The two paths' results stay where they were made; `finish` reads them through `s`
+    // (merging them into one value would copy the COM state on the hot path).
+    let multi;
+    let single;
+    let (s, mut info) = if settings.substep {
+        multi = substeps(&s0, settings, dt, &mut sub)?;
+        (&multi.0, multi.1)
     } else {
         // One step of dt: the common case (no sub-step bookkeeping).
-        let s = sub(&s0, dt)?;
+        single = sub(&s0, dt)?;
         let theta = settings.max_rotation_per_step;
         let theta2 = theta * theta;
         // |w| dt > theta at the start or the end (two tests: the same as of the larger rate).
-        let too_large = s0.w.dot(&s0.w) * dt * dt > theta2 || s.w.dot(&s.w) * dt * dt > theta2;
+        let w1 = &single.w;
+        let too_large = s0.w.dot(&s0.w) * dt * dt > theta2 || w1.dot(w1) * dt * dt > theta2;
         let info = StepInfo {
             status: if too_large {
                 StepStatus::StepTooLarge
@@ -258,22 +272,20 @@ where
             rejected_substeps: 0,
             substep_limit_reached: false,
         };
-        (s, info)
+        (&single, info)
     };
-    finish(body, state, &s, T::one() / dt)?;
     // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
-    Ok(if settings.load_phase_too_large(dt) {
-        StepInfo {
-            status: StepStatus::StepTooLarge,
-            ..info
-        }
-    } else {
-        info
-    })
+    if settings.load_phase_too_large(dt) {
+        info.status = StepStatus::StepTooLarge;
+    }
+    finish(body, state, s, T::one() / dt)?;
+    Ok(info)
 }
 
 /// The sub-steps of `settings.substep` from the COM state `s0` over `dt`: the new COM state
-/// and the report (without the held-load test, which [`run_checked`] adds).
+/// and the report (without the held-load test, which [`run_checked`] adds). Cold: the
+/// common step is one step of `dt`, laid out as the fall-through path.
+#[cold]
 #[inline(never)]
 fn substeps<T: Real, F>(
     s0: &ComState<T>,
@@ -371,13 +383,14 @@ fn finish<T: Real>(
     let sum = ((p.x + p.y) + (p.z + q.w))
         + ((q.x + q.y) + (q.z + a.x))
         + ((a.y + a.z) + (b.x + (b.y + b.z)));
+    // The per-field test runs only if the sum is not finite; its entries are gathered there
+    // (not `&new`: taking the state's address would make the hot path build it in memory and
+    // copy it into `state` with memcpy).
+    let (v, w) = (&new.velocity, &new.angular_velocity);
     if !(sum * T::zero() == T::zero()
-        || (crate::real::all_finite(&new.position)
-            && crate::real::all_finite(&new.velocity)
-            && crate::real::all_finite(&new.angular_velocity)
-            && crate::real::all_finite(&new.acceleration)
-            && crate::real::all_finite(&new.angular_acceleration)
-            && new.orientation.norm_squared().finite()))
+        || (crate::real::all_finite_slice(&[
+            p.x, p.y, p.z, v.x, v.y, v.z, w.x, w.y, w.z, a.x, a.y, a.z, b.x, b.y, b.z,
+        ]) && q.norm_squared().finite()))
     {
         return Err(Error::NonFiniteState);
     }
