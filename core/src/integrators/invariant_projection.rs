@@ -54,44 +54,97 @@ pub fn project_onto_levels<T: Real>(
     }
     let p = inertia * w_hat;
     let s = inertia * p;
-    let t = inertia * s;
-    let tol = T::EPS * T::c(4.0);
-    let (inv_e, inv_l) = (T::one() / two_energy, T::one() / momentum_squared);
-    let two = T::c(2.0);
-    let (mut a, mut b) = (z, z);
-    let mut w = *w_hat;
+    let n = Newton {
+        w_hat: *w_hat,
+        p,
+        s,
+        t: inertia * s,
+        levels: [two_energy, momentum_squared],
+        inv: [T::one() / two_energy, T::one() / momentum_squared],
+    };
+    let mut ab = [z, z];
     for k in 0..MAX_PROJECTION_ITERATIONS {
-        let u = p + s * a + t * b;
-        let r1 = (w.dot(&u) - two_energy) * inv_e;
-        let r2 = (u.dot(&u) - momentum_squared) * inv_l;
         // Two corrections are always made: after one, the residual is Newton's quadratic
         // remainder, tiny (about r^2, 1e-18 for a step's r ~ 1e-9) but of one sign every step,
         // and 500,000 steps would add it up to 1e-12; after two it is r^4, below rounding.
-        if k > 1 && r1.abs_l() <= tol && r2.abs_l() <= tol {
-            break;
+        match n.correct(&mut ab, k > 1) {
+            Correction::Made => {}
+            Correction::Converged => break,
+            Correction::Degenerate => {
+                // The two levels are (nearly) one condition: scale onto the energy level.
+                let e_hat = w_hat.dot(&p);
+                if !(e_hat > z) {
+                    return *w_hat;
+                }
+                let k = (two_energy / e_hat).sqrt_l();
+                return accept(w_hat, w_hat * k);
+            }
+        }
+    }
+    accept(w_hat, n.rate(&ab))
+}
+
+/// The Newton iteration of [`project_onto_levels`] for the multipliers `(a, b)` of
+/// `w = w^ + a p + b s` (module docs): the prediction `w_hat` (rad/s, body frame), `p = I w^`,
+/// `s = I p`, `t = I s`, the levels `[2E, L^2]` and their reciprocals.
+struct Newton<T> {
+    w_hat: Vector3<T>,
+    p: Vector3<T>,
+    s: Vector3<T>,
+    t: Vector3<T>,
+    levels: [T; 2],
+    inv: [T; 2],
+}
+
+/// What one call of [`Newton::correct`] did.
+enum Correction {
+    /// `(a, b)` corrected.
+    Made,
+    /// The relative residuals were within `4 EPS` (tested only when asked): nothing changed.
+    Converged,
+    /// The 2x2 Jacobian is (nearly) singular: nothing changed.
+    Degenerate,
+}
+
+impl<T: Real> Newton<T> {
+    /// `w^ + a p + b s` (rad/s).
+    fn rate(&self, ab: &[T; 2]) -> Vector3<T> {
+        self.w_hat + self.p * ab[0] + self.s * ab[1]
+    }
+
+    /// One Newton correction of `ab` on the scaled residuals `r1 = (w.Iw - 2E)/2E`,
+    /// `r2 = (|Iw|^2 - L^2)/L^2` with the exact Jacobian (rows scaled the same way), unless
+    /// `test_converged` and both `|r_i| <= 4 EPS`. Out of line: the iteration's loop calls it
+    /// (three unrolled copies of the body would cost about 0.6 KB of Cortex-M flash).
+    #[inline(never)]
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+    fn correct(&self, ab: &mut [T; 2], test_converged: bool) -> Correction {
+        let (p, s, t) = (&self.p, &self.s, &self.t);
+        let [inv_e, inv_l] = self.inv;
+        let w = self.rate(ab);
+        let u = p + s * ab[0] + t * ab[1];
+        let r1 = (w.dot(&u) - self.levels[0]) * inv_e;
+        let r2 = (u.dot(&u) - self.levels[1]) * inv_l;
+        let tol = T::EPS * T::c(4.0);
+        if test_converged && r1.abs_l() <= tol && r2.abs_l() <= tol {
+            return Correction::Converged;
         }
         // Scaled rows (divide row 1 by 2E, row 2 by L^2): J d = -r.
-        let j11 = two * u.dot(&p) * inv_e;
-        let j12 = two * u.dot(&s) * inv_e;
-        let j21 = two * u.dot(&s) * inv_l;
-        let j22 = two * u.dot(&t) * inv_l;
+        let two = T::c(2.0);
+        let j11 = two * u.dot(p) * inv_e;
+        let j12 = two * u.dot(s) * inv_e;
+        let j21 = two * u.dot(s) * inv_l;
+        let j22 = two * u.dot(t) * inv_l;
         let det = j11 * j22 - j12 * j21;
         let scale = (j11 * j22).abs_l() + (j12 * j21).abs_l();
         if !(det.abs_l() > scale * T::c(1e-10)) {
-            // The two levels are (nearly) one condition: scale onto the energy level.
-            let e_hat = w_hat.dot(&p);
-            if !(e_hat > z) {
-                return *w_hat;
-            }
-            let k = (two_energy / e_hat).sqrt_l();
-            return accept(w_hat, w_hat * k);
+            return Correction::Degenerate;
         }
         let inv_det = T::one() / det;
-        a -= (j22 * r1 - j12 * r2) * inv_det;
-        b -= (j11 * r2 - j21 * r1) * inv_det;
-        w = w_hat + p * a + s * b;
+        ab[0] -= (j22 * r1 - j12 * r2) * inv_det;
+        ab[1] -= (j11 * r2 - j21 * r1) * inv_det;
+        Correction::Made
     }
-    accept(w_hat, w)
 }
 
 /// `w` if it is finite and within `|w_hat|/2` of `w_hat`, else `w_hat`.
