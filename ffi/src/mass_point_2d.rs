@@ -148,6 +148,46 @@ impl<T: Real> mbs_mass_point_2d_loads_of<T> {
     }
 }
 
+/// The checked C inputs every mass point call starts from: the core node and body, the core
+/// loads, and the settings (read, checked by the caller where it needs them).
+struct Problem<T: Real> {
+    node: NodePoint2D<T>,
+    body: MassPoint2D<T>,
+    loads: [MassPointLoad<T>; 2],
+    settings: mbs_simulation_settings_of<T>,
+}
+
+impl<T: Real> Problem<T> {
+    /// Reads and checks `body`, then `loads` (their errors in that order), then reads
+    /// `settings`. Out of line: one copy serves the start state and the step.
+    ///
+    /// # Safety
+    /// Each pointer is null or valid and aligned for reads.
+    #[inline(never)]
+    unsafe fn read(
+        body: *const mbs_mass_point_2d_of<T>,
+        loads: *const mbs_mass_point_2d_loads_of<T>,
+        settings: *const mbs_simulation_settings_of<T>,
+    ) -> FfiResult<Self> {
+        // SAFETY: the caller's guarantees.
+        unsafe {
+            let (node, body) = read(body)?.to_core()?;
+            let loads = read(loads)?.to_core()?;
+            Ok(Self {
+                node,
+                body,
+                loads,
+                settings: read(settings)?,
+            })
+        }
+    }
+
+    /// The equations of motion (`MassPointOde::new`'s checks).
+    fn ode(&self) -> FfiResult<MassPointOde<'_, T>> {
+        MassPointOde::new(&self.node, &self.body, &self.loads).map_err(status_of)
+    }
+}
+
 /// Validates and writes a mass point of `mass` (kg, > 0) on a node at `reference_coordinates`
 /// (m, world x and y).
 ///
@@ -277,15 +317,12 @@ unsafe fn init_state<T: Real>(
         // SAFETY: forwarded caller guarantees.
         unsafe {
             write_with(out, || {
-                let (node, b) = read(body)?.to_core()?;
-                let loads = read(loads)?.to_core()?;
-                let settings = read(settings)?;
+                let p = Problem::read(body, loads, settings)?;
                 let q0 = vec2(&read(initial_coordinates)?)?;
                 let v0 = vec2(&read(initial_velocities)?)?;
-                let alpha = settings.integrator()?;
-                let t0 = finite(settings.start_time)?;
-                let ode = MassPointOde::new(&node, &b, &loads).map_err(status_of)?;
-                let s = alpha.initial_state(&ode, t0, &q0, &v0).map_err(status_of)?;
+                let alpha = p.settings.integrator()?;
+                let t0 = finite(p.settings.start_time)?;
+                let s = alpha.initial_state(&p.ode()?, t0, &q0, &v0).map_err(status_of)?;
                 Ok((mbs_point2d_state_of::of(&s), MBS_OK))
             })
         }
@@ -350,15 +387,12 @@ unsafe fn step<T: Real>(
         // SAFETY: forwarded caller guarantees; everything is read by value first.
         let r = unsafe {
             (|| {
-                let (node, b) = read(body)?.to_core()?;
-                let loads = read(loads)?.to_core()?;
-                let settings = read(settings)?;
+                let p = Problem::read(body, loads, settings)?;
                 let mut s = read(state.cast_const())?.to_core()?;
                 let dt = time_step(dt)?;
-                let alpha = settings.integrator()?;
-                let ode = MassPointOde::new(&node, &b, &loads).map_err(status_of)?;
+                let alpha = p.settings.integrator()?;
                 // Constant loads: the equations are autonomous, the step's start time is 0.
-                let info = alpha.step(&ode, &mut s, T::zero(), dt).map_err(status_of)?;
+                let info = alpha.step(&p.ode()?, &mut s, T::zero(), dt).map_err(status_of)?;
                 Ok((s, info))
             })()
         };
