@@ -28,6 +28,11 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug {
     fn c(v: f64) -> Self;
     /// Converts to `f64` (exact for both types).
     fn to_f64(self) -> f64;
+    /// Converts a count (rounding to nearest for `f32` above 2^24; no detour through `f64`,
+    /// which on a single-precision FPU is a soft-float call).
+    fn of_u32(n: u32) -> Self;
+    /// The integer part of `self` as a `u32`, saturating (NaN gives 0), as Rust's `as`.
+    fn to_u32_sat(self) -> u32;
     /// `true` if neither NaN nor infinite.
     fn finite(self) -> bool;
     /// Square root (libm, correctly rounded).
@@ -71,6 +76,14 @@ macro_rules! impl_real {
             #[inline]
             fn to_f64(self) -> f64 {
                 self as f64
+            }
+            #[inline]
+            fn of_u32(n: u32) -> Self {
+                n as $t
+            }
+            #[inline]
+            fn to_u32_sat(self) -> u32 {
+                self as u32
             }
             #[inline]
             fn finite(self) -> bool {

@@ -313,7 +313,7 @@ where
         let h = if n_left == 1 {
             t_rem
         } else {
-            t_rem / T::c(n_left as f64)
+            t_rem / T::of_u32(n_left)
         };
         let candidate = sub(&s, h)?;
         evaluations += 1;
@@ -400,15 +400,16 @@ fn finish<T: Real>(
 
 /// Sub-steps for the rest `t` (s) of a step at the squared rate `rate2` (rad^2/s^2):
 /// `ceil(|w| t / theta)`, at least 1, at most `budget`; `true` if `budget` cut it.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must take the first branch
 fn plan<T: Real>(rate2: T, t: T, theta: T, budget: u32) -> (u32, bool) {
-    let x = (rate2.sqrt_l() * t / theta).to_f64();
-    if x.partial_cmp(&1.0) != Some(core::cmp::Ordering::Greater) {
+    let x = rate2.sqrt_l() * t / theta;
+    if !(x > T::one()) {
         (1, false)
-    } else if x > budget as f64 {
+    } else if x > T::of_u32(budget) {
         (budget.max(1), true)
     } else {
-        let n = x as u32; // floor, 1 <= n <= budget
-        (if (n as f64) < x { n + 1 } else { n }, false)
+        let n = x.to_u32_sat(); // floor, 1 <= n <= budget
+        (if T::of_u32(n) < x { n + 1 } else { n }, false)
     }
 }
 

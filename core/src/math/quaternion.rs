@@ -355,7 +355,14 @@ fn half_angle_doubling<T: Real>(x: T) -> (T, T) {
         y2 *= T::c(0.25);
         k += 1;
     }
-    let (mut c, mut s) = half_angle_series_by_size(y2);
+    // y2 < SERIES_LIMIT (in [SERIES_LIMIT/4, SERIES_LIMIT) for the x >= SERIES_LIMIT of exp):
+    // the most terms of the tables, accurate on all of it (one copy of the series in this
+    // cold branch, not the branch tree of the hot one).
+    let (mut c, mut s) = if T::EPS > T::c(1e-10) {
+        series_n::<T, 5>(y2)
+    } else {
+        series_n::<T, 8>(y2)
+    };
     for _ in 0..k {
         let c2 = c * c - y2 * s * s;
         s *= c;
