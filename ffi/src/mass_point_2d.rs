@@ -322,7 +322,9 @@ unsafe fn init_state<T: Real>(
                 let v0 = vec2(&read(initial_velocities)?)?;
                 let alpha = p.settings.integrator()?;
                 let t0 = finite(p.settings.start_time)?;
-                let s = alpha.initial_state(&p.ode()?, t0, &q0, &v0).map_err(status_of)?;
+                let s = alpha
+                    .initial_state(&p.ode()?, t0, &q0, &v0)
+                    .map_err(status_of)?;
                 Ok((mbs_point2d_state_of::of(&s), MBS_OK))
             })
         }
@@ -392,7 +394,9 @@ unsafe fn step<T: Real>(
                 let dt = time_step(dt)?;
                 let alpha = p.settings.integrator()?;
                 // Constant loads: the equations are autonomous, the step's start time is 0.
-                let info = alpha.step(&p.ode()?, &mut s, T::zero(), dt).map_err(status_of)?;
+                let info = alpha
+                    .step(&p.ode()?, &mut s, T::zero(), dt)
+                    .map_err(status_of)?;
                 Ok((s, info))
             })()
         };

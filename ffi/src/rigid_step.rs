@@ -10,8 +10,8 @@ use crate::status::*;
 use crate::step_settings::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::explicit_euler::ExplicitEuler;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::rk4::Rk4;
+use mbs_core::integrators::seed_midpoint::SeedMidpoint;
 use mbs_core::integrators::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use mbs_core::nodes::rigid::RigidState;
@@ -191,7 +191,7 @@ unsafe fn refusal<T: Real>(
 /// As [`step_with`].
 #[inline(never)]
 pub unsafe fn midpoint_checked<T: Real>(
-    integrator: &LinearlyImplicitMidpoint<T>,
+    integrator: &SeedMidpoint<T>,
     body: &mbs_rigid_body_of<T>,
     loads: &mbs_rigid_loads_of<T>,
     state: *mut mbs_rigid_state_of<T>,
@@ -202,10 +202,11 @@ pub unsafe fn midpoint_checked<T: Real>(
     unsafe { step_with(integrator, body, loads, state, dt, info_out) }
 }
 
-/// The midpoint step of the checked step settings `st`.
+/// The midpoint step of the checked step settings `st`: the seed's step (the C step settings
+/// have no midpoint options), with its options fixed at compile time.
 #[inline(always)]
-fn midpoint_of<T: Real>(st: StepSettings<T>) -> LinearlyImplicitMidpoint<T> {
-    LinearlyImplicitMidpoint::with_step_settings(st)
+fn midpoint_of<T: Real>(st: StepSettings<T>) -> SeedMidpoint<T> {
+    SeedMidpoint::new(st)
 }
 
 /// A baseline integrator's step after the checks of the pointers, `dt` and the settings (out

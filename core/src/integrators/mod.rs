@@ -9,7 +9,8 @@
 //! [`RigidBody`](crate::bodies::rigid_body::RigidBody) under [`RigidLoads`] by `dt` and
 //! returns a [`StepInfo`].
 //!
-//! - [`midpoint::LinearlyImplicitMidpoint`]: the seed 004 step (the one to use);
+//! - [`midpoint::LinearlyImplicitMidpoint`]: the seed 004 step and its options (the one to
+//!   use); [`seed_midpoint::SeedMidpoint`]: the same step with the default options only;
 //! - baselines: [`explicit_euler::ExplicitEuler`], [`symplectic_euler::SymplecticEuler`],
 //!   [`rk4::Rk4`].
 
@@ -25,6 +26,7 @@ pub mod rigid_driver;
 pub mod rigid_integrator;
 pub mod rigid_loads;
 pub mod rk4;
+pub mod seed_midpoint;
 pub mod solve3;
 pub mod step_info;
 pub mod step_settings;
