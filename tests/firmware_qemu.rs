@@ -838,11 +838,10 @@ fn c_loop_firmware_runs_on_cortex_m0() {
 }
 
 /// Flash of the lean firmware (mbs code from its linker map): a regression guard on this
-/// (release, no LTO) build, 25,936 B when set (26 KiB: 2.6 % margin). Issue 7's 16 KiB is not
-/// met yet (docs/embedded.md: 21,946 B in the shipped `dist` build; most of the rest is core's
-/// midpoint step, its single-step and sub-stepping paths each with their own copy of the
-/// COM mapping and the result check); the full firmware links several times more, which is
-/// what the midpoint-only entry point and the float mass point save.
+/// (release, no LTO) build, 20,438 B when set (21 KiB: 5 % margin); issue 7's 16 KiB is for
+/// the build that ships, [`c_loop_firmware_mbs_code_fits_16_kib_as_shipped`]. The full firmware
+/// links several times more, which is what the midpoint-only entry point and the float mass
+/// point save.
 #[test]
 fn c_loop_firmware_flash_stays_within_its_guard() {
     if !tools_or_skip("c_loop_firmware_flash_stays_within_its_guard") {
@@ -858,12 +857,44 @@ fn c_loop_firmware_flash_stays_within_its_guard() {
     eprintln!("mbs code: lean firmware {lean} B, full firmware {full} B");
     assert!(lean > 10_000, "the map parse found the mbs code: {lean}");
     assert!(
-        lean <= 26 * 1024,
-        "lean firmware mbs code {lean} B > 26 KiB"
+        lean <= 21 * 1024,
+        "lean firmware mbs code {lean} B > 21 KiB"
     );
     assert!(
         3 * lean < full,
         "the lean firmware links far less: {lean} vs {full}"
+    );
+}
+
+/// Issue 7's flash target, on the build that ships: libmbs.a in the `dist` profile (fat LTO,
+/// one codegen unit, opt-level 3) linked into the lean firmware for the Cortex-M4F, whose mbs
+/// code (linker map) must be at most 16 KiB (16,126 B when set). Its own build (about a
+/// minute of CPU from clean); the firmware must also run and pass its checks, so the bytes
+/// counted are those of a working step.
+#[test]
+fn c_loop_firmware_mbs_code_fits_16_kib_as_shipped() {
+    if !tools_or_skip("c_loop_firmware_mbs_code_fits_16_kib_as_shipped") {
+        return;
+    }
+    let mut c = clean_cmd("make");
+    c.current_dir(root())
+        .args(["-s", "-C", "c_examples/firmware", "PROFILE=dist"])
+        .arg(format!("TARGET={M4F}"))
+        .arg(format!("CARGO={}", cargo()));
+    if let Err(e) = run_checked(c, "make -C c_examples/firmware PROFILE=dist") {
+        panic!("{e}");
+    }
+    let dir = firmware_target_dir().join(format!("c-{M4F}-dist"));
+    assert_passed(
+        &qemu(M4F, &dir.join("loop.elf"), None),
+        "dist lean firmware",
+    );
+    let lean = mbs_code_bytes(&dir.join("loop.map"));
+    eprintln!("mbs code of the dist lean firmware: {lean} B");
+    assert!(lean > 10_000, "the map parse found the mbs code: {lean}");
+    assert!(
+        lean <= 16 * 1024,
+        "issue 7: lean firmware mbs code {lean} B > 16 KiB (dist build)"
     );
 }
 
