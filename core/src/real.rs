@@ -170,22 +170,32 @@ impl_real!(
     hypot
 );
 
-/// Checks that every component of a fixed-size vector or matrix is finite: [`all_finite_slice`]
-/// of its entries.
-#[inline]
+/// Checks that every component of a fixed-size vector or matrix is finite. One test of the
+/// entries' sum screens them (a NaN or infinite entry makes the sum NaN or infinite, and a
+/// sum of finite entries is finite unless it overflows); only if the sum is not finite does
+/// [`all_finite_slice`] test each entry, so finite entries whose sum overflows still pass.
+/// Out of line, one copy per shape and scalar (`n - 1` unrolled additions and one test): the
+/// checks of every field call it, and inlined into each they took kilobytes of a firmware's
+/// flash.
+#[inline(never)]
 pub fn all_finite<T: Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
     m: &nalgebra::Matrix<T, R, C, S>,
 ) -> bool
 where
     S: nalgebra::RawStorage<T, R, C> + nalgebra::IsContiguous,
 {
-    all_finite_slice(m.as_slice())
+    let a = m.as_slice();
+    let mut sum = T::zero();
+    for x in a {
+        sum += *x;
+    }
+    sum * T::zero() == T::zero() || all_finite_slice(a)
 }
 
-/// `true` if every entry of `a` is finite. Out of line with a rolled loop, so one copy of the
-/// test serves every detailed check of every field (inlined, each entry's test costs 12 to
-/// 16 bytes of Cortex-M code, and the checks named ~200 entries: 2.9 KB of a firmware's
-/// flash, docs/embedded.md). The hot paths screen finiteness by one test of a sum instead.
+/// `true` if every entry of `a` is finite, by a test of each. Out of line with a rolled loop,
+/// so one copy serves every check (inlined, each entry's test costs 12 to 16 bytes of
+/// Cortex-M code, and the checks name ~200 entries: 2.9 KB of a firmware's flash,
+/// docs/embedded.md); [`all_finite`] screens by a sum first.
 #[inline(never)]
 pub fn all_finite_slice<T: Real>(a: &[T]) -> bool {
     a.iter().all(|x| x.finite())
@@ -223,6 +233,49 @@ mod tests {
         assert!((0.5f64.sin_l() - 0.479_425_538_604_203).abs() < 1e-15);
         assert!((1.0f32.atan2_l(1.0) - core::f32::consts::FRAC_PI_4).abs() < 1e-7);
         assert!(!f64::NAN.finite() && !f32::INFINITY.finite() && 1.0f64.finite());
+    }
+
+    /// `all_finite` refuses a NaN or an infinity in any position of a vector or a matrix
+    /// (also two infinities of opposite sign, whose sum is NaN) and accepts finite entries
+    /// whose sum overflows (the screen's fallback decides per entry), in both types; and
+    /// `of_u32`/`to_u32_sat` convert counts as `as` does.
+    #[test]
+    fn all_finite_screens_by_the_sum_and_decides_per_entry() {
+        use nalgebra::{Matrix3, Vector2, Vector3};
+        fn check<T: Real>() {
+            let v = Vector3::new(T::one(), T::c(-2.0), T::c(3.0));
+            assert!(all_finite(&v) && all_finite_slice(v.as_slice()));
+            let big = T::max_value().unwrap_or_else(T::one);
+            assert!(all_finite(&Vector3::new(big, big, T::zero())));
+            assert!(all_finite(&(Matrix3::<T>::identity() * big)));
+            assert!(all_finite(&Vector2::new(-big, -big)));
+            let inf = T::one() / T::zero();
+            for bad in [T::c(f64::NAN), inf, -inf] {
+                for i in 0..3 {
+                    let mut w = v;
+                    w[i] = bad;
+                    assert!(!all_finite(&w) && !all_finite_slice(w.as_slice()));
+                }
+                for i in 0..9 {
+                    let mut m = Matrix3::<T>::identity();
+                    m[i] = bad;
+                    assert!(!all_finite(&m));
+                }
+                for i in 0..2 {
+                    let mut p = Vector2::new(big, T::one());
+                    p[i] = bad;
+                    assert!(!all_finite(&p));
+                }
+            }
+            assert!(!all_finite(&Vector3::new(inf, -inf, T::zero())));
+            assert_eq!(T::of_u32(1024).to_u32_sat(), 1024);
+            assert_eq!(T::c(2.75).to_u32_sat(), 2);
+            assert_eq!(T::c(-1.0).to_u32_sat(), 0);
+            assert_eq!(T::c(f64::NAN).to_u32_sat(), 0);
+            assert_eq!(T::c(1e30).to_u32_sat(), u32::MAX);
+        }
+        check::<f32>();
+        check::<f64>();
     }
 
     /// `all_zero` accepts +0 and -0 only: the smallest subnormal, NaN and infinity in any

@@ -317,7 +317,12 @@ unsafe fn init_state<T: Real>(
         // SAFETY: forwarded caller guarantees.
         unsafe {
             write_with(out, || {
-                let p = Problem::read(body, loads, settings)?;
+                // Borrowed from the result, not moved out of it (a move copied it).
+                let problem = Problem::read(body, loads, settings);
+                let p = match &problem {
+                    Ok(p) => p,
+                    Err(e) => return Err(*e),
+                };
                 let q0 = vec2(&read(initial_coordinates)?)?;
                 let v0 = vec2(&read(initial_velocities)?)?;
                 let alpha = p.settings.integrator()?;
@@ -389,7 +394,12 @@ unsafe fn step<T: Real>(
         // SAFETY: forwarded caller guarantees; everything is read by value first.
         let r = unsafe {
             (|| {
-                let p = Problem::read(body, loads, settings)?;
+                // Borrowed from the result, not moved out of it (a move copied it).
+                let problem = Problem::read(body, loads, settings);
+                let p = match &problem {
+                    Ok(p) => p,
+                    Err(e) => return Err(*e),
+                };
                 let mut s = read(state.cast_const())?.to_core()?;
                 let dt = time_step(dt)?;
                 let alpha = p.settings.integrator()?;

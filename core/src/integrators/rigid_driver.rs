@@ -251,7 +251,10 @@ where
     // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
     let held_too_long = settings.load_phase_too_large(dt);
     if settings.substep {
-        let (s, mut info) = substeps(&s0, settings, dt, &mut sub)?;
+        let (s, mut info) = match substeps(&s0, settings, dt, &mut sub) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
         finish(body, state, &s, inv_dt)?;
         if held_too_long {
             info.status = StepStatus::StepTooLarge;
@@ -259,7 +262,12 @@ where
         return Ok(info);
     }
     // One step of dt: the common case (no sub-step bookkeeping).
-    let s = sub(&s0, dt)?;
+    // A match, not `?`: on thumb targets `?` moved the 52-byte result twice through
+    // `__aeabi_memcpy`, byte by byte (500 instructions of a 1,000-instruction f32 step).
+    let s = match sub(&s0, dt) {
+        Ok(s) => s,
+        Err(e) => return Err(e),
+    };
     let theta = settings.max_rotation_per_step;
     let theta2 = theta * theta;
     // |w| dt > theta at the start or the end (two tests: the same as of the larger rate).
@@ -311,7 +319,10 @@ where
         } else {
             t_rem / T::of_u32(n_left)
         };
-        let candidate = sub(&s, h)?;
+        let candidate = match sub(&s, h) {
+            Ok(c) => c,
+            Err(e) => return Err(e),
+        };
         evaluations += 1;
         let rate2 = s.w.dot(&s.w).max(candidate.w.dot(&candidate.w));
         let exceeded = rate2 * h * h > theta2;
