@@ -236,6 +236,7 @@ fn diagnose<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>, e: Error) -> 
 /// or the sub-steps of `settings` ([`substeps`]), the rotation-per-step report, the map back
 /// and the result check ([`finish`]). One copy of the maps and the check serves both paths.
 #[inline(always)]
+#[allow(clippy::question_mark)] // `?` on the sub-step's result copies it on thumb targets
 fn run_checked<T: Real, F>(
     body: &RigidBody<T>,
     settings: &StepSettings<T>,
@@ -291,6 +292,7 @@ where
 /// common step is one step of `dt`, laid out as the fall-through path.
 #[cold]
 #[inline(never)]
+#[allow(clippy::question_mark)] // `?` on the sub-step's result copies it on thumb targets
 fn substeps<T: Real, F>(
     s0: &ComState<T>,
     settings: &StepSettings<T>,
