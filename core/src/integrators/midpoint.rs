@@ -85,7 +85,7 @@
 use super::invariant_projection::project_onto_levels;
 use super::midpoint_options::{Invariants, OrientationUpdate, Resistance};
 use super::rigid_driver::{advance_result_screened, renormalize_near_unit, ComState};
-use super::solve3::{solve3_adjugate, solve3_adjugate_inline};
+use super::solve3::{solve3, solve3_adjugate_inline};
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
 use crate::math::Quaternion;
@@ -479,7 +479,7 @@ pub fn translation_increment<T: Real>(
 
 /// `dv` of `(m E3 + theta h R_lin) dv = h (f - R_lin v)` (`theta = 1` backward Euler in the
 /// resistance, `1/2` trapezoidal): `dv = h f / m` when `R_lin = 0` (a bit test), per axis
-/// when `R_lin` is diagonal, else by [`solve3_adjugate`]. `SolverFailed` if `m + h R_ii`
+/// when `R_lin` is diagonal, else by [`solve3`]. `SolverFailed` if `m + h R_ii`
 /// (or the matrix) is singular.
 #[inline]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
@@ -519,7 +519,7 @@ pub fn translation_increment_weighted<T: Real>(
         Ok(dv)
     } else {
         let a = Matrix3::identity() * mass + r * hr;
-        solve3_adjugate(&a, &((force - r * v) * h)).ok_or(Error::SolverFailed)
+        solve3(&a, &((force - r * v) * h)).ok_or(Error::SolverFailed)
     }
 }
 
