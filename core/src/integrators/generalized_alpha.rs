@@ -37,7 +37,7 @@
 use super::linear_solve::solve;
 use super::second_order::{ForceJacobians, SecondOrderOde, SecondOrderState};
 use crate::error::finite;
-use crate::real::all_finite;
+use crate::real::{all_finite, all_finite_of};
 use crate::solver::settings::NewtonSettings;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{SMatrix, SVector};
@@ -204,7 +204,7 @@ impl<T: Real> GeneralizedAlpha<T> {
                 || rn <= self.newton.relative_tolerance * scale
                 || stagnated;
             if converged {
-                if !(all_finite(&q1) && all_finite(&v1) && all_finite(&a1)) {
+                if !all_finite_of(&[&q1, &v1, &a1]) {
                     return Err(Error::SolverFailed);
                 }
                 *state = SecondOrderState {

@@ -3,7 +3,6 @@
 //! A model (one body, or a system of connected bodies) implements [`SecondOrderOde`]; an
 //! implicit integrator iterates on it. Sizes are const generics, nothing allocates.
 
-use crate::real::all_finite;
 use crate::{Real, Result};
 use nalgebra::{SMatrix, SVector};
 
@@ -27,10 +26,7 @@ pub struct SecondOrderState<T: Real, const N: usize> {
 impl<T: Real, const N: usize> SecondOrderState<T, N> {
     /// `true` if every component is finite.
     pub fn is_finite(&self) -> bool {
-        all_finite(&self.q)
-            && all_finite(&self.q_t)
-            && all_finite(&self.q_tt)
-            && all_finite(&self.a)
+        crate::real::all_finite_of(&[&self.q, &self.q_t, &self.q_tt, &self.a])
     }
 }
 
