@@ -103,14 +103,14 @@ echo "Largest symbols of libmbs.a in the C firmware ($M4F, bytes; Rust symbols a
 echo
 echo '```'
 arm-none-eabi-nm --size-sort -S -C "$(c_elf $M4F)" | awk "$AWK_HEX"'{ n = $4; for (i = 5; i <= NF; i++) n = n " " $i
-    if ((n ~ /::/ || n ~ /^mbs_/) && n !~ /^mbs_count_/) print hex($2), $3, n }' | sort -rn | head -15
+    if ((n ~ /::/ || n ~ /^mbs_/) && n !~ /^mbs_count_/) print hex($2), $3, n }' | sort -rn | sed -n 1,15p # sed reads to the end: no SIGPIPE under pipefail
 echo '```'
 echo
 echo "Largest symbols of libmbs.a in the lean C firmware ($M4F, bytes):"
 echo
 echo '```'
 arm-none-eabi-nm --size-sort -S -C "$(loop_elf $M4F)" | awk "$AWK_HEX"'{ n = $4; for (i = 5; i <= NF; i++) n = n " " $i
-    if ((n ~ /::/ || n ~ /^mbs_/) && n !~ /^mbs_count_/) print hex($2), $3, n }' | sort -rn | head -25
+    if ((n ~ /::/ || n ~ /^mbs_/) && n !~ /^mbs_count_/) print hex($2), $3, n }' | sort -rn | sed -n 1,25p
 echo '```'
 
 # ---- 2, 3. stack and RAM ---------------------------------------------------------------

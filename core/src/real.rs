@@ -21,6 +21,12 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug {
     const EPS: Self;
     /// The sign bit of [`Real::to_bits_u64`]'s pattern (bit 31 for f32, 63 for f64).
     const SIGN_BIT: u64;
+    /// `true` where an addition of this type is a hardware instruction (f32 and f64 off ARM,
+    /// f32 on hard-float ARM), so that one test of a sum screens the finiteness of many
+    /// entries cheapest; `false` where it is a soft-float call (f64 on ARM, where the
+    /// Cortex-M4F's FPU is single precision, and every type on soft-float ARM), where a test
+    /// of each entry costs less ([`all_finite_of`]).
+    const HARDWARE_ADD: bool;
     /// The IEEE 754 bit pattern, zero-extended to 64 bits (an integer move, no float operation;
     /// for f32 the upper 32 bits are zero, so the compiler keeps integer work on them out).
     fn to_bits_u64(self) -> u64;
@@ -60,11 +66,12 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug {
 }
 
 macro_rules! impl_real {
-    ($t:ty, $eps:expr, $sign:expr, $sqrt:ident, $sin:ident, $cos:ident, $tan:ident, $asin:ident, $acos:ident,
+    ($t:ty, $eps:expr, $sign:expr, $hw:expr, $sqrt:ident, $sin:ident, $cos:ident, $tan:ident, $asin:ident, $acos:ident,
      $atan2:ident, $exp:ident, $ln:ident, $fabs:ident, $hypot:ident) => {
         impl Real for $t {
             const EPS: Self = $eps;
             const SIGN_BIT: u64 = $sign;
+            const HARDWARE_ADD: bool = $hw;
             #[inline]
             fn to_bits_u64(self) -> u64 {
                 <$t>::to_bits(self) as u64
@@ -141,6 +148,7 @@ impl_real!(
     f32,
     f32::EPSILON,
     1 << 31,
+    cfg!(not(all(target_arch = "arm", not(target_abi = "eabihf")))),
     sqrtf,
     sinf,
     cosf,
@@ -157,6 +165,7 @@ impl_real!(
     f64,
     f64::EPSILON,
     1 << 63,
+    cfg!(not(target_arch = "arm")),
     sqrt,
     sin,
     cos,
@@ -170,13 +179,13 @@ impl_real!(
     hypot
 );
 
-/// Checks that every component of a fixed-size vector or matrix is finite. One test of the
-/// entries' sum screens them (a NaN or infinite entry makes the sum NaN or infinite, and a
-/// sum of finite entries is finite unless it overflows); only if the sum is not finite does
-/// [`all_finite_slice`] test each entry, so finite entries whose sum overflows still pass.
-/// Out of line, one copy per shape and scalar (`n - 1` unrolled additions and one test): the
-/// checks of every field call it, and inlined into each they took kilobytes of a firmware's
-/// flash.
+/// Checks that every component of a fixed-size vector or matrix is finite. Where additions
+/// are hardware ([`Real::HARDWARE_ADD`]) one test of the entries' sum screens them (a NaN or
+/// infinite entry makes the sum NaN or infinite, and a sum of finite entries is finite unless
+/// it overflows) and [`all_finite_slice`] tests each entry only if the sum is not finite;
+/// elsewhere each entry is tested ([`Real::finite`], no soft-float addition). Out of line, one
+/// copy per shape and scalar (the entries unrolled): the checks of every field call it, and
+/// inlined into each they took kilobytes of a firmware's flash.
 #[inline(never)]
 pub fn all_finite<T: Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
     m: &nalgebra::Matrix<T, R, C, S>,
@@ -185,6 +194,9 @@ where
     S: nalgebra::RawStorage<T, R, C> + nalgebra::IsContiguous,
 {
     let a = m.as_slice();
+    if !T::HARDWARE_ADD {
+        return each_finite(a);
+    }
     let mut sum = T::zero();
     for x in a {
         sum += *x;
@@ -192,14 +204,17 @@ where
     sum * T::zero() == T::zero() || all_finite_slice(a)
 }
 
-/// [`all_finite`] of several vectors or matrices of one shape, for the checks of a hot step:
-/// the screen inline (one test of the sum of all their entries), the out-of-line per-entry
-/// tests only if the sum is not finite. Cheaper than a call per vector on an FPU; on a
-/// soft-float target each addition is a call, so use it only where an FPU is expected.
+/// [`all_finite`] of several vectors or matrices of one shape, for the checks of a hot step,
+/// inline. Where additions are hardware ([`Real::HARDWARE_ADD`]) one test of the sum of all
+/// their entries screens them and the per-entry tests run only if it fails (a sum of finite
+/// entries may overflow); elsewhere each entry is tested ([`Real::finite`]).
 #[inline(always)]
 pub fn all_finite_of<T: Real, const R: usize, const C: usize>(
     ms: &[&nalgebra::SMatrix<T, R, C>],
 ) -> bool {
+    if !T::HARDWARE_ADD {
+        return ms.iter().all(|m| each_finite(m.as_slice()));
+    }
     let mut sum = T::zero();
     for m in ms {
         for x in m.iter() {
@@ -210,12 +225,20 @@ pub fn all_finite_of<T: Real, const R: usize, const C: usize>(
 }
 
 /// `true` if every entry of `a` is finite, by a test of each. Out of line with a rolled loop,
-/// so one copy serves every check (inlined, each entry's test costs 12 to 16 bytes of
-/// Cortex-M code, and the checks name ~200 entries: 2.9 KB of a firmware's flash,
-/// docs/embedded.md); [`all_finite`] screens by a sum first.
+/// so one copy serves every check of an array of any length (the C API's fields).
 #[inline(never)]
 pub fn all_finite_slice<T: Real>(a: &[T]) -> bool {
     a.iter().all(|x| x.finite())
+}
+
+/// [`Real::finite`] of every entry, without a branch per entry.
+#[inline(always)]
+fn each_finite<T: Real>(a: &[T]) -> bool {
+    let mut ok = true;
+    for x in a {
+        ok &= x.finite();
+    }
+    ok
 }
 
 /// `true` if every entry of a fixed-size vector or matrix is `+0` or `-0`: the OR of the bit
@@ -264,6 +287,7 @@ mod tests {
             assert!(all_finite(&v) && all_finite_slice(v.as_slice()));
             let big = T::max_value().unwrap_or_else(T::one);
             assert!(all_finite(&Vector3::new(big, big, T::zero())));
+            assert!(each_finite(&[big, big, -big]));
             assert!(all_finite(&(Matrix3::<T>::identity() * big)));
             assert!(all_finite(&Vector2::new(-big, -big)));
             let inf = T::one() / T::zero();
@@ -272,6 +296,8 @@ mod tests {
                     let mut w = v;
                     w[i] = bad;
                     assert!(!all_finite(&w) && !all_finite_slice(w.as_slice()));
+                    // The per-entry test soft-float targets use (HARDWARE_ADD false).
+                    assert!(!each_finite(w.as_slice()) && each_finite(v.as_slice()));
                 }
                 for i in 0..9 {
                     let mut m = Matrix3::<T>::identity();
@@ -340,5 +366,8 @@ mod tests {
         }
         assert_eq!(f32::SIGN_BIT, (-0.0f32).to_bits_u64());
         assert_eq!(f64::SIGN_BIT, (-0.0f64).to_bits_u64());
+        // The host's additions are hardware in both types.
+        #[cfg(not(target_arch = "arm"))]
+        assert_eq!([f32::HARDWARE_ADD, f64::HARDWARE_ADD], [true, true]);
     }
 }
