@@ -28,6 +28,9 @@ use mbs_core::bodies::MassPoint2D;
 use mbs_core::integrators::{RigidLoads, SecondOrderState};
 use mbs_core::nodes::rigid::RigidState;
 use mbs_core::nodes::NodePoint2D;
+use mbs_core::system::{
+    Connector, FirmwareSystem, Load, Marker, Node, NodeState, Object, ObjectIndex, Sensor, System,
+};
 use mbs_core::Real;
 use panic_semihosting as _;
 use workload::{MiniMassPoint, Outcome, SpinningCylinder, CYLINDER_STEPS};
@@ -259,6 +262,35 @@ fn ram() {
     line::<MassPoint2D<f64>>("MassPoint2D", "f64");
     line::<MiniMassPoint<f32>>("mass_point_system(node+body+integrator+state)", "f32");
     line::<MiniMassPoint<f64>>("mass_point_system(node+body+integrator+state)", "f64");
+    system_ram::<f32>("f32");
+    system_ram::<f64>("f64");
+}
+
+/// RAM of a core `System` on the target: what one slot of each capacity costs (a node slot
+/// holds the node, its state and its body link), the system without any slot, and the
+/// firmware-sized `FirmwareSystem` (8 nodes and objects, 16 markers and loads, 8 connectors
+/// and sensors).
+fn system_ram<T: Real>(ty: &str) {
+    fn line(what: &str, ty: &str, bytes: usize) {
+        hprintln!("ram what={} type={} bytes={}", what, ty, bytes);
+    }
+    let node = size_of::<Node<T>>() + size_of::<NodeState<T>>() + size_of::<Option<ObjectIndex>>();
+    line("system_slot_node(node+state+body_link)", ty, node);
+    line("system_slot_object", ty, size_of::<Object<T>>());
+    line("system_slot_marker", ty, size_of::<Marker<T>>());
+    line("system_slot_load", ty, size_of::<Load<T>>());
+    line("system_slot_connector", ty, size_of::<Connector<T>>());
+    line("system_slot_sensor", ty, size_of::<Sensor<T>>());
+    line(
+        "system_without_slots",
+        ty,
+        size_of::<System<T, 0, 0, 0, 0, 0, 0>>(),
+    );
+    line(
+        "FirmwareSystem(8,8,16,16,8,8)",
+        ty,
+        size_of::<FirmwareSystem<T>>(),
+    );
 }
 
 /// One step of each workload between the count markers; the order is printed first.
