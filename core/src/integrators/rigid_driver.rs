@@ -232,9 +232,9 @@ fn diagnose<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>, e: Error) -> 
     }
 }
 
-/// The step of [`advance`] once every input has been checked: the COM map, one step of `dt`
-/// or the sub-steps of `settings` ([`substeps`]), the rotation-per-step report, the map back
-/// and the result check ([`finish`]). One copy of the maps and the check serves both paths.
+/// The step of [`advance`] once every input has been checked: the COM map (once, for both
+/// paths), one step of `dt` or the sub-steps of `settings` ([`substeps`]), the
+/// rotation-per-step report, the map back and the result check ([`finish`]).
 #[inline(always)]
 #[allow(clippy::question_mark)] // `?` on the sub-step's result copies it on thumb targets
 fn run_checked<T: Real, F>(
@@ -272,7 +272,7 @@ where
     let theta2 = theta * theta;
     // |w| dt > theta at the start or the end (two tests: the same as of the larger rate).
     // (Tested after the sub-step, not before: held across it, the flag made the x86_64 step
-    // 25 % slower in time at the same instruction count.)
+    // 30 % slower in time at the same instruction count, BENCHMARKS.md.)
     let too_large = s0.w.dot(&s0.w) * dt * dt > theta2
         || s.w.dot(&s.w) * dt * dt > theta2
         || settings.load_phase_too_large(dt);
@@ -369,8 +369,8 @@ where
 /// the position, orientation and accelerations screens the result (the velocities are
 /// covered by their accelerations); the per-field test of every entry decides only if it
 /// fails (a sum of finite entries may overflow).
-// Inlined into both paths on a host (the hot single step keeps its values in registers: 3 %
-// fewer instructions per step on x86_64); one shared copy on a microcontroller (its flash).
+// Inlined into both paths on a host (the hot single step keeps its values in registers);
+// one shared copy on a microcontroller (0.7 KB of a Cortex-M4F firmware's flash, for a call).
 #[cfg_attr(not(target_os = "none"), inline(always))]
 #[cfg_attr(target_os = "none", inline(never))]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
