@@ -202,3 +202,89 @@ fn the_same_inputs_finite_step_or_fail_on_their_own() {
     }
     assert!(ok > 100 && failed > 50, "ok {ok}, failed {failed}");
 }
+
+/// The single step leaves the new orientation out of its result test when the start and end
+/// rates turn less than 1 rad in `dt` (`rigid_driver::advance_result_screened`). Swept over
+/// turns from 1e-3 rad to 1e200 rad at rates up to 1e200 rad/s (and, in f32, into its
+/// overflow), along a principal axis (no gyroscopic torque: the rate stays finite however
+/// large the turn) and off it, for every orientation update and a general inertia: an accepted
+/// step always has a finite, unit orientation, and the huge turns along an axis (a finite rate
+/// whose turn overflows `exp`) are refused with `NonFiniteState`, so the test sees the case
+/// the bound is for. Always skipping the orientation's test makes it fail.
+#[test]
+fn a_small_turn_keeps_the_orientation_finite_and_a_huge_one_is_tested() {
+    fn sweep<T: mbs_core::Real>(bodies: &[RigidBody<T>]) -> (usize, usize) {
+        let settings = [
+            MidpointSettings::default(),
+            MidpointSettings::default().with_orientation(OrientationUpdate::MeanRate),
+            MidpointSettings::second_order().with_invariants(Invariants::Project),
+        ];
+        let q = Quaternion::exp(&Vector3::new(T::c(0.2), T::c(-0.3), T::c(0.4)));
+        let (mut accepted, mut refused) = (0, 0);
+        for o in settings {
+            // A bound that never reports (the test is of finiteness, not of the report).
+            let o = o.with_step(StepSettings::default().with_max_rotation_per_step(T::c(1e30)));
+            let integ = LinearlyImplicitMidpoint::with_settings(o);
+            for body in bodies {
+                for dir in [
+                    [0.0, 1.0, 0.0],
+                    [0.0, 0.0, -1.0],
+                    [0.6, 0.0, 0.8],
+                    [0.3, 0.5, 0.1],
+                ] {
+                    for rate_exp in (-3..=200).step_by(7) {
+                        for turn_exp in [-3.0, -0.5, -0.01, 0.0, 0.3, 2.0, 40.0, 200.0] {
+                            let rate = 10f64.powi(rate_exp);
+                            let dt = T::c(10f64.powf(turn_exp) / rate);
+                            let w = Vector3::new(dir[0], dir[1], dir[2]) * rate;
+                            let w = Vector3::new(T::c(w.x), T::c(w.y), T::c(w.z));
+                            if !(dt > T::zero() && dt.finite() && w.iter().all(|x| x.finite())) {
+                                continue;
+                            }
+                            let s0 = RigidState::new(Vector3::zeros(), q, Vector3::zeros(), w);
+                            let mut s = s0;
+                            match integ.step(body, &RigidLoads::none(), &mut s, dt) {
+                                Ok(_) => {
+                                    let o = s.orientation;
+                                    let unit = (o.norm_squared() - T::one()).abs_l();
+                                    assert!(
+                                        unit < T::c(1e-4),
+                                        "|q|^2 - 1 = {unit:?}, w {w:?}, dt {dt:?}"
+                                    );
+                                    s.validate().unwrap();
+                                    accepted += 1;
+                                }
+                                Err(e) => {
+                                    assert!(
+                                        matches!(e, Error::NonFiniteState | Error::SolverFailed),
+                                        "{e:?}"
+                                    );
+                                    assert_eq!(format!("{s:?}"), format!("{s0:?}"));
+                                    refused += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (accepted, refused)
+    }
+    let general = Matrix3::new(2.0, 0.3, -0.1, 0.3, 3.0, 0.2, -0.1, 0.2, 4.0);
+    let f64_bodies = [
+        RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::zeros()).unwrap(),
+        RigidBody::new(1.5, general, Vector3::zeros()).unwrap(),
+    ];
+    let (ok, refused) = sweep(&f64_bodies);
+    assert!(
+        ok > 500 && refused > 50,
+        "f64: accepted {ok}, refused {refused}"
+    );
+    let f32_bodies =
+        [RigidBody::<f32>::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::zeros()).unwrap()];
+    let (ok, refused) = sweep(&f32_bodies);
+    assert!(
+        ok > 100 && refused > 20,
+        "f32: accepted {ok}, refused {refused}"
+    );
+}

@@ -129,7 +129,7 @@ where
     F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
 {
     check_inputs(settings, loads, state, dt)?;
-    run_checked(body, settings, state, dt, sub)
+    run_checked(body, settings, state, dt, sub, false)
 }
 
 /// [`advance`] for a caller that has already run [`StepSettings::validate`] on `settings`
@@ -148,7 +148,7 @@ where
 {
     check_time_step(dt)?;
     check_state_and_loads(loads, state)?;
-    run_checked(body, settings, state, dt, sub)
+    run_checked(body, settings, state, dt, sub, false)
 }
 
 /// [`advance_validated`] with the finiteness of every input the step reads screened by the
@@ -176,6 +176,13 @@ where
 /// bit tests send it to the general paths, and the invariant projection (which runs only for
 /// a torque and `R_ang` exactly zero) cannot hide a bad `w` (its acceleration takes `w`).
 /// Sub-steps carry a non-finite `r` or `v` on by the same sums.
+///
+/// The new orientation needs no test of its own after one step of `dt` whose start and end
+/// rates both turn less than 1 rad in it (`|w|^2 dt^2 < 1`, `|w'|^2 dt^2 < 1`, tests the
+/// rotation bound computes anyway): the midpoint turns the (finite, unit) start orientation
+/// by `exp` of `w' h` or `(w + w') h/2`, a finite rotation vector below 1 rad, whose
+/// quaternion has entries of at most 1, so the product is finite. Sub-steps and larger turns
+/// take the full result test ([`finish`]).
 #[inline]
 pub fn advance_result_screened<T: Real, F>(
     body: &RigidBody<T>,
@@ -190,7 +197,7 @@ where
 {
     check_time_step(dt)?;
     check_unread(loads, state)?;
-    match run_checked(body, settings, state, dt, sub) {
+    match run_checked(body, settings, state, dt, sub, true) {
         Ok(info) => Ok(info),
         Err(e) => Err(diagnose(loads, state, e)),
     }
@@ -235,6 +242,9 @@ fn diagnose<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>, e: Error) -> 
 /// The step of [`advance`] once every input has been checked: the COM map (once, for both
 /// paths), one step of `dt` or the sub-steps of `settings` ([`substeps`]), the
 /// rotation-per-step report, the map back and the result check ([`finish`]).
+/// `small_turns_keep_q_finite`: the scheme's new orientation is finite whenever the start and
+/// end rates turn less than 1 rad in `dt` (the midpoint's, [`advance_result_screened`]); the
+/// single step then leaves the orientation out of the result test.
 #[inline(always)]
 #[allow(clippy::question_mark)] // `?` on the sub-step's result copies it on thumb targets
 fn run_checked<T: Real, F>(
@@ -243,6 +253,7 @@ fn run_checked<T: Real, F>(
     state: &mut RigidState<T>,
     dt: T,
     mut sub: F,
+    small_turns_keep_q_finite: bool,
 ) -> Result<StepInfo>
 where
     F: FnMut(&ComState<T>, T) -> Result<ComState<T>>,
@@ -254,7 +265,7 @@ where
             Ok(v) => v,
             Err(e) => return Err(e),
         };
-        finish(body, state, &s, inv_dt)?;
+        finish(body, state, &s, inv_dt, false)?;
         // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
         if settings.load_phase_too_large(dt) {
             info.status = StepStatus::StepTooLarge;
@@ -273,10 +284,16 @@ where
     // |w| dt > theta at the start or the end (two tests: the same as of the larger rate).
     // (Tested after the sub-step, not before: held across it, the flag made the x86_64 step
     // 30 % slower in time at the same instruction count, BENCHMARKS.md.)
-    let too_large = s0.w.dot(&s0.w) * dt * dt > theta2
-        || s.w.dot(&s.w) * dt * dt > theta2
-        || settings.load_phase_too_large(dt);
-    finish(body, state, &s, inv_dt)?;
+    let (turn0, turn1) = (s0.w.dot(&s0.w) * dt * dt, s.w.dot(&s.w) * dt * dt);
+    let too_large = turn0 > theta2 || turn1 > theta2 || settings.load_phase_too_large(dt);
+    // Only where a test that waits for the orientation stalls the step (an out-of-order core:
+    // `finish`); a microcontroller executes in order, and there the two tests cost more
+    // flash and instructions than the 4 additions they save.
+    let q_finite = cfg!(not(target_os = "none"))
+        && small_turns_keep_q_finite
+        && turn0 < T::one()
+        && turn1 < T::one();
+    finish(body, state, &s, inv_dt, q_finite)?;
     Ok(StepInfo {
         status: if too_large {
             StepStatus::StepTooLarge
@@ -366,9 +383,10 @@ where
 /// Maps the COM state `s` back to the reference point, sets the accelerations
 /// `(v' - v)/dt`, `(w' - w)/dt` (`inv_dt = 1/dt`, 1/s), and writes `state` if every entry
 /// of the result is finite (else `NonFiniteState`, `state` untouched). One test of the sum of
-/// the position, orientation and accelerations screens the result (the velocities are
-/// covered by their accelerations); the per-field test of every entry decides only if it
-/// fails (a sum of finite entries may overflow).
+/// the position and accelerations screens the result (the velocities are covered by their
+/// accelerations), with the orientation's entries unless the caller knows them finite
+/// (`q_finite`, [`run_checked`]); the per-field test of every entry decides only if it fails
+/// (a sum of finite entries may overflow).
 // Inlined into both paths on a host (the hot single step keeps its values in registers);
 // one shared copy on a microcontroller (0.7 KB of a Cortex-M4F firmware's flash, for a call).
 #[cfg_attr(not(target_os = "none"), inline(always))]
@@ -379,6 +397,7 @@ fn finish<T: Real>(
     state: &mut RigidState<T>,
     s: &ComState<T>,
     inv_dt: T,
+    q_finite: bool,
 ) -> Result<()> {
     let (position, velocity) = s.reference_point(body);
     let new = RigidState {
@@ -394,14 +413,16 @@ fn finish<T: Real>(
     let p = &new.position;
     let q = &new.orientation;
     let (a, b) = (&new.acceleration, &new.angular_acceleration);
-    let sum = ((p.x + p.y) + (p.z + q.w))
-        + ((q.x + q.y) + (q.z + a.x))
-        + ((a.y + a.z) + (b.x + (b.y + b.z)));
+    let sum = ((p.x + p.y) + (p.z + a.x)) + ((a.y + a.z) + (b.x + (b.y + b.z)));
+    // The orientation is the end of the step's longest chain of dependent operations: a test
+    // that waits for it makes the whole step wait (4 ns of an x86_64 step of 50 ns). Tested
+    // apart, behind `q_finite` (a branch, not a select, which would wait for it again).
+    let q_ok = q_finite || ((q.w + q.x) + (q.y + q.z)) * T::zero() == T::zero();
     // The per-field test runs only if the sum is not finite; its entries are gathered there
     // (not `&new`: taking the state's address would make the hot path build it in memory and
     // copy it into `state` with memcpy).
     let (v, w) = (&new.velocity, &new.angular_velocity);
-    if !(sum * T::zero() == T::zero()
+    if !((sum * T::zero() == T::zero() && q_ok)
         || (crate::real::all_finite_slice(&[
             p.x, p.y, p.z, v.x, v.y, v.z, w.x, w.y, w.z, a.x, a.y, a.z, b.x, b.y, b.z,
         ]) && q.norm_squared().finite()))
@@ -575,7 +596,7 @@ mod tests {
             let s0 = state();
             let good = ComState::from_reference(&body, &s0);
             let mut st = s0;
-            assert_eq!(finish(&body, &mut st, &good, 1e3), Ok(()));
+            assert_eq!(finish(&body, &mut st, &good, 1e3, false), Ok(()));
             for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
                 for i in 0..13 {
                     let mut c = good;
@@ -589,14 +610,17 @@ mod tests {
                         _ => c.q.z = bad,
                     }
                     let mut st = s0;
-                    assert_eq!(finish(&body, &mut st, &c, 1e3), Err(Error::NonFiniteState));
+                    assert_eq!(
+                        finish(&body, &mut st, &c, 1e3, false),
+                        Err(Error::NonFiniteState)
+                    );
                     assert_eq!(st, s0, "entry {i}");
                 }
             }
             // An infinite 1/dt (a subnormal dt) with an unchanged velocity: 0 * inf.
             let mut st = s0;
             assert_eq!(
-                finish(&body, &mut st, &good, f64::INFINITY),
+                finish(&body, &mut st, &good, f64::INFINITY, false),
                 Err(Error::NonFiniteState)
             );
         }
@@ -605,7 +629,7 @@ mod tests {
         s0.position = Vector3::new(f64::MAX, f64::MAX, 0.0);
         let c = ComState::from_reference(&at, &s0);
         let mut st = s0;
-        assert_eq!(finish(&at, &mut st, &c, 1.0), Ok(()));
+        assert_eq!(finish(&at, &mut st, &c, 1.0, false), Ok(()));
         assert_eq!(st.position, s0.position);
     }
 }

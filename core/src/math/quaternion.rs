@@ -363,16 +363,29 @@ fn half_angle_doubling<T: Real>(x: T) -> (T, T) {
     } else {
         series_n::<T, 8>(y2)
     };
-    for _ in 0..k {
-        let c2 = c * c - y2 * s * s;
-        s *= c;
-        c = c2;
-        y2 *= T::c(4.0);
+    // Each doubling squares the norm (|(c', h' s')| = |(c, h s)|^2), so an error of the norm
+    // doubles with each: after the 30 of a 1e9 rad turn in f32 (or the 60 of 1e18 rad in
+    // f64) nothing of the unit norm would be left (the result went to zero or overflowed).
+    // So the doublings run in blocks of at most 8 (error up to 2^8 EPS), each followed by one
+    // Newton step of 1/sqrt, `f = (3 - c^2 - y^2 s^2)/2`, which takes the norm back to 1 to
+    // rounding. Up to 8 doublings (turns under 256 rad) that is the one final Newton step.
+    let mut left = k;
+    loop {
+        let n = left.min(8);
+        for _ in 0..n {
+            let c2 = c * c - y2 * s * s;
+            s *= c;
+            c = c2;
+            y2 *= T::c(4.0);
+        }
+        left -= n;
+        let f = T::c(1.5) - T::c(0.5) * (c * c + y2 * s * s);
+        c *= f;
+        s *= f;
+        if left == 0 {
+            return (c, s);
+        }
     }
-    // Each doubling squares the norm error (|(c', h' s')| = |(c, h s)|^2): one Newton step of
-    // 1/sqrt takes `c^2 + h^2 s^2` back to 1 to rounding.
-    let n = T::c(1.5) - T::c(0.5) * (c * c + x * s * s);
-    (c * n, s * n)
 }
 
 /// `half_angle_series(x, series_terms(x))`, the branches written out (smallest `x` first).
@@ -575,6 +588,21 @@ mod tests {
             Quaternion::<f64>::exp(&Vector3::zeros()),
             Quaternion::identity()
         );
+    }
+
+    /// A turn of any finite size gives a unit quaternion: the doubling branch renormalizes
+    /// every 8th doubling (without it, 1e9 rad in f32 and 1e18 rad in f64 gave a zero or
+    /// non-finite quaternion). Below 256 rad it is the plain recurrence (bits unchanged).
+    #[test]
+    fn a_huge_turn_is_still_a_unit_quaternion() {
+        for angle in [300.0, 1e5, 1e9, 1e18, 1e60, 1e150] {
+            let q = Quaternion::<f64>::exp(&Vector3::new(0.6 * angle, 0.0, -0.8 * angle));
+            assert!(close(q.norm_squared(), 1.0, 1e-15), "f64 {angle}: {q:?}");
+        }
+        for angle in [300.0f32, 1e5, 1e9, 1e18] {
+            let q = Quaternion::<f32>::exp(&Vector3::new(0.6 * angle, 0.0, -0.8 * angle));
+            assert!((q.norm_squared() - 1.0).abs() < 1e-6, "f32 {angle}: {q:?}");
+        }
     }
 
     #[test]
