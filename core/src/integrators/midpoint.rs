@@ -89,7 +89,6 @@ use super::rigid_driver::{advance_result_screened, renormalize_near_unit, ComSta
 use super::solve3::{solve3, solve3_adjugate_inline};
 use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
-use crate::math::Quaternion;
 use crate::nodes::rigid::RigidState;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
@@ -453,7 +452,7 @@ fn substep<T: Real>(
     // operation of the step (18 cycles off its longest chain of dependent operations on a
     // host). `|q'|^2 - 1` is then the rounding of the product plus `|exp|^2 - 1`, a few EPS,
     // and the next step takes it out again: it does not accumulate.
-    let q1 = renormalize_near_unit(&s.q).mul(&Quaternion::exp_inline(&turn));
+    let q1 = renormalize_near_unit(&s.q).mul_exp_inline(&turn);
     Ok(ComState {
         r: r1,
         v: v1,
