@@ -199,20 +199,7 @@ impl<T: Real> Quaternion<T> {
     /// (f32). A pure function of `phi`. Larger angles halve the angle into the series' range and
     /// double back (no libm trigonometry; error a few `EPS` up to `|phi| = 2 pi`).
     pub fn exp(phi: &Vector3<T>) -> Self {
-        Self::exp_inline(phi)
-    }
-
-    /// [`Quaternion::exp`], forced inline: for a hot step that calls it once (the midpoint
-    /// step), where the call and the copies of its arguments cost more than the series.
-    /// Everywhere else call [`Quaternion::exp`] (one copy in the binary).
-    #[inline(always)]
-    pub fn exp_inline(phi: &Vector3<T>) -> Self {
-        let h2 = phi.dot(phi) * T::c(0.25);
-        let (c, s_over_h) = if h2 < T::c(SERIES_LIMIT) {
-            half_angle_series_by_size(h2)
-        } else {
-            half_angle_doubling(h2)
-        };
+        let (c, s_over_h) = half_angle(phi.dot(phi) * T::c(0.25));
         // sin(h)/|phi| * phi = (sin(h)/h) * phi/2
         let k = s_over_h * T::c(0.5);
         Self::new(c, phi.x * k, phi.y * k, phi.z * k)
@@ -228,13 +215,8 @@ impl<T: Real> Quaternion<T> {
     #[inline(always)]
     pub fn mul_exp_inline(&self, phi: &Vector3<T>) -> Self {
         let h = phi * T::c(0.5);
-        // = phi.phi/4 (scaling by a power of 2 is exact)
-        let h2 = h.dot(&h);
-        let (c, s_over_h) = if h2 < T::c(SERIES_LIMIT) {
-            half_angle_series_by_size(h2)
-        } else {
-            half_angle_doubling(h2)
-        };
+        // h.h = phi.phi/4 (scaling by a power of 2 is exact)
+        let (c, s_over_h) = half_angle(h.dot(&h));
         let a = self;
         // self * [0, h], written out (no products with the zero scalar part).
         let p = Self::new(
@@ -266,6 +248,18 @@ impl<T: Real> Quaternion<T> {
         }
         let angle = T::c(2.0) * s.atan2_l(q.w);
         v * (angle / s)
+    }
+}
+
+/// `(cos h, sin(h)/h)` from `x = h^2` (finite or not): the series below [`SERIES_LIMIT`], the
+/// doubling branch (out of line) above; [`Quaternion::exp`] and
+/// [`Quaternion::mul_exp_inline`] share it.
+#[inline(always)]
+fn half_angle<T: Real>(x: T) -> (T, T) {
+    if x < T::c(SERIES_LIMIT) {
+        half_angle_series_by_size(x)
+    } else {
+        half_angle_doubling(x)
     }
 }
 
