@@ -286,13 +286,9 @@ where
     // 30 % slower in time at the same instruction count, BENCHMARKS.md.)
     let (turn0, turn1) = (s0.w.dot(&s0.w) * dt * dt, s.w.dot(&s.w) * dt * dt);
     let too_large = turn0 > theta2 || turn1 > theta2 || settings.load_phase_too_large(dt);
-    // Only where a test that waits for the orientation stalls the step (an out-of-order core:
-    // `finish`); a microcontroller executes in order, and there the two tests cost more
-    // flash and instructions than the 4 additions they save.
-    let q_finite = cfg!(not(target_os = "none"))
-        && small_turns_keep_q_finite
-        && turn0 < T::one()
-        && turn1 < T::one();
+    // Computed only where `finish` tests the orientation apart ([`Q_TESTED_APART`]).
+    let q_finite =
+        Q_TESTED_APART && small_turns_keep_q_finite && turn0 < T::one() && turn1 < T::one();
     finish(body, state, &s, inv_dt, q_finite)?;
     Ok(StepInfo {
         status: if too_large {
@@ -380,6 +376,14 @@ where
     Ok((s, info))
 }
 
+/// Whether [`finish`] tests the new orientation apart from the rest of the result (skipped
+/// when the caller knows it finite, `q_finite`). On a host (out of order) the orientation is
+/// the end of the step's longest chain of dependent operations, and a test that waits for it
+/// makes the whole step wait (4 ns of an x86_64 step of 50 ns). A microcontroller executes in
+/// order: there one test of one sum is fewer instructions and bytes than the two compares
+/// that would skip it, so it neither computes `q_finite` nor tests apart.
+const Q_TESTED_APART: bool = cfg!(not(target_os = "none"));
+
 /// Maps the COM state `s` back to the reference point, sets the accelerations
 /// `(v' - v)/dt`, `(w' - w)/dt` (`inv_dt = 1/dt`, 1/s), and writes `state` if every entry
 /// of the result is finite (else `NonFiniteState`, `state` untouched). One test of the sum of
@@ -415,14 +419,12 @@ fn finish<T: Real>(
     let (a, b) = (&new.acceleration, &new.angular_acceleration);
     let sum = ((p.x + p.y) + (p.z + a.x)) + ((a.y + a.z) + (b.x + (b.y + b.z)));
     let q_sum = (q.w + q.x) + (q.y + q.z);
-    // On a host the orientation is the end of the step's longest chain of dependent
-    // operations: a test that waits for it makes the whole step wait (4 ns of an x86_64 step
-    // of 50 ns), so it is tested apart, behind `q_finite` (a branch, not a select, which
-    // would wait for it again). A microcontroller (in order) takes one test of one sum.
-    let (sum, q_ok) = if cfg!(target_os = "none") {
-        (sum + q_sum, true)
-    } else {
+    // Apart behind `q_finite` (a branch, not a select, which would wait for it again), or in
+    // the one sum ([`Q_TESTED_APART`]).
+    let (sum, q_ok) = if Q_TESTED_APART {
         (sum, q_finite || q_sum * T::zero() == T::zero())
+    } else {
+        (sum + q_sum, true)
     };
     // The per-field test runs only if the sum is not finite; its entries are gathered there
     // (not `&new`: taking the state's address would make the hot path build it in memory and
