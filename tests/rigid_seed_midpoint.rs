@@ -100,6 +100,26 @@ fn same<T: Real>(
     ra.is_ok()
 }
 
+/// Writes a bad value `x` into entry `i` of one state field each.
+fn state_faults<T: Real>() -> [fn(&mut RigidState<T>, usize, T); 4] {
+    [
+        |s, i, x| s.position[i] = x,
+        |s, i, x| s.velocity[i] = x,
+        |s, i, x| s.angular_velocity[i] = x,
+        |s, i, x| s.acceleration[i] = x,
+    ]
+}
+
+/// Writes a bad value `x` into entry `i` of one load field each (an off-diagonal entry of
+/// the angular resistance).
+fn load_faults<T: Real>() -> [fn(&mut RigidLoads<T>, usize, T); 3] {
+    [
+        |l, i, x| l.force[i] = x,
+        |l, i, x| l.torque[i] = x,
+        |l, i, x| l.angular_resistance[(i, (i + 1) % 3)] = x,
+    ]
+}
+
 fn agree<T: Real>() {
     let (mut ok, mut refused) = (0, 0);
     let dts = [1e-3, 0.05, 1e300, 0.0, -1e-3, f64::NAN, f64::INFINITY].map(T::c);
@@ -118,27 +138,16 @@ fn agree<T: Real>() {
                     let dt = T::c(1e-3);
                     for x in bad {
                         for i in 0..3 {
-                            let mut s = s0;
-                            s.position[i] = x;
-                            refused += usize::from(!same(&st, &body, &l0, &s, dt));
-                            let mut s = s0;
-                            s.velocity[i] = x;
-                            refused += usize::from(!same(&st, &body, &l0, &s, dt));
-                            let mut s = s0;
-                            s.angular_velocity[i] = x;
-                            refused += usize::from(!same(&st, &body, &l0, &s, dt));
-                            let mut s = s0;
-                            s.acceleration[i] = x;
-                            refused += usize::from(!same(&st, &body, &l0, &s, dt));
-                            let mut l = l0;
-                            l.force[i] = x;
-                            refused += usize::from(!same(&st, &body, &l, &s0, dt));
-                            let mut l = l0;
-                            l.torque[i] = x;
-                            refused += usize::from(!same(&st, &body, &l, &s0, dt));
-                            let mut l = l0;
-                            l.angular_resistance[(i, (i + 1) % 3)] = x;
-                            refused += usize::from(!same(&st, &body, &l, &s0, dt));
+                            for fault in state_faults::<T>() {
+                                let mut s = s0;
+                                fault(&mut s, i, x);
+                                refused += usize::from(!same(&st, &body, &l0, &s, dt));
+                            }
+                            for fault in load_faults::<T>() {
+                                let mut l = l0;
+                                fault(&mut l, i, x);
+                                refused += usize::from(!same(&st, &body, &l, &s0, dt));
+                            }
                         }
                     }
                 }
