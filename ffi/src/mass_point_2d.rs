@@ -112,7 +112,8 @@ impl<T: Real> mbs_point2d_state_of<T> {
             q_tt: Vector2::from(self.q_tt),
             a: Vector2::from(self.a),
         };
-        // Core's screen of all eight entries (one sum test where additions are hardware).
+        // Core's check of all eight entries (`real::all_finite_of`: one sum test on a
+        // microcontroller with hardware additions, a test of each entry elsewhere).
         if s.is_finite() {
             Ok(s)
         } else {
