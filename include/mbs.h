@@ -111,7 +111,7 @@
 typedef uint32_t mbs_status;
 
 /**
- * Parameters of a Modelica MultiBody `BodyCylinder` (seed 001). Fill with
+ * Parameters of a Modelica Standard Library `Modelica.Mechanics.MultiBody.Parts.BodyCylinder`. Fill with
  * `mbs_cylinder_default`, then override fields. A `has_*` flag set to `false` means "use
  * Modelica's default", which derives from the other parameters.
  */
@@ -593,7 +593,7 @@ typedef struct mbs_mass_properties {
 } mbs_mass_properties;
 
 /**
- * Every derived value of the seed's `BodyCylinder` table, SI units, frame_a.
+ * Every derived value of Modelica's `BodyCylinder` parameter table, SI units, frame_a.
  */
 typedef struct mbs_cylinder_derived {
   /**
@@ -937,7 +937,7 @@ typedef struct mbs_step_settings_of_f32 {
 typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
 
 /**
- * The drawing settings (seed 003; Exudyn's names and defaults). Fill with
+ * The drawing settings (Exudyn's names and defaults). Fill with
  * `mbs_visualization_settings_default`, then override fields.
  */
 typedef struct mbs_visualization_settings {
@@ -1905,7 +1905,7 @@ mbs_status mbs_mass_point_2d_step_f32(const mbs_mass_point_2d_f32 *body,
 
 /**
  * Reads output `var` (`MBS_OUTPUT_*`) of the mass point in `state` at `local_position` (m)
- * into `out[0 .. n)` and `n` into `*written` (seed 002's table): `POSITION` = `[r + q, 0] +
+ * into `out[0 .. n)` and `n` into `*written` (the output table of Exudyn's `ObjectMassPoint2D`): `POSITION` = `[r + q, 0] +
  * local_position` (m, world), `DISPLACEMENT` = `[q, 0]`, `VELOCITY` = `[q_t, 0]` (m/s),
  * `ACCELERATION` = `[q_tt, 0]` (m/s^2), `ROTATION_MATRIX` = identity, `ROTATION`,
  * `ANGULAR_VELOCITY`, `ANGULAR_VELOCITY_LOCAL` = 0, `KINETIC_ENERGY` = `m q_t.q_t / 2` (J) and
@@ -1947,7 +1947,7 @@ mbs_status mbs_mass_point_2d_position_jacobian(const mbs_mass_point_2d *body,
                                                double *out);
 
 /**
- * Exudyn's `SolveDynamic` for the mass point (the seed 002 mini example): from
+ * Exudyn's `SolveDynamic` for the mass point (the mini example of Exudyn's `ObjectMassPoint2D` documentation): from
  * `initial_coordinates` (m) and `initial_velocities` (m/s) at `settings->start_time` with
  * consistent accelerations, `settings->number_of_steps` generalized-alpha steps to
  * `settings->end_time` under the constant `loads`; writes the final state.
@@ -1990,7 +1990,7 @@ mbs_status mbs_cylinder_mass_properties(const struct mbs_cylinder *cyl,
                                         struct mbs_mass_properties *out);
 
 /**
- * Every derived value of the seed's `BodyCylinder` table (errors as
+ * Every derived value of Modelica's `BodyCylinder` parameter table (errors as
  * `mbs_cylinder_mass_properties`).
  *
  * # Safety
@@ -2355,7 +2355,7 @@ mbs_status mbs_visualization_settings_default(struct mbs_visualization_settings 
 
 /**
  * The scene of the system's current state with `settings`: calls `callback(ctx, p)` once per
- * primitive of every drawn body (object order, then primitive order; seed 003's rules: a body
+ * primitive of every drawn body (object order, then primitive order; Exudyn's visualization rules: a body
  * is drawn if `bodies_show` and its own show; `-1` color components take
  * `bodies_default_color`; with a contour variable and `contour_rigid_bodies_colored` a body
  * with a value takes the colormap's color; `bodies_show_numbers` labels its first primitive)
@@ -2874,7 +2874,7 @@ mbs_status mbs_system_create_rigid_body(struct mbs_system *sys,
                                         struct mbs_created_body *out);
 
 /**
- * Modelica's `BodyCylinder` (seed 001) with its node: the rigid body of `*cylinder`'s mass
+ * Modelica's `BodyCylinder` with its node: the rigid body of `*cylinder`'s mass
  * properties (frame_a = the node's point and body frame; see `mbs_body_cylinder_init`) on a
  * node that starts from `*start` (`r_0_start`, `v_0_start`, `angles_start` about
  * `sequence_start`, `w_0_start` in the world frame), and with a non-zero `gravity` (m/s^2,

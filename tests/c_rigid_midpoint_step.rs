@@ -13,7 +13,7 @@ use mbs::rigid_state::mbs_rigid_state_of;
 use mbs::rigid_step::{midpoint_step, step, time_step};
 use mbs::step_settings::{mbs_step_info, mbs_step_settings_of, MBS_INTEGRATOR_MIDPOINT};
 use mbs::*;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::RigidIntegrator;
 use mbs_core::Real;
 

@@ -5,10 +5,10 @@
 mod rigid_support;
 
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::explicit_euler::ExplicitEuler;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
-use mbs_core::integrators::rk4::Rk4;
-use mbs_core::integrators::symplectic_euler::SymplecticEuler;
+use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::rk4::Rk4;
+use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use nalgebra::{Matrix3, Vector3};
 use rigid_support::*;

@@ -5,7 +5,7 @@
 use approx::assert_relative_eq;
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::body::Body;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::{Error, OutputValue, OutputVariableType as O, Param};
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};

@@ -6,7 +6,7 @@ use approx::assert_relative_eq;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::body::{Body, Generalized};
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::{Error, OutputValue, OutputVariableType as O, Param};
 use nalgebra::{Matrix3, Rotation3, Unit, UnitQuaternion, Vector3};
 

@@ -21,12 +21,12 @@ mod rigid_support;
 
 use approx::assert_relative_eq;
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
+use mbs_core::integrators::rigid::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
 use mbs_core::integrators::{
     OrientationUpdate, Resistance, RigidIntegrator, RigidLoads, StepSettings, StepStatus,
 };
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::{Error, Param};
 use nalgebra::{Matrix3, Vector3};
 use rigid_support::*;

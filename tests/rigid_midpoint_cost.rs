@@ -9,12 +9,12 @@
 //! linear resistance (so the resistance path is exercised), the others without.
 
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
+use mbs_core::integrators::rigid::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
 use mbs_core::integrators::{
     Invariants, OrientationUpdate, Resistance, RigidIntegrator, RigidLoads,
 };
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use nalgebra::Vector3;
 
 #[test]

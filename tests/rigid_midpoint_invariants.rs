@@ -10,9 +10,9 @@
 mod rigid_support;
 
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
-use mbs_core::integrators::rk4::Rk4;
-use mbs_core::integrators::symplectic_euler::SymplecticEuler;
+use mbs_core::integrators::rigid::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
+use mbs_core::integrators::rigid::rk4::Rk4;
+use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{Invariants, OrientationUpdate, RigidIntegrator, RigidLoads};
 use nalgebra::{Matrix3, Vector3};
 use rigid_support::*;
@@ -154,7 +154,7 @@ fn projection_works_in_f32_and_with_a_full_inertia_tensor() {
     let w0 = Vector3::<f32>::new(0.1, 5.0, 0.1);
     let i32m = Matrix3::<f32>::from_diagonal(&Vector3::new(1.0, 2.0, 3.0));
     let e = |w: &Vector3<f32>| 0.5 * w.dot(&(i32m * w));
-    let mut s = mbs_core::nodes::rigid::RigidState::<f32>::new(
+    let mut s = mbs_core::state::RigidState::<f32>::new(
         Vector3::zeros(),
         mbs_core::math::Quaternion::identity(),
         Vector3::zeros(),

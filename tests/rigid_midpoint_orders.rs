@@ -10,10 +10,10 @@
 mod rigid_support;
 
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
+use mbs_core::integrators::rigid::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
 use mbs_core::integrators::{Invariants, OrientationUpdate, Resistance, RigidLoads};
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use rigid_support::*;
 

@@ -4,13 +4,13 @@
 
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::body::Body;
-use mbs_core::integrators::explicit_euler::ExplicitEuler;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
-use mbs_core::integrators::rk4::Rk4;
-use mbs_core::integrators::symplectic_euler::SymplecticEuler;
+use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::rk4::Rk4;
+use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepSettings};
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::OutputVariableType;
 use nalgebra::Vector3;
 
@@ -68,7 +68,7 @@ fn no_step_allocates() {
         0
     );
     // Every option of the midpoint step, the projection included.
-    let all = mbs_core::integrators::midpoint::MidpointSettings::second_order()
+    let all = mbs_core::integrators::rigid::midpoint::MidpointSettings::second_order()
         .with_invariants(mbs_core::integrators::Invariants::Project)
         .with_step(sub.with_load_frequency(Some(10.0)));
     let integ = LinearlyImplicitMidpoint::with_settings(all);

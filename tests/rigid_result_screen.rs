@@ -11,12 +11,12 @@
 #![allow(clippy::unwrap_used)]
 
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
+use mbs_core::integrators::rigid::midpoint::{LinearlyImplicitMidpoint, MidpointSettings};
 use mbs_core::integrators::{
     Invariants, OrientationUpdate, Resistance, RigidIntegrator, RigidLoads, StepSettings,
 };
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::Error;
 use nalgebra::{Matrix3, Vector3};
 

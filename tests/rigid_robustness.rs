@@ -5,13 +5,13 @@ mod rigid_support;
 
 use approx::assert_relative_eq;
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::explicit_euler::ExplicitEuler;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
-use mbs_core::integrators::rk4::Rk4;
-use mbs_core::integrators::symplectic_euler::SymplecticEuler;
+use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::rk4::Rk4;
+use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepSettings, StepStatus};
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::{Error, Param};
 use nalgebra::{Matrix3, Vector3};
 use rigid_support::*;

@@ -1,4 +1,4 @@
-//! `SeedMidpoint` (the seed's step with the default options fixed at compile time, what the C
+//! `DefaultMidpoint` (the seed's step with the default options fixed at compile time, what the C
 //! API runs) against `LinearlyImplicitMidpoint::with_step_settings` (the options read at run
 //! time): the same result and the same state bits for every input, in f32 and f64. The
 //! inputs cover each path of the step: principal and general inertia, a COM on and off the
@@ -11,11 +11,11 @@
 #![allow(clippy::unwrap_used)]
 
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
-use mbs_core::integrators::seed_midpoint::SeedMidpoint;
+use mbs_core::integrators::rigid::midpoint::DefaultMidpoint;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepSettings};
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::Real;
 use nalgebra::{Matrix3, Vector3};
 
@@ -88,7 +88,7 @@ fn same<T: Real>(
     dt: T,
 ) -> bool {
     let (mut a, mut b) = (*s0, *s0);
-    let ra = SeedMidpoint::new(*st).step(body, loads, &mut a, dt);
+    let ra = DefaultMidpoint::new(*st).step(body, loads, &mut a, dt);
     let rb = LinearlyImplicitMidpoint::with_step_settings(*st).step(body, loads, &mut b, dt);
     assert_eq!(ra, rb, "{st:?} {loads:?} {s0:?} dt {dt:?}");
     // Bitwise (NaN != NaN under PartialEq).
@@ -185,7 +185,7 @@ fn trajectories_agree() {
             .with_substep(true)
             .with_max_rotation_per_step(1e-3),
     ] {
-        let seed = SeedMidpoint::new(st);
+        let seed = DefaultMidpoint::new(st);
         let opts = seed.with_options();
         let (mut a, mut b) = (states::<f64>()[2], states::<f64>()[2]);
         for _ in 0..2000 {

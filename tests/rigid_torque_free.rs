@@ -6,7 +6,7 @@ mod rigid_support;
 
 use approx::assert_relative_eq;
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use nalgebra::{Matrix3, Vector3};
 use rigid_support::*;

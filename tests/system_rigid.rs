@@ -9,7 +9,7 @@ mod system_support;
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::inertia::MassProperties;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::math::Quaternion;
 use mbs_core::solver::SimulationSettings;

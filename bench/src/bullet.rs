@@ -36,12 +36,12 @@
 //! `btMatrix3x3::solve33` (Cramer's rule): the same linear system.
 
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::midpoint::translation_increment;
-use mbs_core::integrators::rigid_driver::{advance, renormalize_near_unit, ComState};
-use mbs_core::integrators::solve3::solve3;
-use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
+use mbs_core::integrators::rigid::com_state::renormalize_near_unit;
+use mbs_core::integrators::rigid::midpoint::translation::translation_increment;
+use mbs_core::integrators::rigid::ComState;
+use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepSettings};
+use mbs_core::math::solve3::solve3;
 use mbs_core::math::{skew, Quaternion};
-use mbs_core::nodes::rigid::RigidState;
 use mbs_core::{Error, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
@@ -70,7 +70,7 @@ pub fn gyroscopic_increment<T: Real>(
 
 /// Bullet-style step: semi-implicit Euler with Bullet's implicit body-frame gyroscopic impulse
 /// (see the module docs). Inputs are checked, and sub-stepping is done, by core's
-/// [`advance`], exactly as for core's own schemes.
+/// rigid driver, exactly as for core's own schemes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BulletImplicitGyro<T> {
     /// Rotation-per-step bound and sub-stepping.
@@ -86,34 +86,37 @@ impl<T: Real> Default for BulletImplicitGyro<T> {
 }
 
 impl<T: Real> RigidIntegrator<T> for BulletImplicitGyro<T> {
-    fn step(
+    fn step_settings(&self) -> &StepSettings<T> {
+        &self.settings
+    }
+
+    fn substep(
         &self,
         body: &RigidBody<T>,
         loads: &RigidLoads<T>,
-        state: &mut RigidState<T>,
-        dt: T,
-    ) -> Result<StepInfo> {
-        advance(body, loads, &self.settings, state, dt, |s, h| {
-            let i = body.inertia();
-            let ra = &loads.angular_resistance;
-            let dw_ext = solve3(&(i + ra * h), &((loads.torque - ra * s.w) * h))
-                .ok_or(Error::SolverFailed)?;
-            let dw_gyro = gyroscopic_increment(i, &s.w, h).ok_or(Error::SolverFailed)?;
-            let w1 = s.w + dw_ext + dw_gyro;
-            let v1 = s.v
-                + translation_increment(
-                    body.mass(),
-                    &loads.linear_resistance,
-                    &loads.force,
-                    &s.v,
-                    h,
-                )?;
-            Ok(ComState {
-                r: s.r + v1 * h,
-                v: v1,
-                q: renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h)))),
-                w: w1,
-            })
+        s: &ComState<T>,
+        h: T,
+    ) -> Result<ComState<T>> {
+        let i = body.inertia();
+        let ra = &loads.angular_resistance;
+        let dw_ext =
+            solve3(&(i + ra * h), &((loads.torque - ra * s.w) * h)).ok_or(Error::SolverFailed)?;
+        let dw_gyro = gyroscopic_increment(i, &s.w, h).ok_or(Error::SolverFailed)?;
+        let w1 = s.w + dw_ext + dw_gyro;
+        let v1 = s.v
+            + translation_increment(
+                body.mass(),
+                &loads.linear_resistance,
+                &loads.force,
+                &s.v,
+                h,
+                T::one(),
+            )?;
+        Ok(ComState {
+            r: s.r + v1 * h,
+            v: v1,
+            q: renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h)))),
+            w: w1,
         })
     }
 }
@@ -123,6 +126,7 @@ impl<T: Real> RigidIntegrator<T> for BulletImplicitGyro<T> {
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+    use mbs_core::state::RigidState;
 
     fn body() -> RigidBody<f64> {
         RigidBody::from_principal(1.0, [1.0, 2.0, 3.0], Vector3::zeros()).unwrap()

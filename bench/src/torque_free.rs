@@ -11,7 +11,7 @@
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::{Real, Result};
 use nalgebra::Vector3;
 use std::time::Instant;
@@ -142,7 +142,7 @@ pub fn time_per_step<T: Real, I: RigidIntegrator<T>>(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
+    use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 
     #[test]
     fn invariants_of_the_start_state() {

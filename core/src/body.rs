@@ -1,4 +1,4 @@
-//! What every body provides (seed 003): outputs at a local position, and the Jacobians through
+//! What every body provides (as Exudyn's bodies): outputs at a local position, and the Jacobians through
 //! which a marker's force and torque act back on the body's coordinates.
 //!
 //! Frames: a body has a body frame `b` and a reference point, the position of its node.
@@ -24,7 +24,7 @@ pub type Jacobian<T> = Matrix3x6<T>;
 /// A generalized force or velocity; entries past [`Body::coordinates`] are zero.
 pub type Generalized<T> = Vector6<T>;
 
-/// The interface of a body (seed 003): outputs and marker Jacobians.
+/// The interface of a body (as Exudyn's bodies): outputs and marker Jacobians.
 pub trait Body<T: Real> {
     /// The node state the body reads (coordinates, velocities, last accelerations).
     type State;

@@ -170,7 +170,7 @@ pub fn finite_all<T: crate::real::Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
 where
     S: nalgebra::RawStorage<T, R, C> + nalgebra::IsContiguous,
 {
-    if crate::real::all_finite(m) {
+    if crate::finite::all_finite(m) {
         Ok(())
     } else {
         Err(Error::NotFinite(p))

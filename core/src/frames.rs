@@ -37,7 +37,7 @@ pub fn to_unit1<T: Real>(v: &Vector3<T>) -> Vector3<T> {
 /// Modelica's `Vectors.normalizeWithAssert`: `v / |v|`, or `Err(ZeroLength(Direction))` when
 /// `|v| = 0` (Modelica asserts `length(v) > 0`), `Err(NotFinite(Direction))` for NaN/infinity.
 pub fn normalize_with_assert<T: Real>(v: &Vector3<T>) -> Result<Vector3<T>> {
-    if !crate::real::all_finite(v) {
+    if !crate::finite::all_finite(v) {
         return Err(Error::NotFinite(Param::Direction));
     }
     let l = length(v);
@@ -197,7 +197,7 @@ pub fn axes_rotations_angles<T: Real>(
     guess_angle1: T,
 ) -> Result<[T; 3]> {
     check_sequence(sequence)?;
-    if !crate::real::all_finite(t) || !guess_angle1.finite() {
+    if !crate::finite::all_finite(t) || !guess_angle1.finite() {
         return Err(Error::NotFinite(Param::Orientation));
     }
     let e1_1 = unit_axis::<T>(sequence[0]);

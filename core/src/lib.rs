@@ -19,6 +19,7 @@
 pub mod bodies;
 pub mod body;
 pub mod error;
+pub mod finite;
 pub mod frames;
 pub mod graphics;
 pub mod inertia;
@@ -29,7 +30,9 @@ pub mod nodes;
 pub mod output;
 pub mod real;
 pub mod solver;
+pub mod state;
 pub mod system;
+pub mod target;
 
 pub use error::{Error, Param, Result};
 pub use output::{OutputValue, OutputVariableType};

@@ -1,4 +1,4 @@
-//! Modelica's `BodyCylinder` (seed 001, core's `BodyCylinder`) as a steppable rigid body: the
+//! Modelica's `BodyCylinder` (core's `BodyCylinder`) as a steppable rigid body: the
 //! `mbs_cylinder` parameters (with Modelica's defaults) and the `mbs_body_start` values give
 //! the rigid body (reference point and body frame = frame_a) and its start state.
 

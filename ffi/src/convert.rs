@@ -100,7 +100,7 @@ pub fn finite<T: Real>(x: T) -> FfiResult<T> {
 /// `MBS_ERR_NOT_FINITE` unless every entry of `a` is finite.
 #[inline]
 pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
-    if mbs_core::real::all_finite_slice(a) {
+    if mbs_core::finite::all_finite_slice(a) {
         Ok(())
     } else {
         Err(MBS_ERR_NOT_FINITE)
@@ -111,7 +111,7 @@ pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
 /// can still overflow, e.g. the kinetic energy of a velocity of 1e200 m/s).
 #[inline]
 pub fn finite_result<T: Real>(a: &[T]) -> FfiResult<()> {
-    if mbs_core::real::all_finite_slice(a) {
+    if mbs_core::finite::all_finite_slice(a) {
         Ok(())
     } else {
         Err(MBS_ERR_NON_FINITE_STATE)

@@ -1,6 +1,6 @@
-//! Exudyn's `ObjectMassPoint2D` on a `NodePoint2D` without a system (seed 002): parameters,
+//! Exudyn's `ObjectMassPoint2D` on a `NodePoint2D` without a system (Exudyn's `ObjectMassPoint2D`): parameters,
 //! state, one generalized-alpha step, outputs, the position Jacobian, and the whole
-//! `SolveDynamic` of the seed's mini example. Parameters, state, loads, init and step in
+//! `SolveDynamic` of the mini example of Exudyn's `ObjectMassPoint2D` documentation. Parameters, state, loads, init and step in
 //! double (`mbs_mass_point_2d_*`) and single precision (`mbs_mass_point_2d_*_f32`, for a
 //! firmware on a single-precision FPU); outputs, Jacobian and the whole solve in double.
 //!
@@ -112,7 +112,7 @@ impl<T: Real> mbs_point2d_state_of<T> {
             q_tt: Vector2::from(self.q_tt),
             a: Vector2::from(self.a),
         };
-        // Core's check of all eight entries (`real::all_finite_of`: one sum test on a
+        // Core's check of all eight entries (`finite::all_finite_of`: one sum test on a
         // microcontroller with hardware additions, a test of each entry elsewhere).
         if s.is_finite() {
             Ok(s)
@@ -433,7 +433,7 @@ unsafe fn step<T: Real>(
 }
 
 /// Reads output `var` (`MBS_OUTPUT_*`) of the mass point in `state` at `local_position` (m)
-/// into `out[0 .. n)` and `n` into `*written` (seed 002's table): `POSITION` = `[r + q, 0] +
+/// into `out[0 .. n)` and `n` into `*written` (the output table of Exudyn's `ObjectMassPoint2D`): `POSITION` = `[r + q, 0] +
 /// local_position` (m, world), `DISPLACEMENT` = `[q, 0]`, `VELOCITY` = `[q_t, 0]` (m/s),
 /// `ACCELERATION` = `[q_tt, 0]` (m/s^2), `ROTATION_MATRIX` = identity, `ROTATION`,
 /// `ANGULAR_VELOCITY`, `ANGULAR_VELOCITY_LOCAL` = 0, `KINETIC_ENERGY` = `m q_t.q_t / 2` (J) and
@@ -515,7 +515,7 @@ pub unsafe extern "C" fn mbs_mass_point_2d_position_jacobian(
     })
 }
 
-/// Exudyn's `SolveDynamic` for the mass point (the seed 002 mini example): from
+/// Exudyn's `SolveDynamic` for the mass point (the mini example of Exudyn's `ObjectMassPoint2D` documentation): from
 /// `initial_coordinates` (m) and `initial_velocities` (m/s) at `settings->start_time` with
 /// consistent accelerations, `settings->number_of_steps` generalized-alpha steps to
 /// `settings->end_time` under the constant `loads`; writes the final state.

@@ -23,7 +23,7 @@ pub struct mbs_mass_properties {
     pub inertia: [f64; 9],
 }
 
-/// Parameters of a Modelica MultiBody `BodyCylinder` (seed 001). Fill with
+/// Parameters of a Modelica Standard Library `Modelica.Mechanics.MultiBody.Parts.BodyCylinder`. Fill with
 /// `mbs_cylinder_default`, then override fields. A `has_*` flag set to `false` means "use
 /// Modelica's default", which derives from the other parameters.
 #[repr(C)]
@@ -53,7 +53,7 @@ pub struct mbs_cylinder {
     pub width_fraction: f64,
 }
 
-/// Every derived value of the seed's `BodyCylinder` table, SI units, frame_a.
+/// Every derived value of Modelica's `BodyCylinder` parameter table, SI units, frame_a.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct mbs_cylinder_derived {
@@ -191,7 +191,7 @@ pub unsafe extern "C" fn mbs_cylinder_mass_properties(
     })
 }
 
-/// Every derived value of the seed's `BodyCylinder` table (errors as
+/// Every derived value of Modelica's `BodyCylinder` parameter table (errors as
 /// `mbs_cylinder_mass_properties`).
 ///
 /// # Safety

@@ -5,7 +5,7 @@ use crate::convert::{all_finite, FfiResult};
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::RigidLoads;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::Real;
 use nalgebra::{Matrix3, Vector3};
 

@@ -5,7 +5,7 @@ use crate::convert::{all_finite, read, status_of, write_with, FfiResult};
 use crate::guard;
 use crate::status::*;
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::Real;
 use nalgebra::Vector3;
 

@@ -9,12 +9,12 @@ use crate::rigid_state::{mbs_rigid_state, mbs_rigid_state_f32, mbs_rigid_state_o
 use crate::status::*;
 use crate::step_settings::*;
 use mbs_core::bodies::rigid_body::RigidBody;
-use mbs_core::integrators::explicit_euler::ExplicitEuler;
-use mbs_core::integrators::rk4::Rk4;
-use mbs_core::integrators::seed_midpoint::SeedMidpoint;
-use mbs_core::integrators::symplectic_euler::SymplecticEuler;
+use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
+use mbs_core::integrators::rigid::midpoint::DefaultMidpoint;
+use mbs_core::integrators::rigid::rk4::Rk4;
+use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::Real;
 
 /// `&*p`, or `MBS_ERR_NULL_POINTER` for null.
@@ -191,7 +191,7 @@ unsafe fn refusal<T: Real>(
 /// As [`step_with`].
 #[inline(never)]
 pub unsafe fn midpoint_checked<T: Real>(
-    integrator: &SeedMidpoint<T>,
+    integrator: &DefaultMidpoint<T>,
     body: &mbs_rigid_body_of<T>,
     loads: &mbs_rigid_loads_of<T>,
     state: *mut mbs_rigid_state_of<T>,
@@ -205,8 +205,8 @@ pub unsafe fn midpoint_checked<T: Real>(
 /// The midpoint step of the checked step settings `st`: the seed's step (the C step settings
 /// have no midpoint options), with its options fixed at compile time.
 #[inline(always)]
-fn midpoint_of<T: Real>(st: StepSettings<T>) -> SeedMidpoint<T> {
-    SeedMidpoint::new(st)
+fn midpoint_of<T: Real>(st: StepSettings<T>) -> DefaultMidpoint<T> {
+    DefaultMidpoint::new(st)
 }
 
 /// A baseline integrator's step after the checks of the pointers, `dt` and the settings (out

@@ -1,4 +1,4 @@
-//! The scene of a system from C (seed 003 "Drawing"): visualization settings
+//! The scene of a system from C (Exudyn's visualization rules): visualization settings
 //! (`mbs_visualization_settings`, Exudyn's `bodies.*` and `contour.*` with their defaults) and
 //! `mbs_system_export_scene`, which calls a C callback once per draw primitive
 //! (`mbs_draw_primitive`: world-frame shape, final color, contour value, number label). No
@@ -32,7 +32,7 @@ pub const MBS_SHAPE_SPHERE: mbs_shape = 2;
 /// A line segment from `p0` to `p1`.
 pub const MBS_SHAPE_LINE: mbs_shape = 3;
 
-/// The drawing settings (seed 003; Exudyn's names and defaults). Fill with
+/// The drawing settings (Exudyn's names and defaults). Fill with
 /// `mbs_visualization_settings_default`, then override fields.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -249,7 +249,7 @@ fn primitive(p: &DrawPrimitive<f64>) -> mbs_draw_primitive {
 }
 
 /// The scene of the system's current state with `settings`: calls `callback(ctx, p)` once per
-/// primitive of every drawn body (object order, then primitive order; seed 003's rules: a body
+/// primitive of every drawn body (object order, then primitive order; Exudyn's visualization rules: a body
 /// is drawn if `bodies_show` and its own show; `-1` color components take
 /// `bodies_default_color`; with a contour variable and `contour_rigid_bodies_colored` a body
 /// with a value takes the colormap's color; `bodies_show_numbers` labels its first primitive)

@@ -863,7 +863,7 @@ pub unsafe extern "C" fn mbs_system_create_rigid_body(
     })
 }
 
-/// Modelica's `BodyCylinder` (seed 001) with its node: the rigid body of `*cylinder`'s mass
+/// Modelica's `BodyCylinder` with its node: the rigid body of `*cylinder`'s mass
 /// properties (frame_a = the node's point and body frame; see `mbs_body_cylinder_init`) on a
 /// node that starts from `*start` (`r_0_start`, `v_0_start`, `angles_start` about
 /// `sequence_start`, `w_0_start` in the world frame), and with a non-zero `gravity` (m/s^2,

@@ -5,7 +5,7 @@
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepStatus};
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use nalgebra::{Matrix3, Vector3};
 
 /// Runs `n` steps of `dt`, asserting every step succeeds without the step-size warning.

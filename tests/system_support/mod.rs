@@ -1,8 +1,8 @@
 //! Shared helpers of the system integration tests: log-log slope fits, state access.
 #![allow(dead_code)]
 
-use mbs_core::nodes::rigid::RigidState;
 use mbs_core::nodes::Point2DState;
+use mbs_core::state::RigidState;
 use mbs_core::system::{NodeIndex, NodeState, System};
 
 /// Least-squares slope of `log(err)` against `log(dt)`.

@@ -30,7 +30,7 @@ use crate::{Result, ViewError};
 use mbs_core::bodies::body_cylinder::BodyCylinder;
 use mbs_core::inertia::MassProperties;
 use mbs_core::math::Quaternion;
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::system::{HostSystem, MassPointSpec, NodeState, RigidBodySpec};
 use nalgebra::{Matrix3, Vector2, Vector3};
 

@@ -11,10 +11,10 @@
 
 use mbs_bench::bullet::BulletImplicitGyro;
 use mbs_bench::torque_free::{self, Sample};
-use mbs_core::integrators::explicit_euler::ExplicitEuler;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
-use mbs_core::integrators::rk4::Rk4;
-use mbs_core::integrators::symplectic_euler::SymplecticEuler;
+use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::rk4::Rk4;
+use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::RigidIntegrator;
 use mbs_core::{Real, Result};
 use std::fmt::Write as _;

@@ -1,4 +1,4 @@
-//! `BodyCylinder` (Modelica MultiBody, seed 001): a [`RigidBody`] whose mass properties come
+//! `BodyCylinder` (Modelica Standard Library `Modelica.Mechanics.MultiBody.Parts.BodyCylinder`): a [`RigidBody`] whose mass properties come
 //! from a cylinder ([`Cylinder`]), with frame_a, frame_b and Modelica's initialization options.
 //!
 //! Frames: frame_a is the body frame and its origin the reference point (the node of the
@@ -26,7 +26,7 @@ use crate::error::finite_all;
 use crate::frames::{axes_rotations, to_quaternion};
 use crate::graphics::{Color, DEFAULT_SPECULAR_COEFFICIENT};
 use crate::inertia::{Cylinder, CylinderDerived};
-use crate::nodes::rigid::RigidState;
+use crate::state::RigidState;
 use crate::{OutputValue, OutputVariableType, Param, Real, Result};
 use nalgebra::Vector3;
 
@@ -106,7 +106,7 @@ impl<T: Real> ModelicaStart<T> {
     }
 }
 
-/// Modelica `BodyCylinder`'s animation parameters (seed 001): `animation` (default `true`:
+/// Modelica `BodyCylinder`'s animation parameters: `animation` (default `true`:
 /// show the cylinder between frame_a and frame_b), `color` (default
 /// `Types.Defaults.BodyColor = {0, 128, 255}`, [`Color::MODELICA_BODY`]; a [`Color`] with `-1`
 /// components takes them from `bodies.defaultColor`), `specularCoefficient` (-, >= 0; default
@@ -241,7 +241,7 @@ impl<T: Real> BodyCylinderParams<T> {
     }
 }
 
-/// A rigid cylinder body (seed 001); see the module docs. Outputs and Jacobians are those of
+/// A rigid cylinder body; see the module docs. Outputs and Jacobians are those of
 /// its [`RigidBody`] (local positions from frame_a, in frame_a); frame_b is the local position
 /// [`BodyCylinder::r`]. `Displacement` is measured from the start pose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -278,7 +278,7 @@ impl<T: Real> BodyCylinder<T> {
         &self.r
     }
 
-    /// Every derived value of the seed's table.
+    /// Every derived value of Modelica's parameter table.
     #[inline]
     pub fn derived(&self) -> &CylinderDerived<T> {
         &self.derived

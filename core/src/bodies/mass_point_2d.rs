@@ -1,4 +1,4 @@
-//! Exudyn's `ObjectMassPoint2D` (seed 002): a point mass on a [`NodePoint2D`](crate::nodes::NodePoint2D).
+//! Exudyn's `ObjectMassPoint2D`: a point mass on a [`NodePoint2D`](crate::nodes::NodePoint2D).
 //!
 //! The body frame is the world frame (`R_0b = I`). With the node's reference `r` and
 //! displacement `q = [q_0, q_1]` (m, world):
@@ -178,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn outputs_match_the_seed_table() {
+    fn outputs_match_exudyns_table() {
         let b = MassPoint2D::new(2.0).unwrap();
         let c = config();
         let z = Vector3::zeros();

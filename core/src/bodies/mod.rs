@@ -1,4 +1,4 @@
-//! Bodies: objects with mass on a node (seed 003), each implementing [`Body`](crate::body::Body).
+//! Bodies: objects with mass on a node (as Exudyn's bodies), each implementing [`Body`](crate::body::Body).
 
 pub mod body_cylinder;
 pub mod ground;

@@ -1,4 +1,4 @@
-//! The 3D rigid body (Exudyn's `ObjectRigidBody`, seed 003): mass, inertia about the centre of
+//! The 3D rigid body (Exudyn's `ObjectRigidBody`): mass, inertia about the centre of
 //! mass, centre of mass at an offset from the reference point, on a [`RigidState`] node.
 //!
 //! Frames and coordinates:
@@ -24,7 +24,7 @@ use crate::inertia::{
     inertia_tolerance, is_positive_semidefinite, satisfies_triangle_inequality, MassProperties,
 };
 use crate::math::{skew, Quaternion};
-use crate::nodes::rigid::RigidState;
+use crate::state::RigidState;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
@@ -142,7 +142,7 @@ impl<T: Real> RigidBody<T> {
     /// (A bit test of the three entries, `+0` and `-0` both count as zero.)
     #[inline(always)]
     pub fn com_at_reference(&self) -> bool {
-        crate::real::all_zero(&self.center_of_mass)
+        crate::finite::all_zero(&self.center_of_mass)
     }
 
     /// Reference position for `Displacement` (m, world).
@@ -253,7 +253,7 @@ fn spd_inverse<T: Real>(a: &Matrix3<T>) -> Option<Matrix3<T>> {
         c(0, 0, 1, 1),
     );
     let inv = adj / d;
-    crate::real::all_finite(&inv).then_some(inv)
+    crate::finite::all_finite(&inv).then_some(inv)
 }
 
 /// Tait-Bryan angles `[a, b, c]` (rad) of the x-y-z sequence, `R_0b = Rx(a) Ry(b) Rz(c)`

@@ -1,5 +1,5 @@
 //! [`Color`]: an RGBA color, each component in `[0, 1]` (f32), with Exudyn's convention that a
-//! component `-1` means "take this component from `bodies.defaultColor`" (seed 003:
+//! component `-1` means "take this component from `bodies.defaultColor`" (Exudyn:
 //! "bodies.defaultColor where a color is -1"); [`Color::DEFAULT`] is `[-1, -1, -1, -1]`.
 //!
 //! Modelica's colors are integer RGB 0..255 ([`Color::from_rgb8`]); its default for bodies with

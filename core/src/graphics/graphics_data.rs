@@ -6,15 +6,15 @@
 //! Shapes ([`Shape`]): a cylinder from `p0` to `p1` (optionally hollow), an axis-aligned box, a
 //! sphere, a line segment (a polyline is a run of segments, [`GraphicsData::push_polyline`]).
 //!
-//! [`GraphicsData::body_cylinder`] builds Modelica `BodyCylinder`'s default shape (seed 001, "The
+//! [`GraphicsData::body_cylinder`] builds Modelica `BodyCylinder`'s default shape (Modelica's documentation, "The
 //! cylinder shape is by default used in the animation"): Modelica draws a `"pipecylinder"` from
 //! `r_shape` along `lengthDirection` with `length`, width = height = `diameter` and
 //! `extra = innerDiameter/diameter`, in `color` (default `BodyColor`) with
 //! `specularCoefficient` (default `world.defaultSpecularCoefficient = 0.7`).
 
 use super::color::Color;
+use crate::finite::all_finite;
 use crate::frames::normalize_with_assert;
-use crate::real::all_finite;
 use crate::{Error, Param, Real, Result};
 use nalgebra::Vector3;
 

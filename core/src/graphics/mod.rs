@@ -1,4 +1,4 @@
-//! Drawing (seed 003 "Drawing", seed 001's cylinder shape): what a body looks like and how a
+//! Drawing (Exudyn's visualization rules, Modelica's `BodyCylinder` shape): what a body looks like and how a
 //! scene is handed to a viewer, allocation-free.
 //!
 //! - [`color`]: RGBA [`Color`], `-1` = `bodies.defaultColor`.

@@ -2,7 +2,7 @@
 //! every primitive to draw to a caller's callback as a [`DrawPrimitive`] (world-frame shape,
 //! final color, optional number label). No allocation, so a firmware can stream a scene.
 //!
-//! Seed 003's rules, exactly:
+//! Exudyn's visualization rules, exactly:
 //! - a body is drawn iff `bodies.show` and its own `show` ([`GraphicsData::show`]) are true;
 //! - it is drawn as its graphics data, in its frame (`p_0 = r_0 + R_0b p_b`), with the colors
 //!   given there; `bodies.defaultColor` replaces each `-1` component ([`Color::resolve`]);
@@ -25,7 +25,7 @@ use super::color::Color;
 use super::contour::ContourRange;
 use super::graphics_data::{GraphicsData, GraphicsPrimitive, Shape, GRAPHICS_CAPACITY};
 use super::settings::VisualizationSettings;
-use crate::real::all_finite;
+use crate::finite::all_finite;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 

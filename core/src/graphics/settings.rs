@@ -1,4 +1,4 @@
-//! [`VisualizationSettings`]: the drawing settings of seed 003, with Exudyn's names and defaults.
+//! [`VisualizationSettings`]: the drawing settings, with Exudyn's names and defaults.
 //!
 //! | setting | default (Exudyn) | meaning |
 //! |---|---|---|
@@ -87,7 +87,7 @@ impl ContourSettings {
     }
 }
 
-/// The visualization settings of seed 003 (Exudyn's `visualizationSettings.bodies/contour`).
+/// The visualization settings (Exudyn's `visualizationSettings.bodies/contour`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct VisualizationSettings {
     /// `bodies.*`.

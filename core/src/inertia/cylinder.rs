@@ -1,5 +1,5 @@
-//! [`Cylinder`]: the mass properties of Modelica MultiBody's `BodyCylinder` (seed 001), from its
-//! full parameter list, every derived value as the seed's table defines it.
+//! [`Cylinder`]: the mass properties of Modelica's `BodyCylinder` (Modelica Standard Library `Modelica.Mechanics.MultiBody.Parts.BodyCylinder`), from its
+//! full parameter list, every derived value as Modelica's parameter table defines it.
 //!
 //! | parameter | default |
 //! |---|---|
@@ -12,7 +12,7 @@
 //! | `inner_diameter` (m) | `0` |
 //! | `density` (kg/m^3) | `7700` (steel) |
 //!
-//! Derived (seed table): `radius = diameter/2`, `innerRadius = innerDiameter/2`,
+//! Derived (Modelica's parameter table): `radius = diameter/2`, `innerRadius = innerDiameter/2`,
 //! `mo = density pi length radius^2`, `mi = density pi length innerRadius^2`, `m = mo - mi`,
 //! `I22 = (mo (length^2 + 3 radius^2) - mi (length^2 + 3 innerRadius^2))/12`,
 //! `R = from_nxy(r, {0,1,0})`, `r_CM = r_shape + normalizeWithAssert(lengthDirection) length/2`,
@@ -21,7 +21,7 @@
 //! `m`, `I11` and `I22` are evaluated in the algebraically identical, cancellation-free forms
 //! `m = density pi length (radius - innerRadius)(radius + innerRadius)`,
 //! `I11 = m (radius^2 + innerRadius^2)/2`, `I22 = m (length^2 + 3 (radius^2 + innerRadius^2))/12`,
-//! so a thin-walled tube keeps full relative precision (the seed's `mo - mi` loses
+//! so a thin-walled tube keeps full relative precision (Modelica's `mo - mi` loses
 //! `log10(r^2/(r^2 - ri^2))` digits). `mo` and `mi` are reported as the table defines them.
 //!
 //! **Modelica's quirk, kept on purpose:** `R` is built from `r`, not from `lengthDirection`
@@ -31,8 +31,8 @@
 
 use super::mass_properties::symmetrize;
 use super::MassProperties;
+use crate::finite::all_finite;
 use crate::frames::{from_nxy, length as vlength, normalize_with_assert, resolve_dyade1, to_unit1};
-use crate::real::all_finite;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
@@ -59,7 +59,7 @@ pub struct Cylinder<T> {
     width_fraction: T,
 }
 
-/// Every derived value of the seed's table (and the resolved defaults), SI units, frame_a.
+/// Every derived value of Modelica's parameter table (and the resolved defaults), SI units, frame_a.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CylinderDerived<T> {
     /// `lengthDirection` (-, frame_a) as given or defaulted, not normalized.

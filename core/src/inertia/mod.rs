@@ -1,6 +1,6 @@
 //! Mass properties of rigid bodies: [`MassProperties`] (mass, centre of mass, inertia about the
 //! centre of mass, all in one frame `a`) with the parallel-axis shift and combination, and the
-//! shapes that produce them: Modelica's [`Cylinder`] (`BodyCylinder`, seed 001), [`Cuboid`],
+//! shapes that produce them: Modelica's [`Cylinder`] (`Modelica.Mechanics.MultiBody.Parts.BodyCylinder`), [`Cuboid`],
 //! [`Sphere`] (solid or hollow), [`PointMass`].
 //!
 //! Pure functions of their parameters: no model or state dependency, no allocation.

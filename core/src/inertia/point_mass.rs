@@ -1,7 +1,7 @@
 //! [`PointMass`]: a mass concentrated in one point (no inertia about itself).
 
 use super::MassProperties;
-use crate::real::all_finite;
+use crate::finite::all_finite;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 

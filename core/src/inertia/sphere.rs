@@ -9,7 +9,7 @@
 
 use super::cylinder::DEFAULT_DENSITY;
 use super::{MassProperties, MassSpec};
-use crate::real::all_finite;
+use crate::finite::all_finite;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 

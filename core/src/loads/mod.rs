@@ -3,7 +3,7 @@
 //!
 //! Each load computes its generalized force `Q` (fixed size, [`Generalized`](crate::body::Generalized);
 //! entries past the node's coordinates zero) through the Jacobians of the body or node
-//! (seed 003), generic over [`Body`](crate::body::Body) and
+//! (as Exudyn's bodies), generic over [`Body`](crate::body::Body) and
 //! [`PositionNode`](crate::nodes::PositionNode), so a system sums the loads of any bodies.
 //! A constant world-frame load has `d Q / d q = 0` on a body whose `Jpos` is constant (mass point).
 

@@ -1,5 +1,5 @@
-//! Nodes: the items that own coordinates (Exudyn's `NodePoint2D`, `NodePointGround`, and the
-//! rigid-body node [`rigid`]).
+//! Nodes: the items that own coordinates (Exudyn's `NodePoint2D`, `NodePointGround`; the
+//! rigid-body node's state is [`RigidState`](crate::state::RigidState)).
 //!
 //! A node has static parameters (reference and initial values, validated once) and a dynamic
 //! state kept apart from it (coordinates `q`, velocities `q_t`, last accelerations `q_tt`).
@@ -8,7 +8,6 @@
 
 pub mod ground;
 pub mod point2d;
-pub mod rigid;
 
 pub use ground::NodePointGround;
 pub use point2d::{NodePoint2D, Point2DConfiguration, Point2DState};

@@ -7,7 +7,7 @@
 use super::PositionNode;
 use crate::body::Jacobian;
 use crate::error::finite_all;
-use crate::real::all_finite;
+use crate::finite::all_finite;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
 use nalgebra::{Vector2, Vector3};
 

@@ -1,6 +1,6 @@
 //! Connectors between two position markers: Exudyn's `ObjectConnectorSpringDamper` and
 //! `ObjectConnectorCartesianSpringDamper`. The force acts on both markers' bodies through their
-//! Jacobians (seed 003): `+F` at marker 0 and `-F` at marker 1, so the pair is in equilibrium
+//! Jacobians (as Exudyn's bodies): `+F` at marker 0 and `-F` at marker 1, so the pair is in equilibrium
 //! and the total momentum is kept.
 //!
 //! With the marker positions `p0, p1` (m, world) and velocities `v0, v1` (m/s, world):

@@ -1,6 +1,6 @@
 //! Exudyn's `CreateGround`, `CreateMassPoint`, `CreateRigidBody` (and a `CreateBodyCylinder`):
 //! add a body with its node in one call and, with a non-zero gravity, a `MarkerBodyMass` with a
-//! `LoadMassProportional` on it (seed 003, "Creating bodies").
+//! `LoadMassProportional` on it (Exudyn's `CreateMassPoint`, `CreateRigidBody`).
 //!
 //! Every helper checks all its parameters and the room for all its items first; on error the
 //! system is unchanged.
@@ -155,7 +155,7 @@ impl<
         self.create(node, object, gravity_of(&spec.gravity)?)
     }
 
-    /// Modelica's `BodyCylinder` (seed 001) with its node: frame_a's node starts from the
+    /// Modelica's `BodyCylinder` with its node: frame_a's node starts from the
     /// cylinder's Modelica start values ([`BodyCylinder::initial_state`]: `r_0_start`,
     /// `v_0_start`, `angles_start`/`sequence_start`, `w_0_start`), and with a non-zero
     /// `gravity` (m/s^2, world) a `MarkerBodyMass` and a `LoadMassProportional`.

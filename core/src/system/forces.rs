@@ -1,5 +1,5 @@
 //! The sum of all loads and connector forces as generalized forces on the nodes' velocity
-//! coordinates: `Q_node = sum over loads and connector ends of J^T f` (seed 003), in one pass
+//! coordinates: `Q_node = sum over loads and connector ends of J^T f` (as Exudyn's bodies), in one pass
 //! over the loads and one over the connectors (O(loads + connectors), no allocation).
 
 use super::connector::Connector;
@@ -9,7 +9,7 @@ use super::load::Load;
 use super::marker::Marker;
 use super::view::View;
 use crate::body::Generalized;
-use crate::real::all_finite;
+use crate::finite::all_finite;
 use crate::{Error, Real};
 
 /// Adds `q` to the entry of its node.

@@ -1,4 +1,4 @@
-//! Markers (seed 003): where loads and connectors attach to a body or node, what they read from
+//! Markers (as Exudyn's bodies): where loads and connectors attach to a body or node, what they read from
 //! it, and how their forces act back through its Jacobians.
 //!
 //! | marker | reads (world frame) | acts through |

@@ -1,5 +1,5 @@
 //! The multibody system: bodies on nodes, markers, loads, connectors and sensors in fixed
-//! capacity, assembled, checked and stepped by a coupled integrator (issue 5; seed 003's
+//! capacity, assembled, checked and stepped by a coupled integrator (issue 5; Exudyn's
 //! body interface; Exudyn's `mbs` as the model).
 //!
 //! # Building
@@ -25,7 +25,7 @@
 //! Velocity coordinates `V` per body: a mass point `q_t` (m/s, world, 2); a rigid body its
 //! centre-of-mass velocity `v_com` (m/s, world) and body-frame rate `w_b` (rad/s). `Q(t, q, V)`
 //! is the sum of the generalized forces of all loads and connectors (`J^T f` through each
-//! marker's body Jacobians, seed 003), converted for a rigid body into the force `f` at the COM
+//! marker's body Jacobians, as Exudyn's bodies), converted for a rigid body into the force `f` at the COM
 //! (world) and the torque `tau` about the COM (body frame).
 //!
 //! **Kick-drift-kick** ([`Coupling::KickDriftKick`], the default), a Strang splitting of the

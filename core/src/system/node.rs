@@ -9,8 +9,8 @@
 //! what the integrators advance.
 
 use crate::math::Quaternion;
-use crate::nodes::rigid::RigidState;
 use crate::nodes::{NodePoint2D, NodePointGround, Point2DState};
+use crate::state::RigidState;
 use crate::{Error, Real, Result};
 use nalgebra::Vector3;
 

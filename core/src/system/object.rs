@@ -1,7 +1,7 @@
 //! The objects a system holds: the bodies (Exudyn's `ObjectGround`, `ObjectMassPoint2D`,
 //! `ObjectRigidBody`) and Modelica's `BodyCylinder`, each on its node.
 //!
-//! Which node kind each needs, and which markers it can carry (seed 003: a marker needs the
+//! Which node kind each needs, and which markers it can carry (Exudyn: a marker needs the
 //! body's Jacobians for its type):
 //!
 //! | object | node | `MarkerBodyPosition` | `MarkerBodyRigid` | `MarkerBodyMass` |
@@ -39,7 +39,7 @@ pub enum Object<T: Real> {
         /// Mass, inertia about the COM, COM offset (body frame).
         body: RigidBody<T>,
     },
-    /// Modelica's `BodyCylinder` (seed 001, [`BodyCylinder`]) on a
+    /// Modelica's `BodyCylinder` ([`BodyCylinder`]) on a
     /// [`Node::RigidBody`](super::Node::RigidBody): the node is frame_a, the body its
     /// [`BodyCylinder::body`] (mass properties of
     /// [`Cylinder::mass_properties`](crate::inertia::Cylinder::mass_properties): COM `r_CM`

@@ -1,4 +1,4 @@
-//! The system's scene export (seed 003 "Drawing"): every object handed to
+//! The system's scene export (Exudyn's visualization rules): every object handed to
 //! [`graphics::export_scene`](crate::graphics::export_scene) as a [`SceneBody`], so a caller's
 //! callback gets each [`DrawPrimitive`] (world frame, final color, number label), allocation-free.
 //!

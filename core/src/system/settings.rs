@@ -23,11 +23,11 @@ pub enum Coupling {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum RigidScheme {
-    /// The seed 004 linearly implicit midpoint step as it stands
-    /// ([`LinearlyImplicitMidpoint`](crate::integrators::midpoint::LinearlyImplicitMidpoint)):
+    /// The linearly implicit midpoint step with its default options
+    /// ([`DefaultMidpoint`](crate::integrators::rigid::midpoint::DefaultMidpoint)):
     /// orientation turned by the end rate, `q' = q exp(h w')` (orientation order 1).
     Midpoint,
-    /// The seed's angular-velocity update (same `w'`, same energy and `|L|` behaviour) with the
+    /// The midpoint step's angular-velocity update (same `w'`, same energy and `|L|` behaviour) with the
     /// orientation turned by the mean rate, `q' = q exp(h (w + w')/2)`: orientation order 2, so
     /// that forces depending on the orientation (off-centre springs, body-fixed torques) keep
     /// the coupled scheme second order. The default.

@@ -15,7 +15,7 @@ use super::view::View;
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
 use crate::integrators::{RigidLoads, StepInfo, StepStatus};
-use crate::nodes::rigid::RigidState;
+use crate::state::RigidState;
 use crate::{Error, Param, Real};
 use heapless::Vec;
 use nalgebra::{Vector2, Vector3};

@@ -1,14 +1,14 @@
 //! A borrowed view of a system's nodes, objects and node states: each object's body with its
 //! state, so that markers, loads, connectors and sensors reach every body through the one
-//! interface of seed 003 ([`Body`]).
+//! interface of Exudyn's bodies ([`Body`]).
 
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::{Node, NodeState};
 use super::object::Object;
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::{Body, Generalized};
-use crate::nodes::rigid::RigidState;
 use crate::nodes::{NodePoint2D, Point2DState, PositionNode};
+use crate::state::RigidState;
 use crate::{Error, OutputValue, OutputVariableType, Real, Result};
 use nalgebra::Vector3;
 

@@ -26,7 +26,7 @@ use cortex_m_semihosting::hprintln;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::MassPoint2D;
 use mbs_core::integrators::{RigidLoads, SecondOrderState};
-use mbs_core::nodes::rigid::RigidState;
+use mbs_core::state::RigidState;
 use mbs_core::nodes::NodePoint2D;
 use mbs_core::system::{
     Connector, FirmwareSystem, Load, Marker, Node, NodeState, Object, ObjectIndex, Sensor, System,

@@ -22,13 +22,13 @@
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::MassPoint2D;
-use mbs_core::integrators::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{
     GeneralizedAlpha, RigidIntegrator, RigidLoads, SecondOrderState, StepStatus,
 };
-use mbs_core::nodes::rigid::RigidState;
 use mbs_core::nodes::{NodePoint2D, PositionNode};
 use mbs_core::solver::{MassPointOde, SimulationSettings};
+use mbs_core::state::RigidState;
 use mbs_core::{Error, Real, Result};
 use nalgebra::{Vector2, Vector3};
 

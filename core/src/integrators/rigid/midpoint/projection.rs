@@ -152,7 +152,7 @@ impl<T: Real> Newton<T> {
 #[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn accept<T: Real>(w_hat: &Vector3<T>, w: Vector3<T>) -> Vector3<T> {
     let d = w - w_hat;
-    if crate::real::all_finite(&w) && !(d.dot(&d) * T::c(4.0) > w_hat.dot(w_hat)) {
+    if crate::finite::all_finite(&w) && !(d.dot(&d) * T::c(4.0) > w_hat.dot(w_hat)) {
         w
     } else {
         *w_hat

@@ -16,7 +16,7 @@ use nalgebra::Vector3;
 /// its result to a few ulp, so only a quaternion set by the caller can come near this bound.
 pub const QUATERNION_TOLERANCE: f64 = 1e-6;
 
-/// Pose, twist and last accelerations of a rigid body's reference point (seed 004 node).
+/// Pose, twist and last accelerations of a rigid body's reference point .
 ///
 /// `repr(C)`: 19 `T` in declaration order, the layout of the C API's `mbs_rigid_state`, so the
 /// C API steps the caller's struct in place (its layout is asserted at compile time there).
@@ -80,11 +80,11 @@ impl<T: Real> RigidState<T> {
     /// (else `OutOfRange(Orientation)`).
     pub fn validate(&self) -> Result<()> {
         let q = &self.orientation;
-        let finite = crate::real::all_finite(&self.position)
-            && crate::real::all_finite(&self.velocity)
-            && crate::real::all_finite(&self.angular_velocity)
-            && crate::real::all_finite(&self.acceleration)
-            && crate::real::all_finite(&self.angular_acceleration)
+        let finite = crate::finite::all_finite(&self.position)
+            && crate::finite::all_finite(&self.velocity)
+            && crate::finite::all_finite(&self.angular_velocity)
+            && crate::finite::all_finite(&self.acceleration)
+            && crate::finite::all_finite(&self.angular_acceleration)
             && q.w.finite()
             && q.x.finite()
             && q.y.finite()

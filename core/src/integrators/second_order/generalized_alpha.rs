@@ -34,10 +34,10 @@
 //! All sizes are const generics; the step allocates nothing. A step that fails (bad input,
 //! non-finite force, singular `S`, no convergence) returns an error and leaves the state unchanged.
 
-use super::linear_solve::solve;
-use super::second_order::{ForceJacobians, SecondOrderOde, SecondOrderState};
+use super::{ForceJacobians, SecondOrderOde, SecondOrderState};
 use crate::error::finite;
-use crate::real::{all_finite, all_finite_of};
+use crate::finite::{all_finite, all_finite_of};
+use crate::math::linear_solve::solve;
 use crate::solver::settings::NewtonSettings;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{SMatrix, SVector};

@@ -67,7 +67,7 @@ pub fn solve3<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
     let x1 = (m[1][3] - m[1][2] * x2) * inv1;
     let x0 = (m[0][3] - m[0][1] * x1 - m[0][2] * x2) * inv0;
     let x = Vector3::new(x0, x1, x2);
-    crate::real::all_finite(&x).then_some(x)
+    crate::finite::all_finite(&x).then_some(x)
 }
 
 /// Smallest Hadamard ratio `|det A| / (|a_0| |a_1| |a_2|)` (`a_j` the columns) for which
@@ -182,12 +182,13 @@ mod tests {
     fn adjugate_branch_matches_lu_on_well_conditioned_matrices() {
         let i = Matrix3::new(2.0, 0.3, -0.1, 0.3, 3.0, 0.2, -0.1, 0.2, 4.0);
         let w = Vector3::new(0.7, -1.3, 2.1);
-        let (midpoint_a, _) = crate::integrators::midpoint::rotation_system(
+        let (midpoint_a, _) = crate::integrators::rigid::midpoint::rotation::rotation_system(
             &i,
             &Matrix3::zeros(),
             &Vector3::zeros(),
             &w,
             0.01,
+            1.0,
         );
         let cases = [
             midpoint_a,

@@ -10,11 +10,10 @@
 //! gyroscopic update moves `w` along the tangent of the energy ellipsoid, leaving it outward);
 //! the resistance is explicit and unstable for `dt c/m > 2`. Here only to be compared with.
 
-use super::rigid_driver::{advance, ComState};
-use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
+use super::ComState;
+use super::{RigidIntegrator, RigidLoads, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
 use crate::math::Quaternion;
-use crate::nodes::rigid::RigidState;
 use crate::{Error, Real, Result};
 
 /// Explicit Euler (baseline, see the module docs).
@@ -33,27 +32,29 @@ impl<T: Real> Default for ExplicitEuler<T> {
 }
 
 impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
-    fn step(
+    fn step_settings(&self) -> &StepSettings<T> {
+        &self.settings
+    }
+
+    fn substep(
         &self,
         body: &RigidBody<T>,
         loads: &RigidLoads<T>,
-        state: &mut RigidState<T>,
-        dt: T,
-    ) -> Result<StepInfo> {
-        advance(body, loads, &self.settings, state, dt, |s, h| {
-            let d = rigid_derivative(body, loads, s);
-            let q = Quaternion::new(
-                s.q.w + h * d.q.w,
-                s.q.x + h * d.q.x,
-                s.q.y + h * d.q.y,
-                s.q.z + h * d.q.z,
-            );
-            Ok(ComState {
-                r: s.r + d.r * h,
-                v: s.v + d.v * h,
-                q: q.normalized().ok_or(Error::NonFiniteState)?,
-                w: s.w + d.w * h,
-            })
+        s: &ComState<T>,
+        h: T,
+    ) -> Result<ComState<T>> {
+        let d = rigid_derivative(body, loads, s);
+        let q = Quaternion::new(
+            s.q.w + h * d.q.w,
+            s.q.x + h * d.q.x,
+            s.q.y + h * d.q.y,
+            s.q.z + h * d.q.z,
+        );
+        Ok(ComState {
+            r: s.r + d.r * h,
+            v: s.v + d.v * h,
+            q: q.normalized().ok_or(Error::NonFiniteState)?,
+            w: s.w + d.w * h,
         })
     }
 }
@@ -71,11 +72,11 @@ pub fn rigid_derivative<T: Real>(
     let iw = body.inertia() * w;
     // Zero resistance (a bit test) drops its terms: `x - 0 = x`, the same bits.
     let mut tau = loads.torque - w.cross(&iw);
-    if !crate::real::all_zero(&loads.angular_resistance) {
+    if !crate::finite::all_zero(&loads.angular_resistance) {
         tau -= loads.angular_resistance * w;
     }
     let wdot = body.inertia_inverse() * tau;
-    let vdot = if crate::real::all_zero(&loads.linear_resistance) {
+    let vdot = if crate::finite::all_zero(&loads.linear_resistance) {
         loads.force / body.mass()
     } else {
         (loads.force - loads.linear_resistance * s.v) / body.mass()

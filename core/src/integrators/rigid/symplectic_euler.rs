@@ -12,13 +12,13 @@
 //! energy ellipsoid outward), which engines hide by rescaling `|L|`. Here only to be
 //! compared with.
 
-use super::midpoint::translation_increment;
-use super::rigid_driver::{advance, renormalize_near_unit, ComState};
-use super::solve3::solve3;
-use super::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
+use super::com_state::renormalize_near_unit;
+use super::midpoint::translation::translation_increment;
+use super::ComState;
+use super::{RigidIntegrator, RigidLoads, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
+use crate::math::solve3::solve3;
 use crate::math::Quaternion;
-use crate::nodes::rigid::RigidState;
 use crate::{Error, Real, Result};
 
 /// Semi-implicit Euler (baseline, see the module docs).
@@ -37,39 +37,42 @@ impl<T: Real> Default for SymplecticEuler<T> {
 }
 
 impl<T: Real> RigidIntegrator<T> for SymplecticEuler<T> {
-    fn step(
+    fn step_settings(&self) -> &StepSettings<T> {
+        &self.settings
+    }
+
+    fn substep(
         &self,
         body: &RigidBody<T>,
         loads: &RigidLoads<T>,
-        state: &mut RigidState<T>,
-        dt: T,
-    ) -> Result<StepInfo> {
-        advance(body, loads, &self.settings, state, dt, |s, h| {
-            let w = &s.w;
-            let i = body.inertia();
-            let ra = &loads.angular_resistance;
-            // Zero resistance (a bit test) drops its terms: the same bits.
-            let (rhs, a) = if crate::real::all_zero(ra) {
-                ((loads.torque - w.cross(&(i * w))) * h, *i)
-            } else {
-                ((loads.torque - w.cross(&(i * w)) - ra * w) * h, i + ra * h)
-            };
-            let dw = solve3(&a, &rhs).ok_or(Error::SolverFailed)?;
-            let w1 = w + dw;
-            let v1 = s.v
-                + translation_increment(
-                    body.mass(),
-                    &loads.linear_resistance,
-                    &loads.force,
-                    &s.v,
-                    h,
-                )?;
-            Ok(ComState {
-                r: s.r + v1 * h,
-                v: v1,
-                q: renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h)))),
-                w: w1,
-            })
+        s: &ComState<T>,
+        h: T,
+    ) -> Result<ComState<T>> {
+        let w = &s.w;
+        let i = body.inertia();
+        let ra = &loads.angular_resistance;
+        // Zero resistance (a bit test) drops its terms: the same bits.
+        let (rhs, a) = if crate::finite::all_zero(ra) {
+            ((loads.torque - w.cross(&(i * w))) * h, *i)
+        } else {
+            ((loads.torque - w.cross(&(i * w)) - ra * w) * h, i + ra * h)
+        };
+        let dw = solve3(&a, &rhs).ok_or(Error::SolverFailed)?;
+        let w1 = w + dw;
+        let v1 = s.v
+            + translation_increment(
+                body.mass(),
+                &loads.linear_resistance,
+                &loads.force,
+                &s.v,
+                h,
+                T::one(),
+            )?;
+        Ok(ComState {
+            r: s.r + v1 * h,
+            v: v1,
+            q: renormalize_near_unit(&s.q.mul(&Quaternion::exp(&(w1 * h)))),
+            w: w1,
         })
     }
 }
@@ -78,6 +81,7 @@ impl<T: Real> RigidIntegrator<T> for SymplecticEuler<T> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::state::RigidState;
     use nalgebra::{Matrix3, Vector3};
 
     /// The zero-resistance path of the step gives the bits of the general path (a tiny

@@ -14,7 +14,7 @@
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
 use crate::error::finite_all;
-use crate::nodes::rigid::RigidState;
+use crate::state::RigidState;
 use crate::{Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
@@ -130,14 +130,14 @@ impl<T: Real> RigidLoads<T> {
     }
 
     /// [`RigidLoads::entry_sum`] with each resistance matrix that is exactly zero (a bit test,
-    /// [`all_zero`](crate::real::all_zero)) left out of the sum: finite under the same
+    /// [`all_zero`](crate::finite::all_zero)) left out of the sum: finite under the same
     /// condition (a zero matrix adds nothing), and the typical call, without resistance,
     /// reads no resistance entry as a float.
     #[inline(always)]
     pub fn entry_sum_sparse(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
         let m3 = |m: &Matrix3<T>| {
-            if crate::real::all_zero(m) {
+            if crate::finite::all_zero(m) {
                 T::zero()
             } else {
                 (m[(0, 0)] + m[(1, 0)] + m[(2, 0)])

@@ -1,7 +1,9 @@
 //! Second-order ODEs `M(q) q_tt = f(t, q, q_t)` of `N` coordinates, and their state.
 //!
 //! A model (one body, or a system of connected bodies) implements [`SecondOrderOde`]; an
-//! implicit integrator iterates on it. Sizes are const generics, nothing allocates.
+//! implicit integrator ([`generalized_alpha`]) iterates on it. Sizes are const generics, nothing allocates.
+
+pub mod generalized_alpha;
 
 use crate::{Real, Result};
 use nalgebra::{SMatrix, SVector};
@@ -26,7 +28,7 @@ pub struct SecondOrderState<T: Real, const N: usize> {
 impl<T: Real, const N: usize> SecondOrderState<T, N> {
     /// `true` if every component is finite.
     pub fn is_finite(&self) -> bool {
-        crate::real::all_finite_of(&[&self.q, &self.q_t, &self.q_tt, &self.a])
+        crate::finite::all_finite_of(&[&self.q, &self.q_t, &self.q_tt, &self.a])
     }
 }
 

@@ -1,0 +1,219 @@
+//! The driver of every rigid step, [`step`]: check the inputs, map to the centre of mass, one
+//! step of `dt` or sub-steps, check and write the result. A scheme supplies only its
+//! equations ([`RigidIntegrator::substep`]).
+
+use super::substeps::substeps;
+use super::{checks, ComState, RigidIntegrator, RigidLoads, StepInfo, StepStatus};
+use crate::bodies::rigid_body::RigidBody;
+use crate::state::RigidState;
+use crate::target::TEST_ORIENTATION_APART;
+use crate::{Error, Real, Result};
+
+/// Advances `state` by `dt` (s) with `scheme` under `loads` (held over the step): the errors
+/// and results of [`RigidIntegrator::step`]. `state` is written only on success.
+///
+/// 1. Check the inputs ([`checks`]).
+/// 2. Map the state to the centre of mass ([`ComState::from_reference`]).
+/// 3. One step of `dt` ([`RigidIntegrator::substep`]) or, with `StepSettings::substep`, the
+///    sub-steps ([`substeps`]); report a rotation per step `|w| dt` (start or end rate) above
+///    `StepSettings::max_rotation_per_step`, or a held load too fast for `dt`, as
+///    [`StepStatus::StepTooLarge`].
+/// 4. Map back, check the result and write it ([`finish`]).
+#[inline]
+#[allow(clippy::question_mark)] // `?` on the sub-step's result copies it byte by byte on thumb
+pub fn step<T: Real, S: RigidIntegrator<T> + ?Sized>(
+    scheme: &S,
+    body: &RigidBody<T>,
+    loads: &RigidLoads<T>,
+    state: &mut RigidState<T>,
+    dt: T,
+) -> Result<StepInfo> {
+    // 1. Inputs.
+    checks::time_step(dt)?;
+    scheme.validate()?;
+    if S::SCREENS_INPUTS_BY_RESULT {
+        checks::unread(loads, state)?;
+    } else {
+        checks::state_and_loads(loads, state)?;
+    }
+    let settings = scheme.step_settings();
+    // 2. To the centre of mass.
+    let s0 = ComState::from_reference(body, state);
+    let inv_dt = T::one() / dt;
+    // 3 and 4.
+    let done = if settings.substep {
+        match substeps(scheme, body, loads, s0, dt) {
+            Ok((s, mut info)) => {
+                // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
+                if settings.load_phase_too_large(dt) {
+                    info.status = StepStatus::StepTooLarge;
+                }
+                match finish(body, state, &s, inv_dt, false) {
+                    Ok(()) => Ok(info),
+                    Err(e) => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        match scheme.substep(body, loads, &s0, dt) {
+            Ok(s) => {
+                let theta = settings.max_rotation_per_step;
+                let theta2 = theta * theta;
+                // |w| dt > theta at the start or the end. Tested after the sub-step, not
+                // before: a flag held across it slows the host step (BENCHMARKS.md).
+                let (turn0, turn1) = (s0.w.dot(&s0.w) * dt * dt, s.w.dot(&s.w) * dt * dt);
+                let too_large =
+                    turn0 > theta2 || turn1 > theta2 || settings.load_phase_too_large(dt);
+                let q_finite = TEST_ORIENTATION_APART
+                    && S::SMALL_TURNS_KEEP_ORIENTATION_FINITE
+                    && turn0 < T::one()
+                    && turn1 < T::one();
+                match finish(body, state, &s, inv_dt, q_finite) {
+                    Ok(()) => Ok(StepInfo {
+                        status: if too_large {
+                            StepStatus::StepTooLarge
+                        } else {
+                            StepStatus::Ok
+                        },
+                        substeps: 1,
+                        rejected_substeps: 0,
+                        substep_limit_reached: false,
+                    }),
+                    Err(e) => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    };
+    match done {
+        Ok(info) => Ok(info),
+        Err(e) if S::SCREENS_INPUTS_BY_RESULT => Err(checks::diagnose(loads, state, e)),
+        Err(e) => Err(e),
+    }
+}
+
+/// Maps the COM state `s` back to the reference point, sets the accelerations
+/// `(v' - v)/dt`, `(w' - w)/dt` (`inv_dt = 1/dt`, 1/s), and writes `state` if every entry
+/// of the result is finite (else `NonFiniteState`, `state` untouched). One test of the sum of
+/// the position and accelerations screens the result (the velocities are covered by their
+/// accelerations), with the orientation's entries unless the caller knows them finite
+/// (`q_finite`); the per-field test of every entry decides only if it fails (a sum of finite
+/// entries may overflow).
+// Inlined into both paths on a host (the single step keeps its values in registers); one
+// shared copy on a microcontroller (the firmware flash guard).
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+fn finish<T: Real>(
+    body: &RigidBody<T>,
+    state: &mut RigidState<T>,
+    s: &ComState<T>,
+    inv_dt: T,
+    q_finite: bool,
+) -> Result<()> {
+    let (position, velocity) = s.reference_point(body);
+    let new = RigidState {
+        position,
+        orientation: s.q,
+        velocity,
+        angular_velocity: s.w,
+        acceleration: (velocity - state.velocity) * inv_dt,
+        angular_acceleration: (s.w - state.angular_velocity) * inv_dt,
+    };
+    // The new velocities need no test of their own: `state` is finite and `inv_dt > 0`, so a
+    // non-finite v' or w' makes its acceleration non-finite.
+    let p = &new.position;
+    let q = &new.orientation;
+    let (a, b) = (&new.acceleration, &new.angular_acceleration);
+    let sum = ((p.x + p.y) + (p.z + a.x)) + ((a.y + a.z) + (b.x + (b.y + b.z)));
+    let q_sum = (q.w + q.x) + (q.y + q.z);
+    // Apart behind `q_finite` (a branch, not a select, which would wait for it again), or in
+    // the one sum ([`TEST_ORIENTATION_APART`]).
+    let (sum, q_ok) = if TEST_ORIENTATION_APART {
+        (sum, q_finite || q_sum * T::zero() == T::zero())
+    } else {
+        (sum + q_sum, true)
+    };
+    // The per-field test runs only if the sum is not finite; its entries are gathered there
+    // (not `&new`: taking the state's address would make the hot path build it in memory and
+    // copy it into `state` with memcpy).
+    let (v, w) = (&new.velocity, &new.angular_velocity);
+    if !((sum * T::zero() == T::zero() && q_ok)
+        || (crate::finite::all_finite_slice(&[
+            p.x, p.y, p.z, v.x, v.y, v.z, w.x, w.y, w.z, a.x, a.y, a.z, b.x, b.y, b.z,
+        ]) && q.norm_squared().finite()))
+    {
+        return Err(Error::NonFiniteState);
+    }
+    *state = new;
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::math::Quaternion;
+    use crate::state::RigidState;
+    use nalgebra::Vector3;
+
+    fn state() -> RigidState<f64> {
+        RigidState::new(
+            Vector3::new(1.0, 2.0, 3.0),
+            Quaternion::exp(&Vector3::new(0.3, -0.2, 0.1)),
+            Vector3::new(0.1, 0.0, -0.2),
+            Vector3::new(0.0, 1.0, 0.5),
+        )
+    }
+
+    /// The result check refuses a non-finite entry in every field of the new COM state
+    /// (position, velocity, orientation, rate; the velocities through their accelerations),
+    /// for a COM at and off the reference point, leaves the state untouched, and accepts
+    /// finite results whose screen sum overflows.
+    #[test]
+    fn the_result_check_refuses_every_non_finite_field() {
+        let at = RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::zeros()).unwrap();
+        let off =
+            RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::new(0.1, 0.0, 0.2)).unwrap();
+        for body in [at, off] {
+            let s0 = state();
+            let good = ComState::from_reference(&body, &s0);
+            let mut st = s0;
+            assert_eq!(finish(&body, &mut st, &good, 1e3, false), Ok(()));
+            for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                for i in 0..13 {
+                    let mut c = good;
+                    match i {
+                        0..=2 => c.r[i] = bad,
+                        3..=5 => c.v[i - 3] = bad,
+                        6..=8 => c.w[i - 6] = bad,
+                        9 => c.q.w = bad,
+                        10 => c.q.x = bad,
+                        11 => c.q.y = bad,
+                        _ => c.q.z = bad,
+                    }
+                    let mut st = s0;
+                    assert_eq!(
+                        finish(&body, &mut st, &c, 1e3, false),
+                        Err(Error::NonFiniteState)
+                    );
+                    assert_eq!(st, s0, "entry {i}");
+                }
+            }
+            // An infinite 1/dt (a subnormal dt) with an unchanged velocity: 0 * inf.
+            let mut st = s0;
+            assert_eq!(
+                finish(&body, &mut st, &good, f64::INFINITY, false),
+                Err(Error::NonFiniteState)
+            );
+        }
+        // Finite entries whose screen sum overflows: accepted.
+        let mut s0 = state();
+        s0.position = Vector3::new(f64::MAX, f64::MAX, 0.0);
+        let c = ComState::from_reference(&at, &s0);
+        let mut st = s0;
+        assert_eq!(finish(&at, &mut st, &c, 1.0, false), Ok(()));
+        assert_eq!(st.position, s0.position);
+    }
+}
