@@ -17,7 +17,7 @@ head, data = rows[0], rows[1:]
 t = [float(r[0]) for r in data]
 names = [h[: -len(" dE/E")] for h in head[1::2]]
 styles = {
-    "seed EndRate": dict(color="C0", lw=2.5),
+    "default EndRate": dict(color="C0", lw=2.5),
     "MeanRate": dict(color="C1", ls="--", lw=1.2),
     "EndRate+Project": dict(color="C2", lw=1.5),
     "MeanRate+Project": dict(color="C3", ls="--", lw=1.0),

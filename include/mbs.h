@@ -48,11 +48,6 @@
 #define MBS_RIGID_BODY_CORE_WORDS 29
 
 /**
- * `contour_output_variable` value meaning "no contour" (Exudyn's `_None`, the default).
- */
-#define MBS_CONTOUR_NONE 4294967295
-
-/**
  * Capacity of an `mbs_system`: nodes.
  */
 #define MBS_SYSTEM_MAX_NODES 64
@@ -105,204 +100,15 @@
 #define MBS_NO_INDEX 4294967295
 
 /**
+ * `contour_output_variable` value meaning "no contour" (Exudyn's `_None`, the default).
+ */
+#define MBS_CONTOUR_NONE 4294967295
+
+/**
  * Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
  * so its size is the same on every ABI (C enums are 1 byte on arm-none-eabi).
  */
 typedef uint32_t mbs_status;
-
-/**
- * Parameters of a Modelica Standard Library `Modelica.Mechanics.MultiBody.Parts.BodyCylinder`. Fill with
- * `mbs_cylinder_default`, then override fields. A `has_*` flag set to `false` means "use
- * Modelica's default", which derives from the other parameters.
- */
-typedef struct mbs_cylinder {
-  /**
-   * `r`: vector from frame_a to frame_b (m, frame_a).
-   */
-  double r[3];
-  /**
-   * `r_shape`: vector from frame_a to the cylinder origin (m, frame_a). Default {0,0,0}.
-   */
-  double r_shape[3];
-  /**
-   * `lengthDirection` (-, frame_a), used when `has_length_direction`; default `r - r_shape`.
-   */
-  double length_direction[3];
-  /**
-   * Use `length_direction` instead of the default.
-   */
-  bool has_length_direction;
-  /**
-   * `length` (m), used when `has_length`; default `|r - r_shape|`.
-   */
-  double length;
-  /**
-   * Use `length` instead of the default.
-   */
-  bool has_length;
-  /**
-   * `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
-   */
-  double diameter;
-  /**
-   * Use `diameter` instead of the default.
-   */
-  bool has_diameter;
-  /**
-   * `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
-   */
-  double inner_diameter;
-  /**
-   * `density` (kg/m^3); 7700 (steel) by default.
-   */
-  double density;
-  /**
-   * `world.defaultWidthFraction` (-); 20 by default.
-   */
-  double width_fraction;
-} mbs_cylinder;
-
-/**
- * Start values of a Modelica body's frame_a (the body's reference point and body frame).
- * Fill with `mbs_body_start_default` (Modelica's defaults: all zero, sequence `{1, 2, 3}`).
- */
-typedef struct mbs_body_start {
-  /**
-   * `r_0.start`: position of frame_a's origin (m, world frame).
-   */
-  double r_0_start[3];
-  /**
-   * `v_0.start`: velocity of frame_a's origin, `der(r_0)` (m/s, world frame).
-   */
-  double v_0_start[3];
-  /**
-   * `angles_start`: angles (rad) that rotate the world frame about the `sequence_start` axes
-   * into frame_a: `T = axesRotations(sequence_start, angles_start)`, `R_0b = T^T`.
-   */
-  double angles_start[3];
-  /**
-   * `sequence_start`: axes 1 (x), 2 (y), 3 (z) of the three rotations, consecutive axes
-   * distinct (e.g. `{1,2,3}` Cardan, `{3,1,3}` Euler); else `MBS_ERR_INVALID_SEQUENCE`.
-   */
-  uint32_t sequence_start[3];
-  /**
-   * `w_0_start`: angular velocity of frame_a (rad/s, **world** frame); the state holds
-   * `w_b = T w_0_start` (Modelica's `w_a = resolve2(R_start, w_0_start)`).
-   */
-  double w_0_start[3];
-  /**
-   * `z_0_start`: angular acceleration `der(w_0)` (rad/s^2, **world** frame); it only sets
-   * the state's last angular acceleration `T z_0_start` (an output), not the dynamics.
-   */
-  double z_0_start[3];
-} mbs_body_start;
-
-/**
- * The validated core body kept with a rigid body, and the checksum that says the body's fields
- * are unchanged since (private to the library: zero it or leave it, never fill it).
- */
-typedef struct mbs_rigid_body_validated_of_f64 {
-  /**
-   * core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
-   * step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
-   * hundred instructions and its stack).
-   */
-  double core[MBS_RIGID_BODY_CORE_WORDS];
-  /**
-   * A polynomial hash of the 32-bit words of the public fields and `core` (`h = h P + w`
-   * with FNV's offset basis and prime).
-   */
-  uint32_t checksum;
-} mbs_rigid_body_validated_of_f64;
-
-/**
- * Parameters of a rigid body, generic over the scalar: use `mbs_rigid_body` (double) or
- * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` or `mbs_body_cylinder_init`,
- * which validate the body and seal it: `validated` keeps what the validation derived and a
- * checksum of the fields. A call that takes a sealed body only compares the checksum; a body
- * whose checksum does not match (a field changed since, or a body filled by hand) is
- * validated again in full, as thoroughly as by init, by every call that takes it (the
- * eigenvalue check of the inertia: slow). After changing a field, call
- * `mbs_rigid_body_validate` once to check the body and seal it again.
- *
- * The body frame `b` is attached at the body's reference point (the point the state's
- * position and velocity describe); the centre of mass (COM) sits at `center_of_mass` from it.
- */
-typedef struct mbs_rigid_body_of_f64 {
-  /**
-   * Mass (kg), finite and > 0.
-   */
-  double mass;
-  /**
-   * Inertia tensor about the COM (kg m^2, body frame), row-major 3x3: symmetric, positive
-   * definite, principal moments satisfying the triangle inequality `I1 <= I2 + I3`.
-   */
-  double inertia[9];
-  /**
-   * COM offset from the reference point (m, body frame).
-   */
-  double center_of_mass[3];
-  /**
-   * Reference position of the reference point for `MBS_OUTPUT_DISPLACEMENT` (m, world);
-   * `{0,0,0}` after init.
-   */
-  double reference_position[3];
-  /**
-   * Reference orientation for `MBS_OUTPUT_DISPLACEMENT`: unit quaternion `[w, x, y, z]` of
-   * `R_0b` (body to world); `{1,0,0,0}` after init.
-   */
-  double reference_orientation[4];
-  /**
-   * Private, written by init and `mbs_rigid_body_validate`: never write it (a body whose
-   * `validated` does not match its fields is validated again in full by every call).
-   */
-  struct mbs_rigid_body_validated_of_f64 validated;
-} mbs_rigid_body_of_f64;
-
-/**
- * A rigid body in double precision.
- */
-typedef struct mbs_rigid_body_of_f64 mbs_rigid_body;
-
-/**
- * Pose, twist and last-step accelerations of a rigid body's reference point, generic over the
- * scalar: use `mbs_rigid_state` (double) or `mbs_rigid_state_f32` (float). Plain data: the
- * caller owns it; a step reads it and writes it back only on success.
- */
-typedef struct mbs_rigid_state_of_f64 {
-  /**
-   * Position of the reference point (m, world frame).
-   */
-  double position[3];
-  /**
-   * Orientation: unit quaternion `[w, x, y, z]` (scalar first) of `R_0b`, body to world
-   * (`v_world = R_0b v_body`); `| |q|^2 - 1 | <= 1e-6`, else `MBS_ERR_INVALID_ORIENTATION`.
-   */
-  double orientation[4];
-  /**
-   * Velocity of the reference point (m/s, world frame).
-   */
-  double velocity[3];
-  /**
-   * Angular velocity `w_b` (rad/s, **body** frame); the world-frame rate is `R_0b w_b`.
-   */
-  double angular_velocity[3];
-  /**
-   * Acceleration of the reference point over the last step, `(v_{n+1} - v_n)/dt`
-   * (m/s^2, world frame); zero after init.
-   */
-  double acceleration[3];
-  /**
-   * Angular acceleration over the last step, `(w_{n+1} - w_n)/dt` (rad/s^2, **body**
-   * frame); zero after init.
-   */
-  double angular_acceleration[3];
-} mbs_rigid_state_of_f64;
-
-/**
- * A rigid-body state in double precision.
- */
-typedef struct mbs_rigid_state_of_f64 mbs_rigid_state;
 
 /**
  * Parameters of a mass point in the plane: the body's mass and its node's reference
@@ -575,6 +381,58 @@ typedef struct mbs_alpha_step_info {
 typedef uint32_t mbs_output_variable;
 
 /**
+ * Parameters of a Modelica Standard Library `Modelica.Mechanics.MultiBody.Parts.BodyCylinder`. Fill with
+ * `mbs_cylinder_default`, then override fields. A `has_*` flag set to `false` means "use
+ * Modelica's default", which derives from the other parameters.
+ */
+typedef struct mbs_cylinder {
+  /**
+   * `r`: vector from frame_a to frame_b (m, frame_a).
+   */
+  double r[3];
+  /**
+   * `r_shape`: vector from frame_a to the cylinder origin (m, frame_a). Default {0,0,0}.
+   */
+  double r_shape[3];
+  /**
+   * `lengthDirection` (-, frame_a), used when `has_length_direction`; default `r - r_shape`.
+   */
+  double length_direction[3];
+  /**
+   * Use `length_direction` instead of the default.
+   */
+  bool has_length_direction;
+  /**
+   * `length` (m), used when `has_length`; default `|r - r_shape|`.
+   */
+  double length;
+  /**
+   * Use `length` instead of the default.
+   */
+  bool has_length;
+  /**
+   * `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
+   */
+  double diameter;
+  /**
+   * Use `diameter` instead of the default.
+   */
+  bool has_diameter;
+  /**
+   * `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
+   */
+  double inner_diameter;
+  /**
+   * `density` (kg/m^3); 7700 (steel) by default.
+   */
+  double density;
+  /**
+   * `world.defaultWidthFraction` (-); 20 by default.
+   */
+  double width_fraction;
+} mbs_cylinder;
+
+/**
  * Mass, centre of mass and inertia of a body, all resolved in one frame `a`.
  */
 typedef struct mbs_mass_properties {
@@ -658,6 +516,73 @@ typedef struct mbs_cylinder_derived {
  * The validated core body kept with a rigid body, and the checksum that says the body's fields
  * are unchanged since (private to the library: zero it or leave it, never fill it).
  */
+typedef struct mbs_rigid_body_validated_of_f64 {
+  /**
+   * core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
+   * step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
+   * hundred instructions and its stack).
+   */
+  double core[MBS_RIGID_BODY_CORE_WORDS];
+  /**
+   * A polynomial hash of the 32-bit words of the public fields and `core` (`h = h P + w`
+   * with FNV's offset basis and prime).
+   */
+  uint32_t checksum;
+} mbs_rigid_body_validated_of_f64;
+
+/**
+ * Parameters of a rigid body, generic over the scalar: use `mbs_rigid_body` (double) or
+ * `mbs_rigid_body_f32` (float). Fill with `mbs_rigid_body_init` or `mbs_body_cylinder_init`,
+ * which validate the body and seal it: `validated` keeps what the validation derived and a
+ * checksum of the fields. A call that takes a sealed body only compares the checksum; a body
+ * whose checksum does not match (a field changed since, or a body filled by hand) is
+ * validated again in full, as thoroughly as by init, by every call that takes it (the
+ * eigenvalue check of the inertia: slow). After changing a field, call
+ * `mbs_rigid_body_validate` once to check the body and seal it again.
+ *
+ * The body frame `b` is attached at the body's reference point (the point the state's
+ * position and velocity describe); the centre of mass (COM) sits at `center_of_mass` from it.
+ */
+typedef struct mbs_rigid_body_of_f64 {
+  /**
+   * Mass (kg), finite and > 0.
+   */
+  double mass;
+  /**
+   * Inertia tensor about the COM (kg m^2, body frame), row-major 3x3: symmetric, positive
+   * definite, principal moments satisfying the triangle inequality `I1 <= I2 + I3`.
+   */
+  double inertia[9];
+  /**
+   * COM offset from the reference point (m, body frame).
+   */
+  double center_of_mass[3];
+  /**
+   * Reference position of the reference point for `MBS_OUTPUT_DISPLACEMENT` (m, world);
+   * `{0,0,0}` after init.
+   */
+  double reference_position[3];
+  /**
+   * Reference orientation for `MBS_OUTPUT_DISPLACEMENT`: unit quaternion `[w, x, y, z]` of
+   * `R_0b` (body to world); `{1,0,0,0}` after init.
+   */
+  double reference_orientation[4];
+  /**
+   * Private, written by init and `mbs_rigid_body_validate`: never write it (a body whose
+   * `validated` does not match its fields is validated again in full by every call).
+   */
+  struct mbs_rigid_body_validated_of_f64 validated;
+} mbs_rigid_body_of_f64;
+
+/**
+ * A rigid body in double precision.
+ */
+typedef struct mbs_rigid_body_of_f64 mbs_rigid_body;
+
+/**
+ * The validated core body kept with a rigid body, and the checksum that says the body's fields
+ * are unchanged since (private to the library: zero it or leave it, never fill it).
+ */
 typedef struct mbs_rigid_body_validated_of_f32 {
   /**
    * core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
@@ -726,6 +651,46 @@ typedef struct mbs_rigid_body_of_f32 mbs_rigid_body_f32;
  * scalar: use `mbs_rigid_state` (double) or `mbs_rigid_state_f32` (float). Plain data: the
  * caller owns it; a step reads it and writes it back only on success.
  */
+typedef struct mbs_rigid_state_of_f64 {
+  /**
+   * Position of the reference point (m, world frame).
+   */
+  double position[3];
+  /**
+   * Orientation: unit quaternion `[w, x, y, z]` (scalar first) of `R_0b`, body to world
+   * (`v_world = R_0b v_body`); `| |q|^2 - 1 | <= 1e-6`, else `MBS_ERR_INVALID_ORIENTATION`.
+   */
+  double orientation[4];
+  /**
+   * Velocity of the reference point (m/s, world frame).
+   */
+  double velocity[3];
+  /**
+   * Angular velocity `w_b` (rad/s, **body** frame); the world-frame rate is `R_0b w_b`.
+   */
+  double angular_velocity[3];
+  /**
+   * Acceleration of the reference point over the last step, `(v_{n+1} - v_n)/dt`
+   * (m/s^2, world frame); zero after init.
+   */
+  double acceleration[3];
+  /**
+   * Angular acceleration over the last step, `(w_{n+1} - w_n)/dt` (rad/s^2, **body**
+   * frame); zero after init.
+   */
+  double angular_acceleration[3];
+} mbs_rigid_state_of_f64;
+
+/**
+ * A rigid-body state in double precision.
+ */
+typedef struct mbs_rigid_state_of_f64 mbs_rigid_state;
+
+/**
+ * Pose, twist and last-step accelerations of a rigid body's reference point, generic over the
+ * scalar: use `mbs_rigid_state` (double) or `mbs_rigid_state_f32` (float). Plain data: the
+ * caller owns it; a step reads it and writes it back only on success.
+ */
 typedef struct mbs_rigid_state_of_f32 {
   /**
    * Position of the reference point (m, world frame).
@@ -760,6 +725,41 @@ typedef struct mbs_rigid_state_of_f32 {
  * A rigid-body state in single precision.
  */
 typedef struct mbs_rigid_state_of_f32 mbs_rigid_state_f32;
+
+/**
+ * Start values of a Modelica body's frame_a (the body's reference point and body frame).
+ * Fill with `mbs_body_start_default` (Modelica's defaults: all zero, sequence `{1, 2, 3}`).
+ */
+typedef struct mbs_body_start {
+  /**
+   * `r_0.start`: position of frame_a's origin (m, world frame).
+   */
+  double r_0_start[3];
+  /**
+   * `v_0.start`: velocity of frame_a's origin, `der(r_0)` (m/s, world frame).
+   */
+  double v_0_start[3];
+  /**
+   * `angles_start`: angles (rad) that rotate the world frame about the `sequence_start` axes
+   * into frame_a: `T = axesRotations(sequence_start, angles_start)`, `R_0b = T^T`.
+   */
+  double angles_start[3];
+  /**
+   * `sequence_start`: axes 1 (x), 2 (y), 3 (z) of the three rotations, consecutive axes
+   * distinct (e.g. `{1,2,3}` Cardan, `{3,1,3}` Euler); else `MBS_ERR_INVALID_SEQUENCE`.
+   */
+  uint32_t sequence_start[3];
+  /**
+   * `w_0_start`: angular velocity of frame_a (rad/s, **world** frame); the state holds
+   * `w_b = T w_0_start` (Modelica's `w_a = resolve2(R_start, w_0_start)`).
+   */
+  double w_0_start[3];
+  /**
+   * `z_0_start`: angular acceleration `der(w_0)` (rad/s^2, **world** frame); it only sets
+   * the state's last angular acceleration `T z_0_start` (an output), not the dynamics.
+   */
+  double z_0_start[3];
+} mbs_body_start;
 
 /**
  * Loads on a rigid body for one step, held constant over it (zero-order hold: their values at
@@ -937,6 +937,103 @@ typedef struct mbs_step_settings_of_f32 {
 typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
 
 /**
+ * Storage for one multibody system, declared by the caller (no malloc): double precision,
+ * capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
+ * `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
+ * `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
+ * `MBS_SYSTEM_SIZE` bytes (52 KiB), sized for a host or a large MCU. A step also uses stack
+ * for a working copy of the node states and the generalized forces (estimated from the
+ * sizes: about 17 KiB with 64 rigid nodes), a solve about 10 KiB more (the saved states). Firmware with little RAM uses the per-item API
+ * (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
+ *
+ * It must be aligned to `MBS_SYSTEM_ALIGN` (8): a declared `mbs_system` is wherever
+ * `uint64_t` is 8-aligned; on ABIs where it is not (i386), declare it
+ * `_Alignas(MBS_SYSTEM_ALIGN)`. A misaligned system is refused (`MBS_ERR_STORAGE`).
+ *
+ * Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
+ * other `mbs_system_*` functions. The contents are private. Do not copy an initialized
+ * system with `memcpy` while sensors hold buffers you do not want shared, and do not use
+ * one system from two threads at once.
+ */
+typedef struct mbs_system {
+  /**
+   * Private.
+   */
+  uint64_t _opaque[MBS_SYSTEM_WORDS];
+} mbs_system;
+
+/**
+ * Numbers of the items of a system.
+ */
+typedef struct mbs_system_counts {
+  /**
+   * Nodes (at most `MBS_SYSTEM_MAX_NODES`).
+   */
+  uint32_t nodes;
+  /**
+   * Objects (at most `MBS_SYSTEM_MAX_OBJECTS`).
+   */
+  uint32_t objects;
+  /**
+   * Markers (at most `MBS_SYSTEM_MAX_MARKERS`).
+   */
+  uint32_t markers;
+  /**
+   * Loads (at most `MBS_SYSTEM_MAX_LOADS`).
+   */
+  uint32_t loads;
+  /**
+   * Connectors (at most `MBS_SYSTEM_MAX_CONNECTORS`).
+   */
+  uint32_t connectors;
+  /**
+   * Sensors (at most `MBS_SYSTEM_MAX_SENSORS`).
+   */
+  uint32_t sensors;
+  /**
+   * `true` after a successful `mbs_system_assemble` with no item added since.
+   */
+  bool assembled;
+} mbs_system_counts;
+
+/**
+ * The items a `mbs_system_create_*` helper added.
+ */
+typedef struct mbs_created_body {
+  /**
+   * The body's node.
+   */
+  uint32_t node;
+  /**
+   * The body.
+   */
+  uint32_t object;
+  /**
+   * Its `MarkerBodyMass` (with a non-zero gravity), else `MBS_NO_INDEX`.
+   */
+  uint32_t mass_marker;
+  /**
+   * Its `LoadMassProportional` (with a non-zero gravity), else `MBS_NO_INDEX`.
+   */
+  uint32_t gravity_load;
+} mbs_created_body;
+
+/**
+ * What a user load's vector is (`MBS_USER_LOAD_*`, fixed numbers).
+ */
+typedef uint32_t MbsUserLoadKind;
+
+/**
+ * A user load's callback: writes the load's vector at time `t` (s) into `out[0..3]` (which
+ * holds zeros when called). It is called with the `ctx` it was registered with, possibly
+ * several times per step (start and end of a step, sensors, assemble), so it must be a
+ * function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
+ * NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
+ * system.
+ */
+typedef void (*mbs_load_fn)(void *ctx, double t, double *out);
+
+/**
  * The drawing settings (Exudyn's names and defaults). Fill with
  * `mbs_visualization_settings_default`, then override fields.
  */
@@ -989,32 +1086,6 @@ typedef struct mbs_visualization_settings {
    */
   bool contour_show_color_bar;
 } mbs_visualization_settings;
-
-/**
- * Storage for one multibody system, declared by the caller (no malloc): double precision,
- * capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
- * `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
- * `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
- * `MBS_SYSTEM_SIZE` bytes (52 KiB), sized for a host or a large MCU. A step also uses stack
- * for a working copy of the node states and the generalized forces (estimated from the
- * sizes: about 17 KiB with 64 rigid nodes), a solve about 10 KiB more (the saved states). Firmware with little RAM uses the per-item API
- * (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
- *
- * It must be aligned to `MBS_SYSTEM_ALIGN` (8): a declared `mbs_system` is wherever
- * `uint64_t` is 8-aligned; on ABIs where it is not (i386), declare it
- * `_Alignas(MBS_SYSTEM_ALIGN)`. A misaligned system is refused (`MBS_ERR_STORAGE`).
- *
- * Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
- * other `mbs_system_*` functions. The contents are private. Do not copy an initialized
- * system with `memcpy` while sensors hold buffers you do not want shared, and do not use
- * one system from two threads at once.
- */
-typedef struct mbs_system {
-  /**
-   * Private.
-   */
-  uint64_t _opaque[MBS_SYSTEM_WORDS];
-} mbs_system;
 
 /**
  * Shape kind of an `mbs_draw_primitive` (`MBS_SHAPE_*`, fixed numbers).
@@ -1119,122 +1190,6 @@ typedef struct mbs_scene_summary {
 } mbs_scene_summary;
 
 /**
- * Numbers of the items of a system.
- */
-typedef struct mbs_system_counts {
-  /**
-   * Nodes (at most `MBS_SYSTEM_MAX_NODES`).
-   */
-  uint32_t nodes;
-  /**
-   * Objects (at most `MBS_SYSTEM_MAX_OBJECTS`).
-   */
-  uint32_t objects;
-  /**
-   * Markers (at most `MBS_SYSTEM_MAX_MARKERS`).
-   */
-  uint32_t markers;
-  /**
-   * Loads (at most `MBS_SYSTEM_MAX_LOADS`).
-   */
-  uint32_t loads;
-  /**
-   * Connectors (at most `MBS_SYSTEM_MAX_CONNECTORS`).
-   */
-  uint32_t connectors;
-  /**
-   * Sensors (at most `MBS_SYSTEM_MAX_SENSORS`).
-   */
-  uint32_t sensors;
-  /**
-   * `true` after a successful `mbs_system_assemble` with no item added since.
-   */
-  bool assembled;
-} mbs_system_counts;
-
-/**
- * How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
- */
-typedef uint32_t MbsCoupling;
-
-/**
- * The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
- */
-typedef uint32_t MbsRigidScheme;
-
-/**
- * How a system integrates (core's `SystemSettings`). Fill with
- * `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
- */
-typedef struct mbs_system_settings {
-  /**
-   * `MBS_COUPLING_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
-   */
-  MbsCoupling coupling;
-  /**
-   * `MBS_RIGID_SCHEME_*` (default midpoint with mean-rate orientation); another value is
-   * `MBS_ERR_INVALID_ARGUMENT`.
-   */
-  MbsRigidScheme rigid_scheme;
-  /**
-   * Sub-step a rigid body's rotation so that each sub-step turns by at most
-   * `max_rotation_per_step` (with kick-drift-kick only the torque-free drift is
-   * sub-stepped). Default `false`: `MBS_WARN_STEP_TOO_LARGE` when a step turns further.
-   */
-  bool substep;
-  /**
-   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
-   */
-  double max_rotation_per_step;
-  /**
-   * Cap on the sub-steps of one step (>= 1), default 1024.
-   */
-  uint32_t max_substeps;
-  /**
-   * Kick-drift-kick with damping: fixed-point corrections of the implicit last half kick
-   * (0..=16, default 1; 0 makes the damping explicit, first order).
-   */
-  uint32_t damping_corrections;
-} mbs_system_settings;
-
-/**
- * What a user load's vector is (`MBS_USER_LOAD_*`, fixed numbers).
- */
-typedef uint32_t MbsUserLoadKind;
-
-/**
- * A user load's callback: writes the load's vector at time `t` (s) into `out[0..3]` (which
- * holds zeros when called). It is called with the `ctx` it was registered with, possibly
- * several times per step (start and end of a step, sensors, assemble), so it must be a
- * function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
- * NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
- * system.
- */
-typedef void (*mbs_load_fn)(void *ctx, double t, double *out);
-
-/**
- * The items a `mbs_system_create_*` helper added.
- */
-typedef struct mbs_created_body {
-  /**
-   * The body's node.
-   */
-  uint32_t node;
-  /**
-   * The body.
-   */
-  uint32_t object;
-  /**
-   * Its `MarkerBodyMass` (with a non-zero gravity), else `MBS_NO_INDEX`.
-   */
-  uint32_t mass_marker;
-  /**
-   * Its `LoadMassProportional` (with a non-zero gravity), else `MBS_NO_INDEX`.
-   */
-  uint32_t gravity_load;
-} mbs_created_body;
-
-/**
  * What a sensor reads (`MBS_SENSOR_*`, fixed numbers).
  */
 typedef uint32_t MbsSensorKind;
@@ -1282,6 +1237,51 @@ typedef struct mbs_sensor_info {
    */
   uint64_t dropped_rows;
 } mbs_sensor_info;
+
+/**
+ * How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
+ */
+typedef uint32_t MbsCoupling;
+
+/**
+ * The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
+ */
+typedef uint32_t MbsRigidScheme;
+
+/**
+ * How a system integrates (core's `SystemSettings`). Fill with
+ * `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
+ */
+typedef struct mbs_system_settings {
+  /**
+   * `MBS_COUPLING_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  MbsCoupling coupling;
+  /**
+   * `MBS_RIGID_SCHEME_*` (default midpoint with mean-rate orientation); another value is
+   * `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  MbsRigidScheme rigid_scheme;
+  /**
+   * Sub-step a rigid body's rotation so that each sub-step turns by at most
+   * `max_rotation_per_step` (with kick-drift-kick only the torque-free drift is
+   * sub-stepped). Default `false`: `MBS_WARN_STEP_TOO_LARGE` when a step turns further.
+   */
+  bool substep;
+  /**
+   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
+   */
+  double max_rotation_per_step;
+  /**
+   * Cap on the sub-steps of one step (>= 1), default 1024.
+   */
+  uint32_t max_substeps;
+  /**
+   * Kick-drift-kick with damping: fixed-point corrections of the implicit last half kick
+   * (0..=16, default 1; 0 makes the damping explicit, first order).
+   */
+  uint32_t damping_corrections;
+} mbs_system_settings;
 
 /**
  * What kind of item an `mbs_item_ref` names (`MBS_ITEM_*`, fixed numbers).
@@ -1413,24 +1413,25 @@ typedef struct mbs_system_solve_report {
 #define MBS_OUTPUT_POTENTIAL_ENERGY 10
 
 /**
- * A cylinder from `p0` to `p1`; `size = {radius, inner_radius, 0}`.
+ * The seed 004 linearly implicit midpoint step (the one to use): energy and |L| converge
+ * with order 2 torque-free, damping is implicit (stable for any `dt`).
  */
-#define MBS_SHAPE_CYLINDER 0
+#define MBS_INTEGRATOR_MIDPOINT 0
 
 /**
- * A box: centre `p0`, edge directions the columns of `axes`, edge lengths `size`.
+ * Baseline: explicit Euler (order 1; energy grows torque-free). For comparison only.
  */
-#define MBS_SHAPE_BOX 1
+#define MBS_INTEGRATOR_EXPLICIT_EULER 1
 
 /**
- * A sphere: centre `p0`, `size = {radius, 0, 0}`.
+ * Baseline: semi-implicit (symplectic) Euler, as game engines do. For comparison only.
  */
-#define MBS_SHAPE_SPHERE 2
+#define MBS_INTEGRATOR_SYMPLECTIC_EULER 2
 
 /**
- * A line segment from `p0` to `p1`.
+ * Baseline: classical Runge-Kutta 4 (four evaluations per step).
  */
-#define MBS_SHAPE_LINE 3
+#define MBS_INTEGRATOR_RK4 3
 
 /**
  * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default.
@@ -1628,25 +1629,65 @@ typedef struct mbs_system_solve_report {
 #define MBS_ERR_NODE_WITHOUT_BODY 221
 
 /**
- * The seed 004 linearly implicit midpoint step (the one to use): energy and |L| converge
- * with order 2 torque-free, damping is implicit (stable for any `dt`).
+ * A force (N, world frame) on a position marker.
  */
-#define MBS_INTEGRATOR_MIDPOINT 0
+#define MBS_USER_LOAD_FORCE 0
 
 /**
- * Baseline: explicit Euler (order 1; energy grows torque-free). For comparison only.
+ * A torque (N m, world frame) on a rigid marker.
  */
-#define MBS_INTEGRATOR_EXPLICIT_EULER 1
+#define MBS_USER_LOAD_TORQUE_GLOBAL 1
 
 /**
- * Baseline: semi-implicit (symplectic) Euler, as game engines do. For comparison only.
+ * A torque (N m, body frame of the rigid marker, turning with it).
  */
-#define MBS_INTEGRATOR_SYMPLECTIC_EULER 2
+#define MBS_USER_LOAD_TORQUE_LOCAL 2
 
 /**
- * Baseline: classical Runge-Kutta 4 (four evaluations per step).
+ * A uniform acceleration (m/s^2, world frame) on a mass marker.
  */
-#define MBS_INTEGRATOR_RK4 3
+#define MBS_USER_LOAD_MASS_PROPORTIONAL 3
+
+/**
+ * A cylinder from `p0` to `p1`; `size = {radius, inner_radius, 0}`.
+ */
+#define MBS_SHAPE_CYLINDER 0
+
+/**
+ * A box: centre `p0`, edge directions the columns of `axes`, edge lengths `size`.
+ */
+#define MBS_SHAPE_BOX 1
+
+/**
+ * A sphere: centre `p0`, `size = {radius, 0, 0}`.
+ */
+#define MBS_SHAPE_SPHERE 2
+
+/**
+ * A line segment from `p0` to `p1`.
+ */
+#define MBS_SHAPE_LINE 3
+
+/**
+ * Exudyn's `SensorNode`: `variable` of node `index` (see `mbs_system_node_output`).
+ */
+#define MBS_SENSOR_NODE 0
+
+/**
+ * Exudyn's `SensorBody`: `variable` of body `index` at `local_position` (see
+ * `mbs_system_object_output`).
+ */
+#define MBS_SENSOR_BODY 1
+
+/**
+ * Exudyn's `SensorMarker`: `variable` of marker `index` (see `mbs_system_marker_output`).
+ */
+#define MBS_SENSOR_MARKER 2
+
+/**
+ * Exudyn's `SensorLoad`: the vector of load `index` (3 values; `variable` ignored).
+ */
+#define MBS_SENSOR_LOAD 3
 
 /**
  * Kick-drift-kick (Strang splitting, velocity Verlet generalized to rigid bodies): second
@@ -1690,47 +1731,6 @@ typedef struct mbs_system_solve_report {
 #define MBS_RIGID_SCHEME_RK4 4
 
 /**
- * A force (N, world frame) on a position marker.
- */
-#define MBS_USER_LOAD_FORCE 0
-
-/**
- * A torque (N m, world frame) on a rigid marker.
- */
-#define MBS_USER_LOAD_TORQUE_GLOBAL 1
-
-/**
- * A torque (N m, body frame of the rigid marker, turning with it).
- */
-#define MBS_USER_LOAD_TORQUE_LOCAL 2
-
-/**
- * A uniform acceleration (m/s^2, world frame) on a mass marker.
- */
-#define MBS_USER_LOAD_MASS_PROPORTIONAL 3
-
-/**
- * Exudyn's `SensorNode`: `variable` of node `index` (see `mbs_system_node_output`).
- */
-#define MBS_SENSOR_NODE 0
-
-/**
- * Exudyn's `SensorBody`: `variable` of body `index` at `local_position` (see
- * `mbs_system_object_output`).
- */
-#define MBS_SENSOR_BODY 1
-
-/**
- * Exudyn's `SensorMarker`: `variable` of marker `index` (see `mbs_system_marker_output`).
- */
-#define MBS_SENSOR_MARKER 2
-
-/**
- * Exudyn's `SensorLoad`: the vector of load `index` (3 values; `variable` ignored).
- */
-#define MBS_SENSOR_LOAD 3
-
-/**
  * The system as a whole (settings, time step, not assembled).
  */
 #define MBS_ITEM_SYSTEM 0
@@ -1768,51 +1768,6 @@ typedef struct mbs_system_solve_report {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-/**
- * A `BodyCylinder`: writes the rigid body of `*cyl` to `*body_out` (reference point and body
- * frame = frame_a; mass `m = mo - mi` (kg), centre of mass `r_CM` (m, frame_a) and inertia
- * `resolveDyade1(R, diag(I11, I22, I22))` about it (kg m^2, frame_a); the reference pose for
- * `MBS_OUTPUT_DISPLACEMENT` is the start pose) and the state of the start values `*start`
- * (see `mbs_rigid_state_from_start`) to `*state_out`. frame_b is the local position `cyl->r`.
- *
- * Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
- * `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
- * `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_LENGTH`,
- * `MBS_ERR_INVALID_DIRECTION`, `MBS_ERR_NON_FINITE_STATE`), `MBS_ERR_INVALID_MASS` (density or
- * diameter 0: no mass to step), `MBS_ERR_INVALID_SEQUENCE`.
- *
- * # Safety
- * `cyl` and `start` are null or valid; `body_out` and `state_out` are null or writable.
- */
-mbs_status mbs_body_cylinder_init(const struct mbs_cylinder *cyl,
-                                  const struct mbs_body_start *start,
-                                  mbs_rigid_body *body_out,
-                                  mbs_rigid_state *state_out);
-
-/**
- * Fills `*out` with Modelica's start defaults (at rest at the origin, angles 0 about
- * `{1, 2, 3}`).
- *
- * # Safety
- * `out` is null or valid for writes.
- */
-mbs_status mbs_body_start_default(struct mbs_body_start *out);
-
-/**
- * The rigid-body state of Modelica's start values: `position = r_0_start`,
- * `velocity = v_0_start`, orientation the quaternion of
- * `R_0b = T^T`, `T = axesRotations(sequence_start, angles_start)`,
- * `angular_velocity = T w_0_start` (body frame), `angular_acceleration = T z_0_start` (body
- * frame), `acceleration = 0`.
- *
- * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
- * `MBS_ERR_INVALID_SEQUENCE`.
- *
- * # Safety
- * `start` is null or valid; `out` is null or writable.
- */
-mbs_status mbs_rigid_state_from_start(const struct mbs_body_start *start, mbs_rigid_state *out);
 
 /**
  * Validates and writes a mass point of `mass` (kg, > 0) on a node at `reference_coordinates`
@@ -2213,53 +2168,49 @@ mbs_status mbs_rigid_rotation_jacobian_f32(const mbs_rigid_body_f32 *body,
                                            float *out);
 
 /**
- * Advances `*state` of `body` by `dt` (s) under `loads` with the seed 004 linearly implicit
- * midpoint step and the step control of `settings` (`settings->integrator` must be
- * `MBS_INTEGRATOR_MIDPOINT`, as `mbs_step_settings_default` sets it). Arguments, results and
- * errors as `mbs_rigid_step`, and the same trajectory bit for bit; the difference is what a
- * firmware links: `mbs_rigid_step` chooses the integrator at run time and so links all four,
- * this function only the midpoint step.
+ * A `BodyCylinder`: writes the rigid body of `*cyl` to `*body_out` (reference point and body
+ * frame = frame_a; mass `m = mo - mi` (kg), centre of mass `r_CM` (m, frame_a) and inertia
+ * `resolveDyade1(R, diag(I11, I22, I22))` about it (kg m^2, frame_a); the reference pose for
+ * `MBS_OUTPUT_DISPLACEMENT` is the start pose) and the state of the start values `*start`
+ * (see `mbs_rigid_state_from_start`) to `*state_out`. frame_b is the local position `cyl->r`.
  *
- * Errors (state and `*info_out` untouched): `MBS_ERR_NULL_POINTER` (`body`, `loads`,
- * `settings`, `state`), `MBS_ERR_NOT_FINITE` (NaN/inf in `dt`, body, loads, settings or
- * state), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`), `MBS_ERR_INVALID_ARGUMENT`
- * (`settings->integrator` is not `MBS_INTEGRATOR_MIDPOINT`), `MBS_ERR_INVALID_SETTING`,
- * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`,
- * `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative damping), `MBS_ERR_SOLVER_FAILED`,
- * `MBS_ERR_NON_FINITE_STATE` (the result overflowed).
- *
- * On a Cortex-M4F, use `mbs_rigid_midpoint_step_f32` (double is soft float there).
+ * Errors (both outputs untouched): `MBS_ERR_NULL_POINTER`, the errors of
+ * `mbs_cylinder_mass_properties` (`MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DENSITY`,
+ * `MBS_ERR_INVALID_DIAMETER`, `MBS_ERR_INVALID_INNER_DIAMETER`, `MBS_ERR_INVALID_LENGTH`,
+ * `MBS_ERR_INVALID_DIRECTION`, `MBS_ERR_NON_FINITE_STATE`), `MBS_ERR_INVALID_MASS` (density or
+ * diameter 0: no mass to step), `MBS_ERR_INVALID_SEQUENCE`.
  *
  * # Safety
- * Each pointer is null or valid and aligned; `state` overlaps none of the other arguments;
- * `info_out` may be NULL.
+ * `cyl` and `start` are null or valid; `body_out` and `state_out` are null or writable.
  */
-mbs_status mbs_rigid_midpoint_step(const mbs_rigid_body *body,
-                                   const mbs_rigid_loads *loads,
-                                   const mbs_step_settings *settings,
-                                   mbs_rigid_state *state,
-                                   double dt,
-                                   struct mbs_step_info *info_out);
+mbs_status mbs_body_cylinder_init(const struct mbs_cylinder *cyl,
+                                  const struct mbs_body_start *start,
+                                  mbs_rigid_body *body_out,
+                                  mbs_rigid_state *state_out);
 
 /**
- * `mbs_rigid_midpoint_step` in single precision: the firmware entry point. Measured on a
- * Cortex-M4F (FPv4-SP, QEMU mps2-an386, libmbs.a built with the `dist` profile), one step of a
- * spinning body with its centre of mass off the reference point: 1,493 instructions, all
- * float arithmetic on the FPU, 936 B of stack. A firmware that builds a body with
- * `mbs_rigid_body_init_f32` and steps it with this function links 23.5 KB of mbs code
- * (8 KB of it libm's `sinf`/`cosf` for rotations of 1 rad or more per step), against 112 KB
- * for one that calls the whole C API. docs/embedded.md has the figures and the commands that
- * reproduce them.
+ * Fills `*out` with Modelica's start defaults (at rest at the origin, angles 0 about
+ * `{1, 2, 3}`).
  *
  * # Safety
- * As `mbs_rigid_midpoint_step` (floats).
+ * `out` is null or valid for writes.
  */
-mbs_status mbs_rigid_midpoint_step_f32(const mbs_rigid_body_f32 *body,
-                                       const mbs_rigid_loads_f32 *loads,
-                                       const mbs_step_settings_f32 *settings,
-                                       mbs_rigid_state_f32 *state,
-                                       float dt,
-                                       struct mbs_step_info *info_out);
+mbs_status mbs_body_start_default(struct mbs_body_start *out);
+
+/**
+ * The rigid-body state of Modelica's start values: `position = r_0_start`,
+ * `velocity = v_0_start`, orientation the quaternion of
+ * `R_0b = T^T`, `T = axesRotations(sequence_start, angles_start)`,
+ * `angular_velocity = T w_0_start` (body frame), `angular_acceleration = T z_0_start` (body
+ * frame), `acceleration = 0`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_SEQUENCE`.
+ *
+ * # Safety
+ * `start` is null or valid; `out` is null or writable.
+ */
+mbs_status mbs_rigid_state_from_start(const struct mbs_body_start *start, mbs_rigid_state *out);
 
 /**
  * Checks and writes a state: `position` (m, world), `orientation` (unit quaternion
@@ -2310,8 +2261,8 @@ mbs_status mbs_rigid_state_init_f32(mbs_rigid_state_f32 *out,
  * Every call validates all its inputs. A body sealed by `mbs_rigid_body_init`,
  * `mbs_body_cylinder_init` or `mbs_rigid_body_validate` is checked by its checksum (any field
  * changed since is caught); any other body is validated in full (inertia symmetric, positive
- * definite, triangle inequality: an eigenvalue computation, on the Cortex-M4F about as much
- * as the step itself), so nothing unchecked slips through either way.
+ * definite, triangle inequality: an eigenvalue computation, about as costly as the step
+ * itself), so nothing unchecked slips through either way.
  *
  * Links all four integrators (the choice is made at run time): a firmware that only uses
  * the midpoint step calls `mbs_rigid_midpoint_step` instead (the same code for
@@ -2329,9 +2280,8 @@ mbs_status mbs_rigid_step(const mbs_rigid_body *body,
                           struct mbs_step_info *info_out);
 
 /**
- * `mbs_rigid_step` in single precision: the same generic code instantiated with `float`.
- * On a Cortex-M4F (single-precision FPU, double in software) the midpoint step is 12 to 40
- * times cheaper in float than in double (docs/embedded.md).
+ * `mbs_rigid_step` in single precision: the same generic code instantiated with `float`,
+ * for an FPU without double (a Cortex-M4F).
  *
  * # Safety
  * As `mbs_rigid_step` (floats).
@@ -2344,40 +2294,64 @@ mbs_status mbs_rigid_step_f32(const mbs_rigid_body_f32 *body,
                               struct mbs_step_info *info_out);
 
 /**
- * Writes Exudyn's default visualization settings (see each field).
+ * Advances `*state` of `body` by `dt` (s) under `loads` with the linearly implicit midpoint
+ * step and the step control of `settings` (`settings->integrator` must be
+ * `MBS_INTEGRATOR_MIDPOINT`, as `mbs_step_settings_default` sets it). Arguments, results and
+ * errors as `mbs_rigid_step`, and the same trajectory bit for bit; the difference is what a
+ * firmware links: `mbs_rigid_step` chooses the integrator at run time and so links all four,
+ * this function only the midpoint step.
  *
- * Errors: `MBS_ERR_NULL_POINTER`.
+ * Errors (state and `*info_out` untouched): `MBS_ERR_NULL_POINTER` (`body`, `loads`,
+ * `settings`, `state`), `MBS_ERR_NOT_FINITE` (NaN/inf in `dt`, body, loads, settings or
+ * state), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`), `MBS_ERR_INVALID_ARGUMENT`
+ * (`settings->integrator` is not `MBS_INTEGRATOR_MIDPOINT`), `MBS_ERR_INVALID_SETTING`,
+ * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`,
+ * `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative damping), `MBS_ERR_SOLVER_FAILED`,
+ * `MBS_ERR_NON_FINITE_STATE` (the result overflowed).
+ *
+ * On a Cortex-M4F, use `mbs_rigid_midpoint_step_f32` (double is soft float there).
  *
  * # Safety
- * `out` is null or writable.
+ * Each pointer is null or valid and aligned; `state` overlaps none of the other arguments;
+ * `info_out` may be NULL.
  */
-mbs_status mbs_visualization_settings_default(struct mbs_visualization_settings *out);
+mbs_status mbs_rigid_midpoint_step(const mbs_rigid_body *body,
+                                   const mbs_rigid_loads *loads,
+                                   const mbs_step_settings *settings,
+                                   mbs_rigid_state *state,
+                                   double dt,
+                                   struct mbs_step_info *info_out);
 
 /**
- * The scene of the system's current state with `settings`: calls `callback(ctx, p)` once per
- * primitive of every drawn body (object order, then primitive order; Exudyn's visualization rules: a body
- * is drawn if `bodies_show` and its own show; `-1` color components take
- * `bodies_default_color`; with a contour variable and `contour_rigid_bodies_colored` a body
- * with a value takes the colormap's color; `bodies_show_numbers` labels its first primitive)
- * and writes `*summary_out` (may be NULL). Works unassembled too; allocates nothing.
- *
- * Every object is checked first: on error the callback was not called and `*summary_out`
- * is untouched.
- *
- * Errors: `MBS_ERR_NULL_POINTER` (`sys`, `settings`, `callback`), `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, those of the settings (`MBS_ERR_NOT_FINITE`,
- * `MBS_ERR_INVALID_SETTING`, `MBS_ERR_INVALID_ARGUMENT`), `MBS_ERR_NON_FINITE_STATE`.
+ * `mbs_rigid_midpoint_step` in single precision: the firmware entry point (on a Cortex-M4F
+ * double is soft float). docs/embedded.md has its cost.
  *
  * # Safety
- * `sys` is null or an `mbs_system`; `settings` is null or valid; `callback` is null or a
- * function that may read `*p` during the call (and must not call back into this system
- * mutably); `summary_out` is null or writable.
+ * As `mbs_rigid_midpoint_step` (floats).
  */
-mbs_status mbs_system_export_scene(const struct mbs_system *sys,
-                                   const struct mbs_visualization_settings *settings,
-                                   mbs_draw_fn callback,
-                                   void *ctx,
-                                   struct mbs_scene_summary *summary_out);
+mbs_status mbs_rigid_midpoint_step_f32(const mbs_rigid_body_f32 *body,
+                                       const mbs_rigid_loads_f32 *loads,
+                                       const mbs_step_settings_f32 *settings,
+                                       mbs_rigid_state_f32 *state,
+                                       float dt,
+                                       struct mbs_step_info *info_out);
+
+/**
+ * Fills `*out` with the default step settings: `MBS_INTEGRATOR_MIDPOINT`, no sub-stepping,
+ * `max_rotation_per_step = 0.5` rad, `max_substeps = 1024`.
+ *
+ * # Safety
+ * `out` is null or valid for writes.
+ */
+mbs_status mbs_step_settings_default(mbs_step_settings *out);
+
+/**
+ * `mbs_step_settings_default` in single precision.
+ *
+ * # Safety
+ * `out` is null or valid for writes.
+ */
+mbs_status mbs_step_settings_default_f32(mbs_step_settings_f32 *out);
 
 /**
  * Fills `*out` with Exudyn's `SolveDynamic` defaults: start 0 s, end 1 s, 100 steps,
@@ -2407,23 +2381,6 @@ const char *mbs_status_str(mbs_status status);
  * `true` if `status` is `MBS_OK` or a warning (the call did its work).
  */
 bool mbs_status_is_ok(mbs_status status);
-
-/**
- * Fills `*out` with the default step settings: `MBS_INTEGRATOR_MIDPOINT`, no sub-stepping,
- * `max_rotation_per_step = 0.5` rad, `max_substeps = 1024`.
- *
- * # Safety
- * `out` is null or valid for writes.
- */
-mbs_status mbs_step_settings_default(mbs_step_settings *out);
-
-/**
- * `mbs_step_settings_default` in single precision.
- *
- * # Safety
- * `out` is null or valid for writes.
- */
-mbs_status mbs_step_settings_default_f32(mbs_step_settings_f32 *out);
 
 /**
  * `MBS_SYSTEM_SIZE`, for bindings that cannot read the header's constants (Python's ctypes
@@ -2477,39 +2434,85 @@ mbs_status mbs_system_time(const struct mbs_system *sys, double *out);
 mbs_status mbs_system_get_counts(const struct mbs_system *sys, struct mbs_system_counts *out);
 
 /**
- * Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
- * orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
- * correction.
+ * Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world); its index
+ * into `*object`.
+ *
+ * Errors: as `mbs_system_add_object_ground`.
  *
  * # Safety
- * `out` is null or writable.
+ * As `mbs_system_add_object_ground`.
  */
-mbs_status mbs_system_settings_default(struct mbs_system_settings *out);
+mbs_status mbs_system_create_ground(struct mbs_system *sys,
+                                    const double *reference_position,
+                                    uint32_t *object);
 
 /**
- * Sets the integration settings of the system (does not un-assemble).
+ * Exudyn's `CreateMassPoint` (2D): a `NodePoint2D` at `reference_position` (m, world x, y)
+ * with `initial_displacement` (m) and `initial_velocity` (m/s), a `MassPoint2D` of `mass`
+ * (kg, > 0) on it, and with a non-zero `gravity` (m/s^2, world; NULL = none) a
+ * `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
  *
- * Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling or scheme),
- * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16
- * damping corrections).
+ * Errors (nothing added, `*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_CAPACITY_FULL` (no room for all its items).
  *
  * # Safety
- * `sys` is null or an `mbs_system`; `settings` is null or valid.
+ * `sys` is null or an `mbs_system`; the 2D arrays are null or hold 2 doubles, `gravity` is
+ * null or holds 3; `out` is null or writable.
  */
-mbs_status mbs_system_set_settings(struct mbs_system *sys,
-                                   const struct mbs_system_settings *settings);
+mbs_status mbs_system_create_mass_point(struct mbs_system *sys,
+                                        double mass,
+                                        const double *reference_position,
+                                        const double *initial_displacement,
+                                        const double *initial_velocity,
+                                        const double *gravity,
+                                        struct mbs_created_body *out);
 
 /**
- * The integration settings of the system into `*out`.
+ * Exudyn's `CreateRigidBody`: a rigid-body node at `position` (m, world) with `orientation`
+ * (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and `angular_velocity`
+ * (rad/s, **world** frame); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
+ * point and inertia about the COM kg m^2, body frame); with a non-zero `gravity` (m/s^2,
+ * world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
  *
- * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`.
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_CAPACITY_FULL`.
  *
  * # Safety
- * `sys` is null or an `mbs_system`; `out` is null or writable.
+ * `sys` is null or an `mbs_system`; `mass` is null or valid; the arrays are null or hold 3
+ * (`orientation`: 4) doubles, `gravity` may be NULL; `out` is null or writable.
  */
-mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_system_settings *out);
+mbs_status mbs_system_create_rigid_body(struct mbs_system *sys,
+                                        const struct mbs_mass_properties *mass,
+                                        const double *position,
+                                        const double *orientation,
+                                        const double *velocity,
+                                        const double *angular_velocity,
+                                        const double *gravity,
+                                        struct mbs_created_body *out);
+
+/**
+ * Modelica's `BodyCylinder` with its node: the rigid body of `*cylinder`'s mass
+ * properties (frame_a = the node's point and body frame; see `mbs_body_cylinder_init`) on a
+ * node that starts from `*start` (`r_0_start`, `v_0_start`, `angles_start` about
+ * `sequence_start`, `w_0_start` in the world frame), and with a non-zero `gravity` (m/s^2,
+ * world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. frame_b is the local
+ * position `cylinder->r` (for a `mbs_system_add_marker_body_*` at the far end). All or
+ * nothing.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, those of `mbs_body_cylinder_init`, `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `cylinder` and `start` are null or valid; `gravity` is
+ * null or holds 3 doubles; `out` is null or writable.
+ */
+mbs_status mbs_system_create_body_cylinder(struct mbs_system *sys,
+                                           const struct mbs_cylinder *cylinder,
+                                           const struct mbs_body_start *start,
+                                           const double *gravity,
+                                           struct mbs_created_body *out);
 
 /**
  * Adds Exudyn's `NodePoint2D`: a point in the world x-y plane at `reference` (m, world x, y)
@@ -2815,235 +2818,6 @@ mbs_status mbs_system_add_cartesian_spring_damper(struct mbs_system *sys,
                                                   uint32_t *connector);
 
 /**
- * Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world); its index
- * into `*object`.
- *
- * Errors: as `mbs_system_add_object_ground`.
- *
- * # Safety
- * As `mbs_system_add_object_ground`.
- */
-mbs_status mbs_system_create_ground(struct mbs_system *sys,
-                                    const double *reference_position,
-                                    uint32_t *object);
-
-/**
- * Exudyn's `CreateMassPoint` (2D): a `NodePoint2D` at `reference_position` (m, world x, y)
- * with `initial_displacement` (m) and `initial_velocity` (m/s), a `MassPoint2D` of `mass`
- * (kg, > 0) on it, and with a non-zero `gravity` (m/s^2, world; NULL = none) a
- * `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
- *
- * Errors (nothing added, `*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
- * `MBS_ERR_CAPACITY_FULL` (no room for all its items).
- *
- * # Safety
- * `sys` is null or an `mbs_system`; the 2D arrays are null or hold 2 doubles, `gravity` is
- * null or holds 3; `out` is null or writable.
- */
-mbs_status mbs_system_create_mass_point(struct mbs_system *sys,
-                                        double mass,
-                                        const double *reference_position,
-                                        const double *initial_displacement,
-                                        const double *initial_velocity,
-                                        const double *gravity,
-                                        struct mbs_created_body *out);
-
-/**
- * Exudyn's `CreateRigidBody`: a rigid-body node at `position` (m, world) with `orientation`
- * (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and `angular_velocity`
- * (rad/s, **world** frame); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
- * point and inertia about the COM kg m^2, body frame); with a non-zero `gravity` (m/s^2,
- * world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
- *
- * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
- * `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_CAPACITY_FULL`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `mass` is null or valid; the arrays are null or hold 3
- * (`orientation`: 4) doubles, `gravity` may be NULL; `out` is null or writable.
- */
-mbs_status mbs_system_create_rigid_body(struct mbs_system *sys,
-                                        const struct mbs_mass_properties *mass,
-                                        const double *position,
-                                        const double *orientation,
-                                        const double *velocity,
-                                        const double *angular_velocity,
-                                        const double *gravity,
-                                        struct mbs_created_body *out);
-
-/**
- * Modelica's `BodyCylinder` with its node: the rigid body of `*cylinder`'s mass
- * properties (frame_a = the node's point and body frame; see `mbs_body_cylinder_init`) on a
- * node that starts from `*start` (`r_0_start`, `v_0_start`, `angles_start` about
- * `sequence_start`, `w_0_start` in the world frame), and with a non-zero `gravity` (m/s^2,
- * world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. frame_b is the local
- * position `cylinder->r` (for a `mbs_system_add_marker_body_*` at the far end). All or
- * nothing.
- *
- * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, those of `mbs_body_cylinder_init`, `MBS_ERR_CAPACITY_FULL`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `cylinder` and `start` are null or valid; `gravity` is
- * null or holds 3 doubles; `out` is null or writable.
- */
-mbs_status mbs_system_create_body_cylinder(struct mbs_system *sys,
-                                           const struct mbs_cylinder *cylinder,
-                                           const struct mbs_body_start *start,
-                                           const double *gravity,
-                                           struct mbs_created_body *out);
-
-/**
- * Adds a sensor (`*spec`) that appends a row `[t, values...]` of
- * `1 + mbs_output_variable_len(spec->variable)` doubles (1 + 3 for a load sensor) to
- * `buffer` after every step, `rows` rows at most (module docs: a full buffer drops rows and
- * warns). `buffer` may be NULL with `rows == 0`: the sensor is then only read on demand
- * (`mbs_system_sensor_value`). The buffer must stay valid (and not be written by the caller
- * during a step) while the system is stepped. The sensor is read once here to check it.
- *
- * Errors (nothing added, `*sensor` untouched): `MBS_ERR_NULL_POINTER` (`sys`, `spec`,
- * `sensor`, or `buffer` with `rows > 0`), `MBS_ERR_STORAGE` (misaligned `sys`, or
- * `rows * row_len` overflows), `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT`
- * (unknown kind or variable), `MBS_ERR_NOT_FINITE` (`local_position`),
- * `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_NOT_AVAILABLE` (the item does
- * not give the variable), `MBS_ERR_INVALID_LOCAL_POSITION`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `spec` is null or valid; `buffer` is null or holds
- * `rows * row_len` writable doubles and outlives the system's use; `sensor` is null or
- * writable.
- */
-mbs_status mbs_system_add_sensor(struct mbs_system *sys,
-                                 const struct mbs_sensor_spec *spec,
-                                 double *buffer,
-                                 size_t rows,
-                                 uint32_t *sensor);
-
-/**
- * The number of rows sensor `sensor` has written into its buffer, into `*rows`.
- *
- * Errors (`*rows` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `rows` is null or writable.
- */
-mbs_status mbs_system_sensor_rows(const struct mbs_system *sys, uint32_t sensor, size_t *rows);
-
-/**
- * Row length, capacity, rows written and rows dropped of sensor `sensor`, into `*out`.
- *
- * Errors (`*out` untouched): as `mbs_system_sensor_rows`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `out` is null or writable.
- */
-mbs_status mbs_system_sensor_info(const struct mbs_system *sys,
-                                  uint32_t sensor,
-                                  struct mbs_sensor_info *out);
-
-/**
- * Starts sensor `sensor`'s buffer over: 0 rows, 0 dropped (the next step writes row 0).
- *
- * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
- * `MBS_ERR_UNKNOWN_INDEX`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`.
- */
-mbs_status mbs_system_sensor_clear(struct mbs_system *sys, uint32_t sensor);
-
-/**
- * The current value of sensor `sensor` (without the time) into `out[0 .. n)` and `n` into
- * `*written`.
- *
- * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (also `out_len <
- * n`), `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_NOT_FINITE` (a
- * callback's NaN), `MBS_ERR_NON_FINITE_STATE`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
- * `written` is null or writable.
- */
-mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
-                                   uint32_t sensor,
-                                   double *out,
-                                   size_t out_len,
-                                   size_t *written);
-
-/**
- * Checks the whole system and marks it assembled (core's `assemble`): settings; every node
- * (its state valid, a node with coordinates carrying a body); every object (its node exists,
- * is of its kind, carries only it); every marker, load, connector, sensor; and that the
- * forces can be evaluated in the current state (a callback writing NaN, a spring of zero
- * length). Keeps the current state and time.
- *
- * Errors (the system stays **unassembled**, nothing else changes; `*failed_item`, which may
- * be NULL, receives the item of the first problem): `MBS_ERR_NULL_POINTER`,
- * `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_SETTING`,
- * `MBS_ERR_NODE_WITHOUT_BODY`, `MBS_ERR_NODE_ALREADY_USED`, `MBS_ERR_WRONG_NODE_KIND`,
- * `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
- * `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
- * `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN).
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `failed_item` is null or writable.
- */
-mbs_status mbs_system_assemble(struct mbs_system *sys, struct mbs_item_ref *failed_item);
-
-/**
- * Advances the system by `dt` (s) from its current time with its settings
- * (`mbs_system_set_settings`; default kick-drift-kick, second order), then appends one row
- * `[t, values...]` to every sensor's buffer. For a real-time loop: no allocation,
- * O(items) work. `*report` (may be NULL) receives what the step did.
- *
- * Returns `MBS_OK` or a warning (the step **was** taken): `MBS_WARN_STEP_TOO_LARGE`,
- * `MBS_WARN_SENSOR_BUFFER_FULL`.
- *
- * Errors (state, time and sensor buffers unchanged; `*failed_item`, may be NULL, names the
- * item): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
- * `MBS_ERR_NOT_FINITE` (`dt`, or a callback's NaN), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`),
- * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_INVALID_LENGTH` (a spring of zero length),
- * `MBS_ERR_NON_FINITE_STATE` (the result overflowed), `MBS_ERR_SOLVER_FAILED`.
- *
- * # Safety
- * `sys` is null or an `mbs_system`; `report` and `failed_item` are null or writable; every
- * sensor buffer given to `mbs_system_add_sensor` is still valid.
- */
-mbs_status mbs_system_step(struct mbs_system *sys,
-                           double dt,
-                           struct mbs_system_step_report *report,
-                           struct mbs_item_ref *failed_item);
-
-/**
- * Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
- * node put in its initial state at `settings->start_time`, one sensor row recorded there, then
- * `settings->number_of_steps` equal steps to `settings->end_time` with the system's own
- * settings (`mbs_system_set_settings`), a sensor row after each. A buffer of
- * `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`. Of
- * `*settings` the time span is used; the generalized-alpha fields are validated but the
- * system integrates with its coupled scheme.
- *
- * Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
- * `*report` (may be NULL) receives what the solve did.
- *
- * Errors (state and time as before the call, every sensor's row count as before; the data
- * past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
- * `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
- * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
- * `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), any step's error.
- *
- * # Safety
- * As `mbs_system_step`; `settings` is null or valid.
- */
-mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
-                                    const mbs_simulation_settings *settings,
-                                    struct mbs_system_solve_report *report,
-                                    struct mbs_item_ref *failed_item);
-
-/**
  * Exudyn's `GetNodeOutput`: output `var` of node `node` now into `out[0 .. n)` and `n` into
  * `*written` (`n = mbs_output_variable_len(var)`): a 2D point or ground node gives
  * `POSITION`, `DISPLACEMENT`, `VELOCITY`, `ACCELERATION` (world); a rigid-body node also
@@ -3173,6 +2947,225 @@ mbs_status mbs_system_get_rigid_state(const struct mbs_system *sys,
 mbs_status mbs_system_set_rigid_state(struct mbs_system *sys,
                                       uint32_t node,
                                       const mbs_rigid_state *state);
+
+/**
+ * Writes Exudyn's default visualization settings (see each field).
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`.
+ *
+ * # Safety
+ * `out` is null or writable.
+ */
+mbs_status mbs_visualization_settings_default(struct mbs_visualization_settings *out);
+
+/**
+ * The scene of the system's current state with `settings`: calls `callback(ctx, p)` once per
+ * primitive of every drawn body (object order, then primitive order; Exudyn's visualization rules: a body
+ * is drawn if `bodies_show` and its own show; `-1` color components take
+ * `bodies_default_color`; with a contour variable and `contour_rigid_bodies_colored` a body
+ * with a value takes the colormap's color; `bodies_show_numbers` labels its first primitive)
+ * and writes `*summary_out` (may be NULL). Works unassembled too; allocates nothing.
+ *
+ * Every object is checked first: on error the callback was not called and `*summary_out`
+ * is untouched.
+ *
+ * Errors: `MBS_ERR_NULL_POINTER` (`sys`, `settings`, `callback`), `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, those of the settings (`MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_SETTING`, `MBS_ERR_INVALID_ARGUMENT`), `MBS_ERR_NON_FINITE_STATE`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `settings` is null or valid; `callback` is null or a
+ * function that may read `*p` during the call (and must not call back into this system
+ * mutably); `summary_out` is null or writable.
+ */
+mbs_status mbs_system_export_scene(const struct mbs_system *sys,
+                                   const struct mbs_visualization_settings *settings,
+                                   mbs_draw_fn callback,
+                                   void *ctx,
+                                   struct mbs_scene_summary *summary_out);
+
+/**
+ * Adds a sensor (`*spec`) that appends a row `[t, values...]` of
+ * `1 + mbs_output_variable_len(spec->variable)` doubles (1 + 3 for a load sensor) to
+ * `buffer` after every step, `rows` rows at most (module docs: a full buffer drops rows and
+ * warns). `buffer` may be NULL with `rows == 0`: the sensor is then only read on demand
+ * (`mbs_system_sensor_value`). The buffer must stay valid (and not be written by the caller
+ * during a step) while the system is stepped. The sensor is read once here to check it.
+ *
+ * Errors (nothing added, `*sensor` untouched): `MBS_ERR_NULL_POINTER` (`sys`, `spec`,
+ * `sensor`, or `buffer` with `rows > 0`), `MBS_ERR_STORAGE` (misaligned `sys`, or
+ * `rows * row_len` overflows), `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT`
+ * (unknown kind or variable), `MBS_ERR_NOT_FINITE` (`local_position`),
+ * `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_NOT_AVAILABLE` (the item does
+ * not give the variable), `MBS_ERR_INVALID_LOCAL_POSITION`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `spec` is null or valid; `buffer` is null or holds
+ * `rows * row_len` writable doubles and outlives the system's use; `sensor` is null or
+ * writable.
+ */
+mbs_status mbs_system_add_sensor(struct mbs_system *sys,
+                                 const struct mbs_sensor_spec *spec,
+                                 double *buffer,
+                                 size_t rows,
+                                 uint32_t *sensor);
+
+/**
+ * The number of rows sensor `sensor` has written into its buffer, into `*rows`.
+ *
+ * Errors (`*rows` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `rows` is null or writable.
+ */
+mbs_status mbs_system_sensor_rows(const struct mbs_system *sys, uint32_t sensor, size_t *rows);
+
+/**
+ * Row length, capacity, rows written and rows dropped of sensor `sensor`, into `*out`.
+ *
+ * Errors (`*out` untouched): as `mbs_system_sensor_rows`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_sensor_info(const struct mbs_system *sys,
+                                  uint32_t sensor,
+                                  struct mbs_sensor_info *out);
+
+/**
+ * Starts sensor `sensor`'s buffer over: 0 rows, 0 dropped (the next step writes row 0).
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
+ * `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`.
+ */
+mbs_status mbs_system_sensor_clear(struct mbs_system *sys, uint32_t sensor);
+
+/**
+ * The current value of sensor `sensor` (without the time) into `out[0 .. n)` and `n` into
+ * `*written`.
+ *
+ * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (also `out_len <
+ * n`), `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_NOT_FINITE` (a
+ * callback's NaN), `MBS_ERR_NON_FINITE_STATE`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
+ * `written` is null or writable.
+ */
+mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
+                                   uint32_t sensor,
+                                   double *out,
+                                   size_t out_len,
+                                   size_t *written);
+
+/**
+ * Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
+ * orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
+ * correction.
+ *
+ * # Safety
+ * `out` is null or writable.
+ */
+mbs_status mbs_system_settings_default(struct mbs_system_settings *out);
+
+/**
+ * Sets the integration settings of the system (does not un-assemble).
+ *
+ * Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling or scheme),
+ * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16
+ * damping corrections).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `settings` is null or valid.
+ */
+mbs_status mbs_system_set_settings(struct mbs_system *sys,
+                                   const struct mbs_system_settings *settings);
+
+/**
+ * The integration settings of the system into `*out`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_system_settings *out);
+
+/**
+ * Checks the whole system and marks it assembled (core's `assemble`): settings; every node
+ * (its state valid, a node with coordinates carrying a body); every object (its node exists,
+ * is of its kind, carries only it); every marker, load, connector, sensor; and that the
+ * forces can be evaluated in the current state (a callback writing NaN, a spring of zero
+ * length). Keeps the current state and time.
+ *
+ * Errors (the system stays **unassembled**, nothing else changes; `*failed_item`, which may
+ * be NULL, receives the item of the first problem): `MBS_ERR_NULL_POINTER`,
+ * `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_SETTING`,
+ * `MBS_ERR_NODE_WITHOUT_BODY`, `MBS_ERR_NODE_ALREADY_USED`, `MBS_ERR_WRONG_NODE_KIND`,
+ * `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
+ * `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `failed_item` is null or writable.
+ */
+mbs_status mbs_system_assemble(struct mbs_system *sys, struct mbs_item_ref *failed_item);
+
+/**
+ * Advances the system by `dt` (s) from its current time with its settings
+ * (`mbs_system_set_settings`; default kick-drift-kick, second order), then appends one row
+ * `[t, values...]` to every sensor's buffer. For a real-time loop: no allocation,
+ * O(items) work. `*report` (may be NULL) receives what the step did.
+ *
+ * Returns `MBS_OK` or a warning (the step **was** taken): `MBS_WARN_STEP_TOO_LARGE`,
+ * `MBS_WARN_SENSOR_BUFFER_FULL`.
+ *
+ * Errors (state, time and sensor buffers unchanged; `*failed_item`, may be NULL, names the
+ * item): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
+ * `MBS_ERR_NOT_FINITE` (`dt`, or a callback's NaN), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`),
+ * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_INVALID_LENGTH` (a spring of zero length),
+ * `MBS_ERR_NON_FINITE_STATE` (the result overflowed), `MBS_ERR_SOLVER_FAILED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `report` and `failed_item` are null or writable; every
+ * sensor buffer given to `mbs_system_add_sensor` is still valid.
+ */
+mbs_status mbs_system_step(struct mbs_system *sys,
+                           double dt,
+                           struct mbs_system_step_report *report,
+                           struct mbs_item_ref *failed_item);
+
+/**
+ * Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
+ * node put in its initial state at `settings->start_time`, one sensor row recorded there, then
+ * `settings->number_of_steps` equal steps to `settings->end_time` with the system's own
+ * settings (`mbs_system_set_settings`), a sensor row after each. A buffer of
+ * `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`. Of
+ * `*settings` the time span is used; the generalized-alpha fields are validated but the
+ * system integrates with its coupled scheme.
+ *
+ * Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
+ * `*report` (may be NULL) receives what the solve did.
+ *
+ * Errors (state and time as before the call, every sensor's row count as before; the data
+ * past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
+ * `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
+ * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
+ * `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), any step's error.
+ *
+ * # Safety
+ * As `mbs_system_step`; `settings` is null or valid.
+ */
+mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
+                                    const mbs_simulation_settings *settings,
+                                    struct mbs_system_solve_report *report,
+                                    struct mbs_item_ref *failed_item);
 
 /**
  * The crate version as a static NUL-terminated string, e.g. `"0.1.0"`.

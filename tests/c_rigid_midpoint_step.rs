@@ -7,11 +7,11 @@
 //! untouched; every accepted step gives the reference's bits. In float and double.
 
 use mbs::convert::status_of;
-use mbs::rigid_body::mbs_rigid_body_of;
-use mbs::rigid_loads::mbs_rigid_loads_of;
-use mbs::rigid_state::mbs_rigid_state_of;
-use mbs::rigid_step::{midpoint_step, step, time_step};
-use mbs::step_settings::{mbs_step_info, mbs_step_settings_of, MBS_INTEGRATOR_MIDPOINT};
+use mbs::rigid::body::mbs_rigid_body_of;
+use mbs::rigid::loads::mbs_rigid_loads_of;
+use mbs::rigid::state::mbs_rigid_state_of;
+use mbs::rigid::step::{midpoint_step, step, time_step};
+use mbs::rigid::step_settings::{mbs_step_info, mbs_step_settings_of, MBS_INTEGRATOR_MIDPOINT};
 use mbs::*;
 use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::RigidIntegrator;
@@ -118,7 +118,7 @@ fn setup<T: Real>() -> (
     let inertia = [2.0, 0.1, 0.0, 0.1, 3.0, -0.2, 0.0, -0.2, 4.0].map(T::c);
     let com = [0.1, -0.05, 0.2].map(T::c);
     // SAFETY: pointers to live locals.
-    let st = unsafe { mbs::rigid_body::init(&mut b, T::c(2.5), &inertia, &com) };
+    let st = unsafe { mbs::rigid::body::init(&mut b, T::c(2.5), &inertia, &com) };
     assert_eq!(st, MBS_OK);
     let l = mbs_rigid_loads_of {
         force: [1.5, 0.0, -0.5].map(T::c),

@@ -3,14 +3,14 @@
 //! the core export of the equivalent Rust system, a contour summary, and every bad input is
 //! refused before the callback runs with the summary untouched.
 
-use mbs::body_start::{mbs_body_start, mbs_body_start_default};
 use mbs::mass_properties::{mbs_cylinder, mbs_cylinder_default};
 use mbs::output::MBS_OUTPUT_VELOCITY;
-use mbs::scene::*;
-use mbs::system::{mbs_system, mbs_system_init, MBS_SYSTEM_WORDS};
-use mbs::system_items::{
+use mbs::rigid::body_start::{mbs_body_start, mbs_body_start_default};
+use mbs::system::create::{
     mbs_created_body, mbs_system_create_body_cylinder, mbs_system_create_mass_point,
 };
+use mbs::system::scene::*;
+use mbs::system::{mbs_system, mbs_system_init, MBS_SYSTEM_WORDS};
 use mbs::*;
 use mbs_core::bodies::body_cylinder::BodyCylinder;
 use mbs_core::graphics::{DrawPrimitive, DrawShape, VisualizationSettings};

@@ -627,10 +627,10 @@ fn host_c_api_mini() -> workload::Outcome {
 /// the body and state made with `mbs_rigid_body_init_f32` / `mbs_rigid_state_init_f32`; 1000
 /// midpoint steps of 1 ms through `mbs_rigid_step(_f32)`.
 fn host_c_api_cylinder_steps<T: CApiReal>() -> workload::Outcome {
-    use mbs::body_start::*;
     use mbs::mass_properties::*;
-    use mbs::rigid_body::mbs_rigid_body;
-    use mbs::rigid_state::mbs_rigid_state;
+    use mbs::rigid::body::mbs_rigid_body;
+    use mbs::rigid::body_start::*;
+    use mbs::rigid::state::mbs_rigid_state;
     let mut cyl = mbs_cylinder::default();
     let r = [0.1, 0.0, 0.0];
     let mut start = mbs_body_start::default();
@@ -643,18 +643,18 @@ fn host_c_api_cylinder_steps<T: CApiReal>() -> workload::Outcome {
         assert_eq!(mbs_body_start_default(&mut start), mbs::MBS_OK);
         start.w_0_start = [50.0, 1.0, 0.0];
         assert_eq!(
-            mbs::body_cylinder::mbs_body_cylinder_init(&cyl, &start, &mut b, &mut s),
+            mbs::rigid::body_cylinder::mbs_body_cylinder_init(&cyl, &start, &mut b, &mut s),
             mbs::MBS_OK
         );
     }
     let (body, mut state) = T::body_and_state(&b, &s);
-    let loads = mbs::rigid_loads::mbs_rigid_loads_of::<T>::default();
-    let settings = mbs::step_settings::mbs_step_settings_of::<T>::defaults();
+    let loads = mbs::rigid::loads::mbs_rigid_loads_of::<T>::default();
+    let settings = mbs::rigid::step_settings::mbs_step_settings_of::<T>::defaults();
     let mut h = workload::FNV_OFFSET;
     for _ in 0..1000 {
         // SAFETY: as above (info may be null).
         let st = unsafe {
-            mbs::rigid_step::step(
+            mbs::rigid::step::step(
                 &body,
                 &loads,
                 &settings,
@@ -686,21 +686,21 @@ fn host_c_api_cylinder_steps<T: CApiReal>() -> workload::Outcome {
 /// f32 or f64 as the C firmware makes its body and state.
 trait CApiReal: mbs_core::Real {
     fn body_and_state(
-        b: &mbs::rigid_body::mbs_rigid_body,
-        s: &mbs::rigid_state::mbs_rigid_state,
+        b: &mbs::rigid::body::mbs_rigid_body,
+        s: &mbs::rigid::state::mbs_rigid_state,
     ) -> (
-        mbs::rigid_body::mbs_rigid_body_of<Self>,
-        mbs::rigid_state::mbs_rigid_state_of<Self>,
+        mbs::rigid::body::mbs_rigid_body_of<Self>,
+        mbs::rigid::state::mbs_rigid_state_of<Self>,
     );
 }
 
 impl CApiReal for f64 {
     fn body_and_state(
-        b: &mbs::rigid_body::mbs_rigid_body,
-        s: &mbs::rigid_state::mbs_rigid_state,
+        b: &mbs::rigid::body::mbs_rigid_body,
+        s: &mbs::rigid::state::mbs_rigid_state,
     ) -> (
-        mbs::rigid_body::mbs_rigid_body,
-        mbs::rigid_state::mbs_rigid_state,
+        mbs::rigid::body::mbs_rigid_body,
+        mbs::rigid::state::mbs_rigid_state,
     ) {
         (*b, *s)
     }
@@ -708,14 +708,14 @@ impl CApiReal for f64 {
 
 impl CApiReal for f32 {
     fn body_and_state(
-        b: &mbs::rigid_body::mbs_rigid_body,
-        s: &mbs::rigid_state::mbs_rigid_state,
+        b: &mbs::rigid::body::mbs_rigid_body,
+        s: &mbs::rigid::state::mbs_rigid_state,
     ) -> (
-        mbs::rigid_body::mbs_rigid_body_f32,
-        mbs::rigid_state::mbs_rigid_state_f32,
+        mbs::rigid::body::mbs_rigid_body_f32,
+        mbs::rigid::state::mbs_rigid_state_f32,
     ) {
-        use mbs::rigid_body::mbs_rigid_body_init_f32;
-        use mbs::rigid_state::mbs_rigid_state_init_f32;
+        use mbs::rigid::body::mbs_rigid_body_init_f32;
+        use mbs::rigid::state::mbs_rigid_state_init_f32;
         let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<f32>>();
         let (mut b32, mut s32) = Default::default();
         // SAFETY: valid pointers to live locals and to vectors of the right lengths.

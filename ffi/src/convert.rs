@@ -211,6 +211,38 @@ pub unsafe fn write_with<T, F: FnOnce() -> FfiResult<(T, MbsStatus)>>(
     }
 }
 
+/// An index of a system's item from C (`NodeIndex`, `ObjectIndex`, ...: `make`), or
+/// `MBS_ERR_UNKNOWN_INDEX` past `u16`.
+pub fn index<I>(i: u32, make: fn(u16) -> I) -> FfiResult<I> {
+    u16::try_from(i)
+        .map(make)
+        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
+}
+
+/// Reads a C `double[N]` and checks it finite.
+///
+/// # Safety
+/// `p` is null or points to `N` doubles.
+pub unsafe fn array<const N: usize>(p: *const f64) -> FfiResult<[f64; N]> {
+    // SAFETY: forwarded.
+    let a = unsafe { read(p.cast::<[f64; N]>()) }?;
+    all_finite(&a)?;
+    Ok(a)
+}
+
+/// An optional C `double[3]` (NULL = none), checked finite.
+///
+/// # Safety
+/// `p` is null or points to 3 doubles.
+pub unsafe fn optional3(p: *const f64) -> FfiResult<Option<Vector3<f64>>> {
+    if p.is_null() {
+        Ok(None)
+    } else {
+        // SAFETY: forwarded.
+        Ok(Some(Vector3::from(unsafe { array::<3>(p) }?)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,25 +16,14 @@
 // The C names (`mbs_rigid_body`, ...) are the API: snake case by design.
 #![allow(non_camel_case_types)]
 
-pub mod body_cylinder;
-pub mod body_start;
 pub mod convert;
 pub mod mass_point_2d;
 pub mod mass_properties;
 pub mod output;
-pub mod rigid_body;
-pub mod rigid_loads;
-pub mod rigid_midpoint_step;
-pub mod rigid_state;
-pub mod rigid_step;
-pub mod scene;
+pub mod rigid;
 pub mod simulation_settings;
 pub mod status;
-pub mod step_settings;
 pub mod system;
-pub mod system_items;
-pub mod system_sensors;
-pub mod system_solve;
 pub mod version;
 
 pub use status::*;

@@ -11,7 +11,7 @@ use crate::convert::finite;
 use crate::convert::{non_null_out, read, rows_of, status_of, vec2, vec3, write_with, FfiResult};
 use crate::guard;
 use crate::output::{variable, write_value, MbsOutputVariable};
-use crate::rigid_step::time_step;
+use crate::rigid::step::time_step;
 use crate::simulation_settings::{
     mbs_simulation_settings, mbs_simulation_settings_f32, mbs_simulation_settings_of,
 };

@@ -13,21 +13,23 @@
 
 use core::mem::{size_of, MaybeUninit};
 use libfuzzer_sys::fuzz_target;
-use mbs::body_cylinder::*;
-use mbs::body_start::*;
+use mbs::rigid::body_cylinder::*;
+use mbs::rigid::body_start::*;
 use mbs::mass_point_2d::*;
 use mbs::mass_properties::*;
 use mbs::output::mbs_output_variable_len;
-use mbs::rigid_body::*;
-use mbs::rigid_loads::*;
-use mbs::rigid_state::*;
-use mbs::rigid_step::*;
+use mbs::rigid::body::*;
+use mbs::rigid::loads::*;
+use mbs::rigid::state::*;
+use mbs::rigid::step::*;
 use mbs::simulation_settings::*;
-use mbs::step_settings::*;
+use mbs::rigid::step_settings::*;
 use mbs::system::*;
-use mbs::system_items::*;
-use mbs::system_sensors::*;
-use mbs::system_solve::*;
+use mbs::system::create::*;
+use mbs::system::items::*;
+use mbs::system::output::*;
+use mbs::system::sensors::*;
+use mbs::system::step::*;
 use mbs::*;
 
 const SENTINEL: u8 = 0xAB;

@@ -7,7 +7,7 @@
 
 use crate::convert::{non_null_out, read, status_of, vec3, write_with, FfiResult};
 use crate::guard;
-use crate::rigid_state::{mbs_rigid_state, mbs_rigid_state_of};
+use crate::rigid::state::{mbs_rigid_state, mbs_rigid_state_of};
 use crate::status::*;
 use mbs_core::bodies::body_cylinder::ModelicaStart;
 

@@ -14,11 +14,12 @@
 //! recorded and copied into the C buffers only when the row is complete, so a step that fails
 //! leaves every buffer as it was.
 
+use crate::convert::index;
 use crate::convert::{non_null_out, status_of, FfiResult};
 use crate::output::{variable, write_value, MbsOutputVariable};
 use crate::status::*;
 use crate::system::{mbs_system, put, with_mut, with_ref, SensorBuffer, MBS_SYSTEM_MAX_SENSORS};
-use crate::system_items::{load_index, marker_index, node_index, object_index};
+use mbs_core::system::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
 use mbs_core::system::{Sensor, SensorIndex, SensorSink};
 use nalgebra::Vector3;
 
@@ -132,24 +133,24 @@ impl mbs_sensor_spec {
     pub fn to_core(&self) -> FfiResult<Sensor<f64>> {
         Ok(match self.kind {
             MBS_SENSOR_NODE => Sensor::Node {
-                node: node_index(self.index)?,
+                node: index(self.index, NodeIndex)?,
                 variable: variable(self.variable)?,
             },
             MBS_SENSOR_BODY => {
                 crate::convert::all_finite(&self.local_position)?;
                 Sensor::body(
-                    object_index(self.index)?,
+                    index(self.index, ObjectIndex)?,
                     Vector3::from(self.local_position),
                     variable(self.variable)?,
                 )
                 .map_err(status_of)?
             }
             MBS_SENSOR_MARKER => Sensor::Marker {
-                marker: marker_index(self.index)?,
+                marker: index(self.index, MarkerIndex)?,
                 variable: variable(self.variable)?,
             },
             MBS_SENSOR_LOAD => Sensor::Load {
-                load: load_index(self.index)?,
+                load: index(self.index, LoadIndex)?,
             },
             _ => return Err(MBS_ERR_INVALID_ARGUMENT),
         })

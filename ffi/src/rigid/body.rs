@@ -10,7 +10,7 @@ use crate::convert::{
 };
 use crate::guard;
 use crate::output::{variable, write_value, MbsOutputVariable};
-use crate::rigid_state::mbs_rigid_state_of;
+use crate::rigid::state::mbs_rigid_state_of;
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::body::Body;
@@ -420,7 +420,7 @@ pub unsafe extern "C" fn mbs_rigid_body_validate_f32(body: *mut mbs_rigid_body_f
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_output(
     body: *const mbs_rigid_body,
-    state: *const crate::rigid_state::mbs_rigid_state,
+    state: *const crate::rigid::state::mbs_rigid_state,
     var: MbsOutputVariable,
     local_position: *const f64,
     out: *mut f64,
@@ -448,7 +448,7 @@ pub unsafe extern "C" fn mbs_rigid_output(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_output_f32(
     body: *const mbs_rigid_body_f32,
-    state: *const crate::rigid_state::mbs_rigid_state_f32,
+    state: *const crate::rigid::state::mbs_rigid_state_f32,
     var: MbsOutputVariable,
     local_position: *const f32,
     out: *mut f32,
@@ -482,7 +482,7 @@ pub unsafe extern "C" fn mbs_rigid_output_f32(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_position_jacobian(
     body: *const mbs_rigid_body,
-    state: *const crate::rigid_state::mbs_rigid_state,
+    state: *const crate::rigid::state::mbs_rigid_state,
     local_position: *const f64,
     out: *mut f64,
 ) -> MbsStatus {
@@ -497,7 +497,7 @@ pub unsafe extern "C" fn mbs_rigid_position_jacobian(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_position_jacobian_f32(
     body: *const mbs_rigid_body_f32,
-    state: *const crate::rigid_state::mbs_rigid_state_f32,
+    state: *const crate::rigid::state::mbs_rigid_state_f32,
     local_position: *const f32,
     out: *mut f32,
 ) -> MbsStatus {
@@ -517,7 +517,7 @@ pub unsafe extern "C" fn mbs_rigid_position_jacobian_f32(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_rotation_jacobian(
     body: *const mbs_rigid_body,
-    state: *const crate::rigid_state::mbs_rigid_state,
+    state: *const crate::rigid::state::mbs_rigid_state,
     out: *mut f64,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
@@ -531,7 +531,7 @@ pub unsafe extern "C" fn mbs_rigid_rotation_jacobian(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_rigid_rotation_jacobian_f32(
     body: *const mbs_rigid_body_f32,
-    state: *const crate::rigid_state::mbs_rigid_state_f32,
+    state: *const crate::rigid::state::mbs_rigid_state_f32,
     out: *mut f32,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
@@ -541,10 +541,10 @@ pub unsafe extern "C" fn mbs_rigid_rotation_jacobian_f32(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rigid_loads::mbs_rigid_loads_of;
-    use crate::rigid_state::mbs_rigid_state_of;
-    use crate::rigid_step::step;
-    use crate::step_settings::mbs_step_settings_of;
+    use crate::rigid::loads::mbs_rigid_loads_of;
+    use crate::rigid::state::mbs_rigid_state_of;
+    use crate::rigid::step::step;
+    use crate::rigid::step_settings::mbs_step_settings_of;
 
     const INERTIA: [f64; 9] = [0.02, 0.001, 0.0, 0.001, 0.03, -0.002, 0.0, -0.002, 0.04];
 

@@ -1,74 +1,25 @@
-//! The whole system from C, part 2: adding nodes, objects, markers, loads and connectors, the
-//! `Create*` helpers, and replacing a load's vector (for control loops).
+//! Adding items to a system from C: nodes, objects, markers, loads and connectors, and
+//! replacing a load's vector (for control loops).
 //!
 //! Every `mbs_system_add_*` / `mbs_system_create_*` writes the new item's index to its
 //! out-parameter (`uint32_t`, the position in its list in the order added, starting at 0) only
 //! on success. On an error nothing was added (the counts, states and time are as before).
 //! A successful add makes the system unassembled.
 
-use crate::body_cylinder::body_cylinder;
-use crate::convert::{finite, non_null_out, read, status_of, vec2, vec3, FfiResult};
+use crate::convert::{array, finite, index, non_null_out, read, status_of, vec2, vec3, FfiResult};
 use crate::mass_properties::mbs_mass_properties;
 use crate::status::*;
-use crate::system::{mbs_system, put, with_mut, MBS_NO_INDEX};
+use crate::system::{mbs_system, put, with_mut};
 use core::ffi::c_void;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::ObjectGround;
-use mbs_core::inertia::MassProperties;
 use mbs_core::math::Quaternion;
 use mbs_core::nodes::{NodePoint2D, NodePointGround};
 use mbs_core::system::{
-    CartesianSpringDamper, Connector, CreatedBody, Load, LoadFn, LoadIndex, Marker, MarkerIndex,
-    MassPointSpec, Node, NodeIndex, NodeRigidBody, Object, ObjectIndex, RigidBodySpec,
-    SpringDamper, UserLoadKind,
+    CartesianSpringDamper, Connector, Load, LoadFn, LoadIndex, Marker, MarkerIndex, Node,
+    NodeIndex, NodeRigidBody, Object, ObjectIndex, SpringDamper, UserLoadKind,
 };
 use nalgebra::Vector3;
-
-/// A node index from C (`MBS_ERR_UNKNOWN_INDEX` past `u16`).
-pub(crate) fn node_index(i: u32) -> FfiResult<NodeIndex> {
-    u16::try_from(i)
-        .map(NodeIndex)
-        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
-}
-/// An object index from C.
-pub(crate) fn object_index(i: u32) -> FfiResult<ObjectIndex> {
-    u16::try_from(i)
-        .map(ObjectIndex)
-        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
-}
-/// A marker index from C.
-pub(crate) fn marker_index(i: u32) -> FfiResult<MarkerIndex> {
-    u16::try_from(i)
-        .map(MarkerIndex)
-        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
-}
-/// A load index from C.
-pub(crate) fn load_index(i: u32) -> FfiResult<LoadIndex> {
-    u16::try_from(i)
-        .map(LoadIndex)
-        .map_err(|_| MBS_ERR_UNKNOWN_INDEX)
-}
-
-/// Reads a C `double[N]` and checks it finite.
-///
-/// # Safety
-/// `p` is null or points to `N` doubles.
-pub(crate) unsafe fn array<const N: usize>(p: *const f64) -> FfiResult<[f64; N]> {
-    // SAFETY: forwarded.
-    let a = unsafe { read(p.cast::<[f64; N]>()) }?;
-    crate::convert::all_finite(&a)?;
-    Ok(a)
-}
-
-/// An optional C `double[3]` (NULL = none), checked finite.
-unsafe fn optional3(p: *const f64) -> FfiResult<Option<Vector3<f64>>> {
-    if p.is_null() {
-        Ok(None)
-    } else {
-        // SAFETY: forwarded.
-        Ok(Some(Vector3::from(unsafe { array::<3>(p) }?)))
-    }
-}
 
 /// Runs an add on the system of `sys` and writes the index it returns to `*out`.
 fn add<I>(
@@ -210,7 +161,7 @@ unsafe fn rigid_node(
 }
 
 /// The status of a rigid node's error on finite inputs: a non-finite state is an overflow.
-fn node_error(e: mbs_core::Error) -> MbsStatus {
+pub(crate) fn node_error(e: mbs_core::Error) -> MbsStatus {
     match e {
         mbs_core::Error::NonFiniteState => MBS_ERR_NON_FINITE_STATE,
         e => status_of(e),
@@ -267,14 +218,15 @@ pub unsafe extern "C" fn mbs_system_add_object_mass_point_2d(
         sys,
         object,
         |s| {
-            let o = Object::mass_point_2d(node_index(node)?, finite(mass)?).map_err(status_of)?;
+            let o =
+                Object::mass_point_2d(index(node, NodeIndex)?, finite(mass)?).map_err(status_of)?;
             s.add_object(o).map_err(status_of)
         },
         |i| i.0,
     )
 }
 
-fn rigid_body(mass: &mbs_mass_properties) -> FfiResult<RigidBody<f64>> {
+pub(crate) fn rigid_body(mass: &mbs_mass_properties) -> FfiResult<RigidBody<f64>> {
     let m = crate::convert::mat3(&mass.inertia)?;
     RigidBody::new(finite(mass.mass)?, m, vec3(&mass.com)?).map_err(status_of)
 }
@@ -304,7 +256,7 @@ pub unsafe extern "C" fn mbs_system_add_object_rigid_body(
         |s| {
             // SAFETY: the caller's guarantee.
             let body = rigid_body(&unsafe { read(mass) }?)?;
-            s.add_object(Object::rigid_body(node_index(node)?, body))
+            s.add_object(Object::rigid_body(index(node, NodeIndex)?, body))
                 .map_err(status_of)
         },
         |i| i.0,
@@ -330,7 +282,7 @@ pub unsafe extern "C" fn mbs_system_add_marker_node_position(
         sys,
         marker,
         |s| {
-            s.add_marker(Marker::node_position(node_index(node)?))
+            s.add_marker(Marker::node_position(index(node, NodeIndex)?))
                 .map_err(status_of)
         },
         |i| i.0,
@@ -360,7 +312,7 @@ pub unsafe extern "C" fn mbs_system_add_marker_body_position(
         |s| {
             // SAFETY: the caller's guarantee.
             let p = Vector3::from(unsafe { array::<3>(local_position) }?);
-            let m = Marker::body_position(object_index(object)?, p).map_err(status_of)?;
+            let m = Marker::body_position(index(object, ObjectIndex)?, p).map_err(status_of)?;
             s.add_marker(m).map_err(status_of)
         },
         |i| i.0,
@@ -389,7 +341,7 @@ pub unsafe extern "C" fn mbs_system_add_marker_body_rigid(
         |s| {
             // SAFETY: the caller's guarantee.
             let p = Vector3::from(unsafe { array::<3>(local_position) }?);
-            let m = Marker::body_rigid(object_index(object)?, p).map_err(status_of)?;
+            let m = Marker::body_rigid(index(object, ObjectIndex)?, p).map_err(status_of)?;
             s.add_marker(m).map_err(status_of)
         },
         |i| i.0,
@@ -415,7 +367,7 @@ pub unsafe extern "C" fn mbs_system_add_marker_body_mass(
         sys,
         marker,
         |s| {
-            s.add_marker(Marker::body_mass(object_index(object)?))
+            s.add_marker(Marker::body_mass(index(object, ObjectIndex)?))
                 .map_err(status_of)
         },
         |i| i.0,
@@ -447,7 +399,7 @@ pub unsafe extern "C" fn mbs_system_add_load_force(
         |s| {
             // SAFETY: the caller's guarantee.
             let f = Vector3::from(unsafe { array::<3>(force) }?);
-            let l = Load::force(marker_index(marker)?, f).map_err(status_of)?;
+            let l = Load::force(index(marker, MarkerIndex)?, f).map_err(status_of)?;
             s.add_load(l).map_err(status_of)
         },
         |i| i.0,
@@ -479,7 +431,7 @@ pub unsafe extern "C" fn mbs_system_add_load_torque(
         |s| {
             // SAFETY: the caller's guarantee.
             let t = Vector3::from(unsafe { array::<3>(torque) }?);
-            let l = Load::torque(marker_index(marker)?, t, body_fixed).map_err(status_of)?;
+            let l = Load::torque(index(marker, MarkerIndex)?, t, body_fixed).map_err(status_of)?;
             s.add_load(l).map_err(status_of)
         },
         |i| i.0,
@@ -510,7 +462,7 @@ pub unsafe extern "C" fn mbs_system_add_load_mass_proportional(
         |s| {
             // SAFETY: the caller's guarantee.
             let g = Vector3::from(unsafe { array::<3>(acceleration) }?);
-            let l = Load::mass_proportional(marker_index(marker)?, g).map_err(status_of)?;
+            let l = Load::mass_proportional(index(marker, MarkerIndex)?, g).map_err(status_of)?;
             s.add_load(l).map_err(status_of)
         },
         |i| i.0,
@@ -579,7 +531,7 @@ pub unsafe extern "C" fn mbs_system_add_load_user(
                     f,
                 )
             };
-            s.add_load(Load::user(marker_index(marker)?, kind, f, ctx))
+            s.add_load(Load::user(index(marker, MarkerIndex)?, kind, f, ctx))
                 .map_err(status_of)
         },
         |i| i.0,
@@ -605,7 +557,7 @@ pub unsafe extern "C" fn mbs_system_set_load_vector(
     with_mut(sys, |s| {
         // SAFETY: the caller's guarantee.
         let v = Vector3::from(unsafe { array::<3>(value) }?);
-        let i = load_index(load)?;
+        let i = index(load, LoadIndex)?;
         let new = match *s.sys.load(i).map_err(status_of)? {
             Load::ForceVector { marker, .. } => Load::force(marker, v),
             Load::TorqueVector {
@@ -651,7 +603,7 @@ pub unsafe extern "C" fn mbs_system_add_spring_damper(
         sys,
         connector,
         |s| {
-            let m = [marker_index(marker0)?, marker_index(marker1)?];
+            let m = [index(marker0, MarkerIndex)?, index(marker1, MarkerIndex)?];
             for x in [stiffness, damping, reference_length, force] {
                 finite(x)?;
             }
@@ -699,7 +651,7 @@ pub unsafe extern "C" fn mbs_system_add_cartesian_spring_damper(
                     array::<3>(offset)?,
                 )
             };
-            let m = [marker_index(marker0)?, marker_index(marker1)?];
+            let m = [index(marker0, MarkerIndex)?, index(marker1, MarkerIndex)?];
             let c =
                 CartesianSpringDamper::new(m, Vector3::from(k), Vector3::from(d), Vector3::from(o))
                     .map_err(status_of)?;
@@ -708,187 +660,4 @@ pub unsafe extern "C" fn mbs_system_add_cartesian_spring_damper(
         },
         |i| i.0,
     )
-}
-
-// ---- Create* helpers ------------------------------------------------------------------------
-
-/// The items a `mbs_system_create_*` helper added.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct mbs_created_body {
-    /// The body's node.
-    pub node: u32,
-    /// The body.
-    pub object: u32,
-    /// Its `MarkerBodyMass` (with a non-zero gravity), else `MBS_NO_INDEX`.
-    pub mass_marker: u32,
-    /// Its `LoadMassProportional` (with a non-zero gravity), else `MBS_NO_INDEX`.
-    pub gravity_load: u32,
-}
-
-impl mbs_created_body {
-    fn of(c: &CreatedBody) -> Self {
-        Self {
-            node: u32::from(c.node.0),
-            object: u32::from(c.object.0),
-            mass_marker: c.mass_marker.map_or(MBS_NO_INDEX, |m| u32::from(m.0)),
-            gravity_load: c.gravity_load.map_or(MBS_NO_INDEX, |l| u32::from(l.0)),
-        }
-    }
-}
-
-fn create(
-    sys: *mut mbs_system,
-    out: *mut mbs_created_body,
-    f: impl FnOnce(&mut crate::system::CSystem) -> FfiResult<CreatedBody>,
-) -> MbsStatus {
-    with_mut(sys, |s| {
-        non_null_out(out)?;
-        let c = f(&mut s.sys)?;
-        put(out, mbs_created_body::of(&c));
-        Ok(MBS_OK)
-    })
-}
-
-/// Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world); its index
-/// into `*object`.
-///
-/// Errors: as `mbs_system_add_object_ground`.
-///
-/// # Safety
-/// As `mbs_system_add_object_ground`.
-#[no_mangle]
-pub unsafe extern "C" fn mbs_system_create_ground(
-    sys: *mut mbs_system,
-    reference_position: *const f64,
-    object: *mut u32,
-) -> MbsStatus {
-    // SAFETY: forwarded.
-    unsafe { mbs_system_add_object_ground(sys, reference_position, object) }
-}
-
-/// Exudyn's `CreateMassPoint` (2D): a `NodePoint2D` at `reference_position` (m, world x, y)
-/// with `initial_displacement` (m) and `initial_velocity` (m/s), a `MassPoint2D` of `mass`
-/// (kg, > 0) on it, and with a non-zero `gravity` (m/s^2, world; NULL = none) a
-/// `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
-///
-/// Errors (nothing added, `*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
-/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
-/// `MBS_ERR_CAPACITY_FULL` (no room for all its items).
-///
-/// # Safety
-/// `sys` is null or an `mbs_system`; the 2D arrays are null or hold 2 doubles, `gravity` is
-/// null or holds 3; `out` is null or writable.
-#[no_mangle]
-pub unsafe extern "C" fn mbs_system_create_mass_point(
-    sys: *mut mbs_system,
-    mass: f64,
-    reference_position: *const f64,
-    initial_displacement: *const f64,
-    initial_velocity: *const f64,
-    gravity: *const f64,
-    out: *mut mbs_created_body,
-) -> MbsStatus {
-    create(sys, out, |s| {
-        // SAFETY: the caller's guarantee.
-        let (r, q, v, g) = unsafe {
-            (
-                read(reference_position.cast::<[f64; 2]>())?,
-                read(initial_displacement.cast::<[f64; 2]>())?,
-                read(initial_velocity.cast::<[f64; 2]>())?,
-                optional3(gravity)?,
-            )
-        };
-        let spec = MassPointSpec {
-            mass: finite(mass)?,
-            reference_position: vec2(&r)?,
-            initial_displacement: vec2(&q)?,
-            initial_velocity: vec2(&v)?,
-            gravity: g,
-        };
-        s.create_mass_point(&spec).map_err(status_of)
-    })
-}
-
-/// Exudyn's `CreateRigidBody`: a rigid-body node at `position` (m, world) with `orientation`
-/// (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and `angular_velocity`
-/// (rad/s, **world** frame); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
-/// point and inertia about the COM kg m^2, body frame); with a non-zero `gravity` (m/s^2,
-/// world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
-///
-/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
-/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
-/// `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_CAPACITY_FULL`.
-///
-/// # Safety
-/// `sys` is null or an `mbs_system`; `mass` is null or valid; the arrays are null or hold 3
-/// (`orientation`: 4) doubles, `gravity` may be NULL; `out` is null or writable.
-#[no_mangle]
-pub unsafe extern "C" fn mbs_system_create_rigid_body(
-    sys: *mut mbs_system,
-    mass: *const mbs_mass_properties,
-    position: *const f64,
-    orientation: *const f64,
-    velocity: *const f64,
-    angular_velocity: *const f64,
-    gravity: *const f64,
-    out: *mut mbs_created_body,
-) -> MbsStatus {
-    create(sys, out, |s| {
-        // SAFETY: the caller's guarantee.
-        let (m, p, q, v, w, g) = unsafe {
-            (
-                read(mass)?,
-                array::<3>(position)?,
-                array::<4>(orientation)?,
-                array::<3>(velocity)?,
-                array::<3>(angular_velocity)?,
-                optional3(gravity)?,
-            )
-        };
-        let body = rigid_body(&m)?;
-        let mp = MassProperties {
-            mass: body.mass(),
-            com: *body.center_of_mass(),
-            inertia: *body.inertia(),
-        };
-        let spec = RigidBodySpec {
-            position: Vector3::from(p),
-            orientation: Quaternion::from_array(q),
-            velocity: Vector3::from(v),
-            angular_velocity: Vector3::from(w),
-            gravity: g,
-        };
-        s.create_rigid_body(&mp, &spec).map_err(node_error)
-    })
-}
-
-/// Modelica's `BodyCylinder` with its node: the rigid body of `*cylinder`'s mass
-/// properties (frame_a = the node's point and body frame; see `mbs_body_cylinder_init`) on a
-/// node that starts from `*start` (`r_0_start`, `v_0_start`, `angles_start` about
-/// `sequence_start`, `w_0_start` in the world frame), and with a non-zero `gravity` (m/s^2,
-/// world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. frame_b is the local
-/// position `cylinder->r` (for a `mbs_system_add_marker_body_*` at the far end). All or
-/// nothing.
-///
-/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
-/// `MBS_ERR_NOT_INITIALIZED`, those of `mbs_body_cylinder_init`, `MBS_ERR_CAPACITY_FULL`.
-///
-/// # Safety
-/// `sys` is null or an `mbs_system`; `cylinder` and `start` are null or valid; `gravity` is
-/// null or holds 3 doubles; `out` is null or writable.
-#[no_mangle]
-pub unsafe extern "C" fn mbs_system_create_body_cylinder(
-    sys: *mut mbs_system,
-    cylinder: *const crate::mass_properties::mbs_cylinder,
-    start: *const crate::body_start::mbs_body_start,
-    gravity: *const f64,
-    out: *mut mbs_created_body,
-) -> MbsStatus {
-    create(sys, out, |s| {
-        // SAFETY: the caller's guarantee.
-        let (c, st, g) = unsafe { (read(cylinder)?, read(start)?, optional3(gravity)?) };
-        let bc = body_cylinder(&c, &st)?;
-        s.create_body_cylinder(&bc, g).map_err(status_of)
-    })
 }
