@@ -83,9 +83,8 @@
 #define MBS_SYSTEM_WORDS 6656
 
 /**
- * Size of the `mbs_system` storage (bytes): 52 KiB (the core system 50.4 KiB, of which 2 KiB
- * are the BodyCylinder drawing data, 32 bytes in each object slot; the sensor buffers'
- * bookkeeping 1.3 KiB, on a 64-bit host).
+ * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
+ * bookkeeping, on a 64-bit host (checked at compile time).
  */
 #define MBS_SYSTEM_SIZE 53248
 
@@ -519,8 +518,7 @@ typedef struct mbs_cylinder_derived {
 typedef struct mbs_rigid_body_validated_of_f64 {
   /**
    * core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
-   * step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
-   * hundred instructions and its stack).
+   * step borrows it instead of building a body (no copy, no stack for it).
    */
   double core[MBS_RIGID_BODY_CORE_WORDS];
   /**
@@ -586,8 +584,7 @@ typedef struct mbs_rigid_body_of_f64 mbs_rigid_body;
 typedef struct mbs_rigid_body_validated_of_f32 {
   /**
    * core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
-   * step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
-   * hundred instructions and its stack).
+   * step borrows it instead of building a body (no copy, no stack for it).
    */
   float core[MBS_RIGID_BODY_CORE_WORDS];
   /**
@@ -823,8 +820,8 @@ typedef struct mbs_step_settings_of_f64 {
    */
   bool substep;
   /**
-   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (the seed's
-   * bound). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
+   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
+   * it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
    */
   double max_rotation_per_step;
   /**
@@ -920,8 +917,8 @@ typedef struct mbs_step_settings_of_f32 {
    */
   bool substep;
   /**
-   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (the seed's
-   * bound). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
+   * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
+   * it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
    */
   float max_rotation_per_step;
   /**
@@ -941,9 +938,9 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
  * capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
  * `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
  * `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
- * `MBS_SYSTEM_SIZE` bytes (52 KiB), sized for a host or a large MCU. A step also uses stack
- * for a working copy of the node states and the generalized forces (estimated from the
- * sizes: about 17 KiB with 64 rigid nodes), a solve about 10 KiB more (the saved states). Firmware with little RAM uses the per-item API
+ * `MBS_SYSTEM_SIZE` bytes, sized for a host or a large MCU. A step also uses stack for a
+ * working copy of the node states and the generalized forces, a solve more (the saved
+ * states); `docs/embedded.md` has the sizes. Firmware with little RAM uses the per-item API
  * (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
  *
  * It must be aligned to `MBS_SYSTEM_ALIGN` (8): a declared `mbs_system` is wherever
@@ -1413,7 +1410,7 @@ typedef struct mbs_system_solve_report {
 #define MBS_OUTPUT_POTENTIAL_ENERGY 10
 
 /**
- * The seed 004 linearly implicit midpoint step (the one to use): energy and |L| converge
+ * The linearly implicit midpoint step (the one to use): energy and |L| converge
  * with order 2 torque-free, damping is implicit (stable for any `dt`).
  */
 #define MBS_INTEGRATOR_MIDPOINT 0
@@ -1578,7 +1575,7 @@ typedef struct mbs_system_solve_report {
 #define MBS_ERR_INVALID_SETTING 211
 
 /**
- * Invalid local position (must be [0,0,0] for this output).
+ * Invalid local position (must be `[0,0,0]` for this output).
  */
 #define MBS_ERR_INVALID_LOCAL_POSITION 212
 
@@ -1704,13 +1701,13 @@ typedef struct mbs_system_solve_report {
 #define MBS_COUPLING_HELD_LOADS 1
 
 /**
- * The seed 004 linearly implicit midpoint step as it stands: orientation turned by the end
+ * The linearly implicit midpoint step with its default options: orientation turned by the end
  * rate (orientation order 1).
  */
 #define MBS_RIGID_SCHEME_MIDPOINT 0
 
 /**
- * The seed's rate update with the orientation turned by the mean rate (orientation order 2).
+ * The midpoint step's rate update with the orientation turned by the mean rate (orientation order 2).
  * The default.
  */
 #define MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE 1

@@ -94,7 +94,7 @@ pub enum Error {
     OutputNotAvailable,
     /// The item does not provide the requested Jacobian (e.g. a rotation Jacobian of a mass point).
     JacobianNotAvailable,
-    /// The output is only defined at local position `[0, 0, 0]` (seed: "localPosition must be `[0,0,0]`").
+    /// The output is only defined at local position `[0, 0, 0]` (Exudyn: "localPosition must be `[0,0,0]`").
     LocalPositionMustBeZero,
     /// A marker type that the body cannot carry (e.g. a rigid marker on a mass point).
     MarkerNotSupported,

@@ -25,7 +25,7 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug {
     /// f32 on hard-float ARM), so that one test of a sum screens the finiteness of many
     /// entries cheapest; `false` where it is a soft-float call (f64 on ARM, where the
     /// Cortex-M4F's FPU is single precision, and every type on soft-float ARM), where a test
-    /// of each entry costs less ([`all_finite_of`]).
+    /// of each entry costs less ([`all_finite_of`](crate::finite::all_finite_of)).
     const HARDWARE_ADD: bool;
     /// The IEEE 754 bit pattern, zero-extended to 64 bits (an integer move, no float operation;
     /// for f32 the upper 32 bits are zero, so the compiler keeps integer work on them out).

@@ -9,7 +9,7 @@
 //!   written only on success: on any error the caller's data is untouched;
 //! - all memory is the caller's: no function allocates.
 //! - nothing panics across the boundary: inputs are checked before core is called and core
-//!   returns errors instead of panicking; on hosted targets [`guard`] also turns an unexpected
+//!   returns errors instead of panicking; on hosted targets `guard` also turns an unexpected
 //!   panic into `MBS_ERR_PANIC`.
 #![cfg_attr(target_os = "none", no_std)]
 #![deny(missing_docs)]

@@ -72,7 +72,7 @@ pub const MBS_ERR_INVALID_ORIENTATION: MbsStatus = 209;
 pub const MBS_ERR_INVALID_SEQUENCE: MbsStatus = 210;
 /// Invalid solver or simulation setting (end time, step count, spectral radius, tolerance).
 pub const MBS_ERR_INVALID_SETTING: MbsStatus = 211;
-/// Invalid local position (must be [0,0,0] for this output).
+/// Invalid local position (must be `[0,0,0]` for this output).
 pub const MBS_ERR_INVALID_LOCAL_POSITION: MbsStatus = 212;
 /// Invalid stiffness or damping (must be >= 0).
 pub const MBS_ERR_INVALID_STIFFNESS_DAMPING: MbsStatus = 213;

@@ -6,7 +6,7 @@
 //!   Modelica `BodyCylinder`'s default shape.
 //! - [`settings`]: [`VisualizationSettings`] (`bodies.*`, `contour.*`, Exudyn's defaults).
 //! - [`contour`]: the contour value of a body ([`contour_component`]) and [`ContourRange`].
-//! - [`colormap`]: Exudyn's contour color bar as a pure function.
+//! - [`colormap()`]: Exudyn's contour color bar as a pure function.
 //! - [`scene`]: [`export_scene`], which turns one [`SceneBody`] per object into
 //!   [`DrawPrimitive`]s (world frame, final colors, labels) for a callback.
 

@@ -322,8 +322,8 @@ const SINC_RATIO: [f64; 8] = [
 
 /// `(cos h, sin(h)/h)` from `x = h^2` by Horner's rule on the first `terms` (<= 9) Taylor
 /// terms: `cos h = 1 - x/2 (1 - x/12 (1 - x/30 (...)))`, `sin(h)/h = 1 - x/6 (1 - x/20 (...))`.
-/// Multiplications by rounded reciprocals, no division (an f32 division costs 14 cycles on a
-/// Cortex-M4F); the rounding of the constants is far below the truncation error.
+/// Multiplications by rounded reciprocals, no division (slow on a
+/// microcontroller's FPU); the rounding of the constants is far below the truncation error.
 #[inline]
 #[cfg_attr(not(test), allow(dead_code))]
 fn half_angle_series<T: Real>(x: T, terms: usize) -> (T, T) {
@@ -363,8 +363,7 @@ fn series_n<T: Real, const N: usize>(x: T) -> (T, T) {
 /// ```
 ///
 /// No `sqrt`, `sin`, `cos` or division: a firmware that steps a body links no libm
-/// trigonometry (8 KB on a Cortex-M4F with `rem_pio2_large`; libm's `sinf` also computes in
-/// double). Each step about doubles the absolute error, then one Newton step restores the unit
+/// trigonometry (libm's `sinf` brings its large argument reduction and computes in double). Each step about doubles the absolute error, then one Newton step restores the unit
 /// norm; the error is a few `k EPS`: 4 EPS
 /// up to `|phi| = 2 pi` (`k <= 3`), in general about `EPS (1 + |phi|)`, the uncertainty the
 /// angle itself carries. Non-finite `x` gives NaN.

@@ -1,6 +1,6 @@
 //! The multibody system: bodies on nodes, markers, loads, connectors and sensors in fixed
-//! capacity, assembled, checked and stepped by a coupled integrator (issue 5; Exudyn's
-//! body interface; Exudyn's `mbs` as the model).
+//! capacity, assembled, checked and stepped by a coupled integrator (Exudyn's body
+//! interface; Exudyn's `mbs` as the model).
 //!
 //! # Building
 //! Items are added by value and referred to by typed indices ([`NodeIndex`], [`ObjectIndex`],
@@ -35,7 +35,7 @@
 //! (1) Q0 = Q(t, q, V)                              half kick:  V* = V + h/2 M^-1 Q0
 //!     mass point: q_t += h/2 Q/m;  rigid: v_com += h/2 f/m,  w_b += h/2 I^-1 tau
 //! (2) drift over h, force free:  mass point q += h q_t;  rigid: the torque-free step of the
-//!     rigid scheme (default: the seed's linearly implicit midpoint rate update with the
+//!     rigid scheme (default: the linearly implicit midpoint rate update with the
 //!     orientation turned by the mean rate, q' = q exp(h (w + w')/2)), r_com += h v_com
 //! (3) Q1 = Q(t + h, q', V*)                        half kick:  V' = V* + h/2 M^-1 Q1
 //!     with a velocity-dependent force (a damper), the last kick is implicit,
@@ -50,16 +50,16 @@
 //! spring stays bounded, no drift), and momentum-conserving to round-off (a connector's
 //! forces are equal and opposite). Two (undamped) or three (damped) force evaluations per step.
 //! Stability: explicit in the stiffness, `h sqrt(k/m) < 2` per spring (keep it well below, e.g.
-//! `< 0.5`, for accuracy); the rigid rotation bound `|w| h < 0.5` rad of seed 004 holds for the
+//! `< 0.5`, for accuracy); the rigid rotation bound `|w| h < 0.5` rad of the midpoint step holds for the
 //! drift, which sub-steps on request.
 //!
 //! **Held loads** ([`Coupling::HeldLoads`]): `Q(t, q, V)` once at the start, held over the step;
 //! each body by its own integrator: a mass point exactly for the held force
 //! (`q' = q + h q_t + h^2/2 a`, `q_t' = q_t + h a`), a rigid body by [`RigidScheme`] with the
 //! held force and torque. First order in the coupling (a spring's force lags by a step);
-//! for one free rigid body it *is* the rigid scheme's step (the seed 004 step with
+//! for one free rigid body it *is* the rigid scheme's step (the midpoint step with
 //! [`RigidScheme::Midpoint`]), bit for bit. Here for comparison and for users who want exactly
-//! the seed step.
+//! the single-body step.
 //!
 //! Why kick-drift-kick is the default: the same cost as held loads plus one force evaluation,
 //! one order more for every coupled system (springs, dampers, gravity on off-centre bodies),

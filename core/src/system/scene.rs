@@ -18,13 +18,11 @@
 //!
 //! # RAM
 //! Default drawings cost nothing per object beyond a BodyCylinder's packed
-//! [`CylinderShape`](super::CylinderShape) (32 bytes in its object slot; every `Object` slot is
-//! as large as its largest variant, so it grows every slot by 32 bytes: `Object<f32>` 132 -> 164
-//! bytes, `Object<f64>` 264 -> 296 bytes). Custom graphics live in a separate table of `G`
-//! entries (the system's last const generic, default 0), each an [`ObjectIndex`] and a
-//! [`GraphicsData<T>`] of [`GRAPHICS_CAPACITY`] primitives: 472 bytes (f32) / 792 bytes (f64)
-//! per entry, paid only for the `G` entries declared. `FirmwareSystem<f32>` (G = 0): 3368 -> 3632
-//! bytes, `<f64>` 6424 -> 6688 bytes (measured in `tests/system_scene.rs`).
+//! [`CylinderShape`](super::CylinderShape) in its object slot (every `Object` slot is as large
+//! as its largest variant, so every slot holds one). Custom graphics live in a separate table
+//! of `G` entries (the system's last const generic, default 0), each an [`ObjectIndex`] and a
+//! [`GraphicsData<T>`] of [`GRAPHICS_CAPACITY`] primitives, paid only for the `G` entries
+//! declared. `docs/embedded.md` has the sizes.
 
 use super::default_graphics::default_drawing;
 use super::index::{item, ObjectIndex};

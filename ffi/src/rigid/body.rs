@@ -73,8 +73,7 @@ pub const MBS_RIGID_BODY_CORE_WORDS: usize = 29;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct mbs_rigid_body_validated_of<T> {
     /// core's `RigidBody<T>` as validation built it, bit for bit (all `T`, no padding), so a
-    /// step borrows it instead of building a body (on a Cortex-M4F the copy alone costs a
-    /// hundred instructions and its stack).
+    /// step borrows it instead of building a body (no copy, no stack for it).
     core: [T; MBS_RIGID_BODY_CORE_WORDS],
     /// A polynomial hash of the 32-bit words of the public fields and `core` (`h = h P + w`
     /// with FNV's offset basis and prime).
@@ -119,8 +118,7 @@ impl<T: Real> mbs_rigid_body_validated_of<T> {
 
 /// FNV's 32-bit offset basis and prime, as a polynomial hash of whole 32-bit words: each step
 /// `h = h P + w (mod 2^32)` is a bijection of `h` for a given `w` (P odd) and of `w` for a given
-/// `h`, so changing any single word always changes the checksum (one multiply-accumulate per
-/// word: a step checks a sealed body in about 100 instructions on a Cortex-M4F).
+/// `h`, so changing any single word always changes the checksum (one multiply-add per word).
 const CHECK_OFFSET: u32 = 0x811c_9dc5;
 const CHECK_PRIME: u32 = 0x0100_0193;
 

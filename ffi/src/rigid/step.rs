@@ -63,7 +63,7 @@ unsafe fn inputs<'a, T: Real>(
 }
 
 /// The generic `mbs_rigid_midpoint_step`: the checks of the pointers, `dt` and the settings,
-/// then [`run`] with the midpoint step.
+/// then `run` with the midpoint step.
 ///
 /// # Safety
 /// As `mbs_rigid_midpoint_step`.
@@ -93,7 +93,7 @@ pub unsafe fn midpoint_step<T: Real>(
 }
 
 /// The generic `mbs_rigid_step`: the checks of the pointers, `dt` and the settings, then
-/// [`run_integrator`].
+/// `run_integrator`.
 ///
 /// # Safety
 /// As `mbs_rigid_step`.

@@ -10,7 +10,7 @@ use mbs_core::Real;
 /// Which rigid-body integrator a step uses (`MBS_INTEGRATOR_*`, fixed numbers).
 pub type MbsIntegrator = u32;
 
-/// The seed 004 linearly implicit midpoint step (the one to use): energy and |L| converge
+/// The linearly implicit midpoint step (the one to use): energy and |L| converge
 /// with order 2 torque-free, damping is implicit (stable for any `dt`).
 pub const MBS_INTEGRATOR_MIDPOINT: MbsIntegrator = 0;
 /// Baseline: explicit Euler (order 1; energy grows torque-free). For comparison only.
@@ -32,8 +32,8 @@ pub struct mbs_step_settings_of<T> {
     /// whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
     /// Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
     pub substep: bool,
-    /// Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (the seed's
-    /// bound). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
+    /// Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
+    /// it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
     pub max_rotation_per_step: T,
     /// Cap on the sub-step evaluations of one call (>= 1), default 1024: bounds the run time
     /// of a call (each evaluation costs one step).

@@ -12,7 +12,7 @@
 //!
 //! Every other `mbs_system_*` call first checks the pointer (`MBS_ERR_NULL_POINTER`), its
 //! alignment (`MBS_ERR_STORAGE`) and a tag that `mbs_system_init` writes
-//! (`MBS_ERR_NOT_INITIALIZED`), through [`system_ref`] / [`system_mut`]: the one place where an
+//! (`MBS_ERR_NOT_INITIALIZED`), through `system_ref` / `system_mut`: the one place where an
 //! `mbs_system*` becomes a Rust reference.
 
 pub mod create;
@@ -55,9 +55,8 @@ pub const MBS_SYSTEM_MAX_SENSORS: u32 = 32;
 
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
 pub const MBS_SYSTEM_WORDS: usize = 6656;
-/// Size of the `mbs_system` storage (bytes): 52 KiB (the core system 50.4 KiB, of which 2 KiB
-/// are the BodyCylinder drawing data, 32 bytes in each object slot; the sensor buffers'
-/// bookkeeping 1.3 KiB, on a 64-bit host).
+/// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
+/// bookkeeping, on a 64-bit host (checked at compile time).
 pub const MBS_SYSTEM_SIZE: usize = 53248;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
@@ -69,9 +68,9 @@ pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
 /// capacities `MBS_SYSTEM_MAX_NODES` (64) nodes, `MBS_SYSTEM_MAX_OBJECTS` (64) objects,
 /// `MBS_SYSTEM_MAX_MARKERS` (128) markers, `MBS_SYSTEM_MAX_LOADS` (128) loads,
 /// `MBS_SYSTEM_MAX_CONNECTORS` (64) connectors, `MBS_SYSTEM_MAX_SENSORS` (32) sensors;
-/// `MBS_SYSTEM_SIZE` bytes (52 KiB), sized for a host or a large MCU. A step also uses stack
-/// for a working copy of the node states and the generalized forces (estimated from the
-/// sizes: about 17 KiB with 64 rigid nodes), a solve about 10 KiB more (the saved states). Firmware with little RAM uses the per-item API
+/// `MBS_SYSTEM_SIZE` bytes, sized for a host or a large MCU. A step also uses stack for a
+/// working copy of the node states and the generalized forces, a solve more (the saved
+/// states); `docs/embedded.md` has the sizes. Firmware with little RAM uses the per-item API
 /// (`mbs_rigid_step`, `mbs_mass_point_2d_step`) or a Rust build with core's `FirmwareSystem`.
 ///
 /// It must be aligned to `MBS_SYSTEM_ALIGN` (8): a declared `mbs_system` is wherever

@@ -10,7 +10,7 @@
 //! drains it), `mbs_system_reset` starts all over.
 //!
 //! The ffi keeps the buffer pointers next to the core system in the `mbs_system` storage and
-//! implements core's `SensorSink` over them ([`CSink`]): values are staged while a row is
+//! implements core's `SensorSink` over them (`CSink`): values are staged while a row is
 //! recorded and copied into the C buffers only when the row is complete, so a step that fails
 //! leaves every buffer as it was.
 

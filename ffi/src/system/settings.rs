@@ -21,10 +21,10 @@ pub const MBS_COUPLING_HELD_LOADS: MbsCoupling = 1;
 
 /// The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
 pub type MbsRigidScheme = u32;
-/// The seed 004 linearly implicit midpoint step as it stands: orientation turned by the end
+/// The linearly implicit midpoint step with its default options: orientation turned by the end
 /// rate (orientation order 1).
 pub const MBS_RIGID_SCHEME_MIDPOINT: MbsRigidScheme = 0;
-/// The seed's rate update with the orientation turned by the mean rate (orientation order 2).
+/// The midpoint step's rate update with the orientation turned by the mean rate (orientation order 2).
 /// The default.
 pub const MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE: MbsRigidScheme = 1;
 /// Baseline: explicit Euler (order 1, energy grows).

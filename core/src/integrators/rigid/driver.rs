@@ -105,7 +105,7 @@ pub fn step<T: Real, S: RigidIntegrator<T> + ?Sized>(
 #[cfg_attr(not(target_os = "none"), inline(always))]
 #[cfg_attr(target_os = "none", inline(never))]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
-fn finish<T: Real>(
+pub fn finish<T: Real>(
     body: &RigidBody<T>,
     state: &mut RigidState<T>,
     s: &ComState<T>,

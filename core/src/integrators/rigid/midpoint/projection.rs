@@ -115,7 +115,7 @@ impl<T: Real> Newton<T> {
     /// One Newton correction of `ab` on the scaled residuals `r1 = (w.Iw - 2E)/2E`,
     /// `r2 = (|Iw|^2 - L^2)/L^2` with the exact Jacobian (rows scaled the same way), unless
     /// `test_converged` and both `|r_i| <= 4 EPS`. Out of line: the iteration's loop calls it
-    /// (three unrolled copies of the body would cost about 0.6 KB of Cortex-M flash).
+    /// (one copy of the body instead of three unrolled ones: the firmware flash guard).
     #[inline(never)]
     #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
     fn correct(&self, ab: &mut [T; 2], test_converged: bool) -> Correction {
