@@ -1,5 +1,5 @@
 //! The midpoint step screens the finiteness of the position, velocity, rate, force, torque and
-//! resistance matrices by its result, not up front (`rigid_driver::advance_result_screened`):
+//! resistance matrices by its result, not up front (`integrators::rigid::checks`, `driver::step`):
 //! for a NaN, `+inf` or `-inf` in any of them the step must still return the error of the detailed input checks
 //! (`RigidState::validate`, then `RigidLoads::validate`, the reference here) and leave the
 //! state bit-for-bit untouched. The cases are the ones where a bad value could be lost: a zero
@@ -204,7 +204,7 @@ fn the_same_inputs_finite_step_or_fail_on_their_own() {
 }
 
 /// The single step leaves the new orientation out of its result test when the start and end
-/// rates turn less than 1 rad in `dt` (`rigid_driver::advance_result_screened`). Swept over
+/// rates turn less than 1 rad in `dt` (`integrators::rigid::checks`, `driver::step`). Swept over
 /// turns from 1e-3 rad to 1e200 rad at rates up to 1e200 rad/s (and, in f32, into its
 /// overflow), along a principal axis (no gyroscopic torque: the rate stays finite however
 /// large the turn) and off it, for every orientation update and a general inertia: an accepted

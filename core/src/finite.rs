@@ -27,6 +27,7 @@ where
 }
 
 /// [`all_finite`]'s test by the sum of the entries, the per-entry tests only if it fails.
+// Inlined into `all_finite`'s one copy per shape.
 #[inline(always)]
 fn sum_screened<T: Real>(a: &[T]) -> bool {
     let mut sum = T::zero();
@@ -40,6 +41,7 @@ fn sum_screened<T: Real>(a: &[T]) -> bool {
 /// inline: where [`sum_screen`](crate::target::sum_screen), one test of the sum of all their entries screens them and the
 /// per-entry tests run only if it fails (a sum of finite entries may overflow); elsewhere
 /// each entry is tested ([`Real::finite`]), without a branch per matrix.
+// Inlined: the screen of a hot step's inputs, one test.
 #[inline(always)]
 pub fn all_finite_of<T: Real, const R: usize, const C: usize>(
     ms: &[&nalgebra::SMatrix<T, R, C>],
@@ -55,6 +57,7 @@ pub fn all_finite_of<T: Real, const R: usize, const C: usize>(
 }
 
 /// [`all_finite_of`]'s test by the sum of all entries, the per-matrix tests only if it fails.
+// Inlined into `all_finite_of`.
 #[inline(always)]
 fn sum_screened_of<T: Real, const R: usize, const C: usize>(
     ms: &[&nalgebra::SMatrix<T, R, C>],
@@ -76,6 +79,7 @@ pub fn all_finite_slice<T: Real>(a: &[T]) -> bool {
 }
 
 /// [`Real::finite`] of every entry, without a branch per entry.
+// Inlined: a branch-free loop in its caller.
 #[inline(always)]
 fn each_finite<T: Real>(a: &[T]) -> bool {
     let mut ok = true;
@@ -88,6 +92,7 @@ fn each_finite<T: Real>(a: &[T]) -> bool {
 /// `true` if every entry of a fixed-size vector or matrix is `+0` or `-0`: the OR of the bit
 /// patterns without the sign bit is zero. Integer operations only (no float compare, so also
 /// cheap on soft-float targets); a NaN or any nonzero entry makes it `false`.
+// Inline hint: on the path of every step (the step cost guards).
 #[inline]
 pub fn all_zero<T: Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
     m: &nalgebra::Matrix<T, R, C, S>,

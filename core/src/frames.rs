@@ -14,7 +14,6 @@ use nalgebra::{Matrix3, Vector3};
 ///
 /// Evaluated as `sqrt(v.v)`; if `v.v` over- or underflows, the vector is first scaled by its
 /// largest component so that the length stays finite and accurate for every finite `v`.
-#[inline]
 pub fn length<T: Real>(v: &Vector3<T>) -> T {
     let d = v.dot(v);
     if d.finite() && d > T::c(1e-30) {
@@ -29,7 +28,6 @@ pub fn length<T: Real>(v: &Vector3<T>) -> T {
 }
 
 /// Modelica's `to_unit1`: the identity on a 3-vector (it only strips the unit).
-#[inline]
 pub fn to_unit1<T: Real>(v: &Vector3<T>) -> Vector3<T> {
     *v
 }
@@ -87,25 +85,21 @@ pub fn from_nxy<T: Real>(n_x: &Vector3<T>, n_y: &Vector3<T>) -> Matrix3<T> {
 }
 
 /// Modelica's `resolve1(T, v2)`: `v_1 = T^T v_2` (vector from frame 2 to frame 1).
-#[inline]
 pub fn resolve1<T: Real>(t: &Matrix3<T>, v2: &Vector3<T>) -> Vector3<T> {
     t.tr_mul(v2)
 }
 
 /// Modelica's `resolve2(T, v1)`: `v_2 = T v_1` (vector from frame 1 to frame 2).
-#[inline]
 pub fn resolve2<T: Real>(t: &Matrix3<T>, v1: &Vector3<T>) -> Vector3<T> {
     t * v1
 }
 
 /// Modelica's `resolveDyade1(T, D2)`: `D_1 = T^T D_2 T` (second-order tensor, frame 2 -> frame 1).
-#[inline]
 pub fn resolve_dyade1<T: Real>(t: &Matrix3<T>, d2: &Matrix3<T>) -> Matrix3<T> {
     t.tr_mul(d2) * t
 }
 
 /// Modelica's `resolveDyade2(T, D1)`: `D_2 = T D_1 T^T` (second-order tensor, frame 1 -> frame 2).
-#[inline]
 pub fn resolve_dyade2<T: Real>(t: &Matrix3<T>, d1: &Matrix3<T>) -> Matrix3<T> {
     t * d1 * t.transpose()
 }
@@ -174,7 +168,6 @@ pub fn axes_rotations<T: Real>(sequence: [u8; 3], angles: [T; 3]) -> Result<Matr
 }
 
 /// The unit vector of axis 1, 2 or 3 (caller has checked the axis).
-#[inline]
 fn unit_axis<T: Real>(axis: u8) -> Vector3<T> {
     match axis {
         1 => Vector3::x(),
@@ -228,14 +221,12 @@ pub fn axes_rotations_angles<T: Real>(
 
 /// The orientation `T = R_0b^T` (Modelica's convention, frame 0 -> b) of a unit body quaternion
 /// `q` (scalar first, body -> world). Modelica's `from_Q` after [`Quaternion::to_modelica`].
-#[inline]
 pub fn from_quaternion<T: Real>(q: &Quaternion<T>) -> Matrix3<T> {
     q.to_matrix().transpose()
 }
 
 /// The unit body quaternion (scalar first, `w >= 0`) of an orientation `T = R_0b^T` (Modelica's
 /// `to_Q`, converted with [`Quaternion::from_modelica`]). `T` must be orthonormal with det +1.
-#[inline]
 pub fn to_quaternion<T: Real>(t: &Matrix3<T>) -> Quaternion<T> {
     Quaternion::from_matrix(&t.transpose())
 }

@@ -68,6 +68,8 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug {
 macro_rules! impl_real {
     ($t:ty, $eps:expr, $sign:expr, $hw:expr, $sqrt:ident, $sin:ident, $cos:ident, $tan:ident, $asin:ident, $acos:ident,
      $atan2:ident, $exp:ident, $ln:ident, $fabs:ident, $hypot:ident) => {
+        // `#[inline]` on each method: they are one instruction or one libm call, and a
+        // non-generic function is not inlined into another crate (the C API) without it.
         impl Real for $t {
             const EPS: Self = $eps;
             const SIGN_BIT: u64 = $sign;

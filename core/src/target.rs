@@ -15,6 +15,7 @@ pub const IN_ORDER: bool = cfg!(target_os = "none");
 /// where additions are hardware instructions ([`Real::HARDWARE_ADD`]) and the core executes in
 /// order ([`IN_ORDER`]: one addition per entry is the fewest instructions). A host tests each
 /// entry: the tests run side by side, where a sum is a chain of dependent additions.
+// Inlined: a constant after monomorphization.
 #[inline(always)]
 pub fn sum_screen<T: Real>() -> bool {
     T::HARDWARE_ADD && IN_ORDER

@@ -71,7 +71,6 @@ pub fn status_of_param(p: Param) -> MbsStatus {
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned `T` for the returned lifetime.
-#[inline]
 pub unsafe fn non_null<'a, T>(p: *const T) -> FfiResult<&'a T> {
     // SAFETY: the caller guarantees validity when non-null.
     unsafe { p.as_ref() }.ok_or(MBS_ERR_NULL_POINTER)
@@ -81,13 +80,13 @@ pub unsafe fn non_null<'a, T>(p: *const T) -> FfiResult<&'a T> {
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned, exclusively borrowed `T`.
-#[inline]
 pub unsafe fn non_null_mut<'a, T>(p: *mut T) -> FfiResult<&'a mut T> {
     // SAFETY: the caller guarantees validity and exclusivity when non-null.
     unsafe { p.as_mut() }.ok_or(MBS_ERR_NULL_POINTER)
 }
 
 /// A finite `f64` or `f32`, else `MBS_ERR_NOT_FINITE`.
+// Inline hint: called on every C step (the step cost guards).
 #[inline]
 pub fn finite<T: Real>(x: T) -> FfiResult<T> {
     if x.finite() {
@@ -98,6 +97,7 @@ pub fn finite<T: Real>(x: T) -> FfiResult<T> {
 }
 
 /// `MBS_ERR_NOT_FINITE` unless every entry of `a` is finite.
+// Inline hint: called on every C step (the step cost guards).
 #[inline]
 pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
     if mbs_core::finite::all_finite_slice(a) {
@@ -109,7 +109,6 @@ pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
 
 /// `MBS_ERR_NON_FINITE_STATE` unless every entry of a computed result is finite (finite inputs
 /// can still overflow, e.g. the kinetic energy of a velocity of 1e200 m/s).
-#[inline]
 pub fn finite_result<T: Real>(a: &[T]) -> FfiResult<()> {
     if mbs_core::finite::all_finite_slice(a) {
         Ok(())
@@ -119,26 +118,22 @@ pub fn finite_result<T: Real>(a: &[T]) -> FfiResult<()> {
 }
 
 /// A finite 2-vector from a C `double[2]` / `float[2]`, else `MBS_ERR_NOT_FINITE`.
-#[inline]
 pub fn vec2<T: Real>(a: &[T; 2]) -> FfiResult<nalgebra::Vector2<T>> {
     Ok(nalgebra::Vector2::new(finite(a[0])?, finite(a[1])?))
 }
 
 /// A finite 3-vector from a C `double[3]` / `float[3]`, else `MBS_ERR_NOT_FINITE`.
-#[inline]
 pub fn vec3<T: Real>(a: &[T; 3]) -> FfiResult<Vector3<T>> {
     Ok(Vector3::new(finite(a[0])?, finite(a[1])?, finite(a[2])?))
 }
 
 /// A finite 3x3 matrix from a row-major C `double[9]` / `float[9]`, else `MBS_ERR_NOT_FINITE`.
-#[inline]
 pub fn mat3<T: Real>(a: &[T; 9]) -> FfiResult<Matrix3<T>> {
     all_finite(a)?;
     Ok(Matrix3::from_row_slice(a))
 }
 
 /// A row-major `double[9]` / `float[9]` from a matrix.
-#[inline]
 pub fn mat3_to_rows<T: Real>(m: &Matrix3<T>) -> [T; 9] {
     let mut out = [T::zero(); 9];
     for i in 0..3 {
@@ -150,7 +145,6 @@ pub fn mat3_to_rows<T: Real>(m: &Matrix3<T>) -> [T; 9] {
 }
 
 /// A row-major `R x C` array (`out[C * i + j] = m[(i, j)]`) of the first `C` columns of `m`.
-#[inline]
 pub fn rows_of<T: Real, const R: usize, const C: usize, const N: usize>(
     m: &nalgebra::SMatrix<T, R, 6>,
 ) -> [T; N] {
@@ -168,7 +162,6 @@ pub fn rows_of<T: Real, const R: usize, const C: usize, const N: usize>(
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned `T`.
-#[inline]
 pub unsafe fn read<T: Copy>(p: *const T) -> FfiResult<T> {
     if p.is_null() {
         Err(MBS_ERR_NULL_POINTER)
@@ -179,7 +172,6 @@ pub unsafe fn read<T: Copy>(p: *const T) -> FfiResult<T> {
 }
 
 /// `MBS_ERR_NULL_POINTER` if `p` is null (an output checked before any work).
-#[inline]
 pub fn non_null_out<T>(p: *mut T) -> FfiResult<()> {
     if p.is_null() {
         Err(MBS_ERR_NULL_POINTER)
@@ -193,7 +185,6 @@ pub fn non_null_out<T>(p: *mut T) -> FfiResult<()> {
 ///
 /// # Safety
 /// `out` is null or valid for writes of a `T`.
-#[inline]
 pub unsafe fn write_with<T, F: FnOnce() -> FfiResult<(T, MbsStatus)>>(
     out: *mut T,
     f: F,

@@ -267,31 +267,26 @@ impl<T: Real> BodyCylinder<T> {
     }
 
     /// The rigid body (mass, inertia, COM in frame_a) the steps integrate.
-    #[inline]
     pub fn body(&self) -> &RigidBody<T> {
         &self.body
     }
 
     /// `r` (m, frame_a): frame_b's local position.
-    #[inline]
     pub fn r(&self) -> &Vector3<T> {
         &self.r
     }
 
     /// Every derived value of Modelica's parameter table.
-    #[inline]
     pub fn derived(&self) -> &CylinderDerived<T> {
         &self.derived
     }
 
     /// The initialization parameters.
-    #[inline]
     pub fn start(&self) -> &ModelicaStart<T> {
         &self.start
     }
 
     /// The animation parameters (`animation`, `color`, `specularCoefficient`).
-    #[inline]
     pub fn animation(&self) -> &CylinderAnimation {
         &self.look
     }
@@ -306,7 +301,6 @@ impl<T: Real> BodyCylinder<T> {
     }
 
     /// The initial node state from the start values (see [`ModelicaStart::state`]).
-    #[inline]
     pub fn initial_state(&self) -> RigidState<T> {
         self.initial
     }

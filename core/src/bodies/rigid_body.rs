@@ -115,55 +115,52 @@ impl<T: Real> RigidBody<T> {
     }
 
     /// Mass (kg).
-    #[inline]
     pub fn mass(&self) -> T {
         self.mass
     }
 
     /// Inertia tensor about the COM, body frame (kg m^2), symmetric.
-    #[inline]
     pub fn inertia(&self) -> &Matrix3<T> {
         &self.inertia
     }
 
     /// Inverse of the inertia tensor (1/(kg m^2), body frame), computed once at construction.
-    #[inline]
     pub fn inertia_inverse(&self) -> &Matrix3<T> {
         &self.inertia_inverse
     }
 
     /// COM offset from the reference point (m, body frame).
-    #[inline]
     pub fn center_of_mass(&self) -> &Vector3<T> {
         &self.center_of_mass
     }
 
     /// `true` if the COM is the reference point (`c = 0`): the steps then skip the COM mapping.
     /// (A bit test of the three entries, `+0` and `-0` both count as zero.)
+    // Inlined: tested twice in every step.
     #[inline(always)]
     pub fn com_at_reference(&self) -> bool {
         crate::finite::all_zero(&self.center_of_mass)
     }
 
     /// Reference position for `Displacement` (m, world).
-    #[inline]
     pub fn reference_position(&self) -> &Vector3<T> {
         &self.reference_position
     }
 
     /// Reference orientation for `Displacement` (`R_0b` quaternion).
-    #[inline]
     pub fn reference_orientation(&self) -> &Quaternion<T> {
         &self.reference_orientation
     }
 
     /// COM position `r + R_0b c` (m, world).
+    // Inline hint: on the path of every step (the step cost guards).
     #[inline]
     pub fn com_position(&self, state: &RigidState<T>) -> Vector3<T> {
         state.position + state.orientation.rotate(&self.center_of_mass)
     }
 
     /// COM velocity `v + R_0b (w_b x c)` (m/s, world).
+    // Inline hint: on the path of every step (the step cost guards).
     #[inline]
     pub fn com_velocity(&self, state: &RigidState<T>) -> Vector3<T> {
         state.velocity
@@ -224,7 +221,6 @@ fn checked_inertia<T: Real>(i: &Matrix3<T>) -> Result<Matrix3<T>> {
 }
 
 /// Determinant of a 3x3 matrix (cofactor expansion along the first row).
-#[inline]
 fn det3<T: Real>(a: &Matrix3<T>) -> T {
     a[(0, 0)] * (a[(1, 1)] * a[(2, 2)] - a[(1, 2)] * a[(2, 1)])
         - a[(0, 1)] * (a[(1, 0)] * a[(2, 2)] - a[(1, 2)] * a[(2, 0)])

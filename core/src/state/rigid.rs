@@ -99,7 +99,6 @@ impl<T: Real> RigidState<T> {
     /// in a short tree (-, mixed units): finite if and only if every component is finite,
     /// unless finite components overflow the sum (then it is infinite although they are
     /// finite). A one-branch screen: `(s * 0 == 0)` is `true` exactly when `s` is finite.
-    #[inline]
     pub fn entry_sum(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
         let q = &self.orientation;
@@ -111,6 +110,7 @@ impl<T: Real> RigidState<T> {
 
     /// [`RigidState::entry_sum`] without the orientation (-, mixed units): for a screen that
     /// also checks `| |q|^2 - 1 |`, which fails for a NaN or infinite component of `q`.
+    // Inlined: part of the step's one input screen.
     #[inline(always)]
     pub fn entry_sum_but_orientation(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
@@ -120,8 +120,9 @@ impl<T: Real> RigidState<T> {
     }
 
     /// The sum of the two accelerations (-, mixed units): the entries no step reads, which a
-    /// step screened by its result must still screen up front (see
-    /// `rigid_driver::advance_result_screened`).
+    /// step screened by its result must still screen up front
+    /// ([`checks::unread`](crate::integrators::rigid::checks::unread)).
+    // Inlined: part of the step's one input screen.
     #[inline(always)]
     pub fn entry_sum_accelerations(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
@@ -131,6 +132,7 @@ impl<T: Real> RigidState<T> {
     /// `true` if `| |q|^2 - 1 | <= QUATERNION_TOLERANCE`: `false` also for a NaN or infinite
     /// component (unlike [`RigidState::check_unit_orientation`], which lets NaN through to
     /// the finiteness checks).
+    // Inlined: part of the step's one input screen.
     #[inline(always)]
     #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail this test
     pub fn orientation_is_unit_and_finite(&self) -> bool {
@@ -141,7 +143,6 @@ impl<T: Real> RigidState<T> {
     /// if the sum is finite only the quaternion norm is checked, otherwise the detailed checks
     /// run (so the same error comes back, and a sum that only overflowed passes). Same result
     /// as `validate` for every state.
-    #[inline]
     pub fn validate_screened(&self) -> Result<()> {
         if self.entry_sum() * T::zero() == T::zero() {
             self.check_unit_orientation()
@@ -151,7 +152,6 @@ impl<T: Real> RigidState<T> {
     }
 
     /// `OutOfRange(Orientation)` unless `| |q|^2 - 1 | <= QUATERNION_TOLERANCE`.
-    #[inline]
     pub fn check_unit_orientation(&self) -> Result<()> {
         if (self.orientation.norm_squared() - T::one()).abs_l() > T::c(QUATERNION_TOLERANCE) {
             return Err(Error::OutOfRange(Param::Orientation));
@@ -160,13 +160,11 @@ impl<T: Real> RigidState<T> {
     }
 
     /// `R_0b`, the rotation matrix of the orientation (body to world).
-    #[inline]
     pub fn rotation_matrix(&self) -> nalgebra::Matrix3<T> {
         self.orientation.to_matrix()
     }
 
     /// Angular velocity resolved in the world frame, `R_0b w_b` (rad/s).
-    #[inline]
     pub fn angular_velocity_world(&self) -> Vector3<T> {
         self.orientation.rotate(&self.angular_velocity)
     }

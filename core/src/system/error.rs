@@ -16,7 +16,6 @@ pub struct SystemError {
 
 impl SystemError {
     /// `error` at `item`.
-    #[inline]
     pub fn new(error: Error, item: ItemRef) -> Self {
         Self { error, item }
     }
@@ -44,7 +43,6 @@ pub(crate) trait At<V> {
 }
 
 impl<V> At<V> for crate::Result<V> {
-    #[inline]
     fn at(self, item: ItemRef) -> SystemResult<V> {
         self.map_err(|error| SystemError { error, item })
     }

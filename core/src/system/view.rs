@@ -28,7 +28,6 @@ pub struct View<'a, T: Real> {
 pub type RigidObject<'a, T> = (NodeIndex, &'a RigidBody<T>, &'a RigidState<T>);
 
 /// The vector of an output value; `OutputNotAvailable` for a scalar or a matrix.
-#[inline]
 pub fn vector3<T: Real>(v: OutputValue<T>) -> Result<Vector3<T>> {
     match v {
         OutputValue::Vector3(v) => Ok(v),
@@ -38,13 +37,11 @@ pub fn vector3<T: Real>(v: OutputValue<T>) -> Result<Vector3<T>> {
 
 impl<'a, T: Real> View<'a, T> {
     /// The object at `i`, or `UnknownIndex`.
-    #[inline]
     pub fn object(&self, i: ObjectIndex) -> Result<&'a Object<T>> {
         self.objects.get(i.get()).ok_or(Error::UnknownIndex)
     }
 
     /// The node and state at `i`, or `UnknownIndex`.
-    #[inline]
     pub fn node(&self, i: NodeIndex) -> Result<(&'a Node<T>, &'a NodeState<T>)> {
         match (self.nodes.get(i.get()), self.states.get(i.get())) {
             (Some(n), Some(s)) => Ok((n, s)),
@@ -53,7 +50,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// A 2D point node and its state; `WrongNodeKind` for another node.
-    #[inline]
     pub fn point2d(&self, i: NodeIndex) -> Result<(&'a NodePoint2D<T>, &'a Point2DState<T>)> {
         match self.node(i)? {
             (Node::Point2D(n), NodeState::Point2D(s)) => Ok((n, s)),
@@ -62,7 +58,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// A rigid-body node's state; `WrongNodeKind` for another node.
-    #[inline]
     pub fn rigid(&self, i: NodeIndex) -> Result<&'a RigidState<T>> {
         match self.node(i)? {
             (Node::RigidBody(_), NodeState::RigidBody(s)) => Ok(s),
@@ -73,7 +68,6 @@ impl<'a, T: Real> View<'a, T> {
     /// The rigid body, its node and the node's state if object `i` is a rigid body (also a
     /// `BodyCylinder`); `None` for another object; `UnknownIndex` / `WrongNodeKind` as
     /// [`View::rigid`]. The state is not checked: the callers below check it once.
-    #[inline]
     pub fn rigid_object(&self, i: ObjectIndex) -> Result<Option<RigidObject<'a, T>>> {
         match self.object(i)? {
             Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
@@ -87,7 +81,6 @@ impl<'a, T: Real> View<'a, T> {
     /// body point `p` (m, body frame, finite: markers check it when added) of a rigid body in
     /// state `s`: `Body::output`'s `Position` and `Velocity` with one screened state check
     /// ([`RigidState::validate_screened`], same errors) instead of one full check each.
-    #[inline]
     pub fn rigid_point_motion(
         s: &RigidState<T>,
         p: &Vector3<T>,
@@ -104,7 +97,6 @@ impl<'a, T: Real> View<'a, T> {
     /// frame, about the reference point) for a rigid body in state `s`, written out instead of
     /// building the 3x6 Jacobians (`Body::generalized_force`, same errors: the state check,
     /// `NotFinite(Force)` for a non-finite result).
-    #[inline]
     pub fn rigid_generalized_force(
         s: &RigidState<T>,
         p: &Vector3<T>,
@@ -134,7 +126,6 @@ impl<'a, T: Real> View<'a, T> {
     /// reference point) of a uniform acceleration `g` (m/s^2, world) on a rigid body in state
     /// `s`: the weight at the COM `c`, written out (no 3x6 build; no torque when `c = 0`).
     /// Errors: the state check.
-    #[inline]
     pub fn rigid_mass_force(
         body: &RigidBody<T>,
         s: &RigidState<T>,

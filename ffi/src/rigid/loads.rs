@@ -67,6 +67,7 @@ impl<T: Real> mbs_rigid_loads_of<T> {
     }
 
     /// `true` if a damping coefficient is below zero (NaN is not: it is a finiteness error).
+    // Inlined: six compares on every C step.
     #[inline(always)]
     pub fn has_negative_damping(&self) -> bool {
         self.linear_damping
@@ -80,6 +81,7 @@ impl<T: Real> mbs_rigid_loads_of<T> {
     /// itself. NaN/inf in any field reaches the core loads (sums and products keep a
     /// non-finite operand non-finite), where the step refuses it; the damping signs are the
     /// caller's to check ([`Self::has_negative_damping`]).
+    // Inlined into `core_loads`, its own frame.
     #[inline(always)]
     pub fn to_core_unchecked(&self, body: &RigidBody<T>, state: &RigidState<T>) -> RigidLoads<T> {
         let mut l = RigidLoads::none()
@@ -95,6 +97,7 @@ impl<T: Real> mbs_rigid_loads_of<T> {
     /// [`Self::to_core`] without the final overflow check (`RigidLoads::validate`), for a
     /// core call that runs it itself (a step: its `NotFinite` errors map to the same
     /// `MBS_ERR_NOT_FINITE`).
+    // Inlined: one copy per caller of the loads' conversion.
     #[inline(always)]
     pub fn to_core_unvalidated(
         &self,

@@ -49,7 +49,6 @@ impl<T: Real> mbs_rigid_state_of<T> {
     /// The core state, checked finite only (`MBS_ERR_NOT_FINITE`): for a core call that
     /// validates the state itself (a step: `RigidState::validate`, whose unit-quaternion error
     /// maps to the same `MBS_ERR_INVALID_ORIENTATION`).
-    #[inline]
     pub fn to_core_finite(&self) -> FfiResult<RigidState<T>> {
         for a in [
             &self.position[..],
@@ -105,6 +104,7 @@ impl<T: Real> mbs_rigid_state_of<T> {
     /// # Safety
     /// `p` is non-null, aligned and valid for reads and writes, and nothing else accesses
     /// `*p` while the returned borrow lives.
+    // Inlined: a pointer cast.
     #[inline(always)]
     pub unsafe fn core_view_mut<'a>(p: *mut Self) -> &'a mut RigidState<T> {
         let () = Self::SAME_LAYOUT;

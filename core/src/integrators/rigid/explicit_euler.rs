@@ -62,6 +62,7 @@ impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
 /// The time derivative of the COM state under constant `loads`: `[v, (f - R_lin v)/m,
 /// 1/2 q [0, w], I^-1 (tau - w x I w - R_ang w)]` (the fields of the returned [`ComState`]
 /// hold the rates: m/s, m/s^2, 1/s, rad/s^2).
+// Inline hint: on the path of every step (the step cost guards).
 #[inline]
 pub fn rigid_derivative<T: Real>(
     body: &RigidBody<T>,
@@ -97,6 +98,7 @@ pub fn rigid_derivative<T: Real>(
 }
 
 /// `y + h k` for COM states holding values (`y`) and rates (`k`), the quaternion unnormalized.
+// Inline hint: on the path of every step (the step cost guards).
 #[inline]
 pub fn axpy<T: Real>(y: &ComState<T>, h: T, k: &ComState<T>) -> ComState<T> {
     ComState {

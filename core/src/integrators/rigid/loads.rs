@@ -117,7 +117,6 @@ impl<T: Real> RigidLoads<T> {
 
     /// The sum of every entry (force, torque, both resistances), summed in a short tree:
     /// finite if and only if every entry is, unless finite entries overflow it.
-    #[inline]
     pub fn entry_sum(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
         let m3 = |m: &Matrix3<T>| {
@@ -133,6 +132,7 @@ impl<T: Real> RigidLoads<T> {
     /// [`all_zero`](crate::finite::all_zero)) left out of the sum: finite under the same
     /// condition (a zero matrix adds nothing), and the typical call, without resistance,
     /// reads no resistance entry as a float.
+    // Inlined: part of the step's one input screen.
     #[inline(always)]
     pub fn entry_sum_sparse(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
@@ -151,7 +151,6 @@ impl<T: Real> RigidLoads<T> {
 
     /// [`RigidLoads::validate`] screened by one finiteness test of [`RigidLoads::entry_sum`]:
     /// the detailed checks (which name the culprit) run only if the sum is not finite.
-    #[inline]
     pub fn validate_screened(&self) -> Result<()> {
         if self.entry_sum() * T::zero() == T::zero() {
             Ok(())

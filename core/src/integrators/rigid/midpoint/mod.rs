@@ -100,6 +100,7 @@ impl<T: Real> RigidIntegrator<T> for LinearlyImplicitMidpoint<T> {
         self.settings.validate()
     }
 
+    // Inline hint: on the path of every step (the step cost guards).
     #[inline]
     fn substep(
         &self,
@@ -142,6 +143,7 @@ impl<T: Real> RigidIntegrator<T> for DefaultMidpoint<T> {
         &self.step
     }
 
+    // Inline hint: on the path of every step (the step cost guards).
     #[inline]
     fn substep(
         &self,
@@ -232,6 +234,7 @@ pub fn substep<T: Real>(
 
 /// `true` if the body torque and the angular resistance are exactly zero: the rotation is then
 /// torque-free and keeps `w.Iw` and `|Iw|` (a force at the COM does not turn the body).
+// Inline hint: on the path of every step (the step cost guards).
 #[inline]
 pub fn torque_free<T: Real>(loads: &RigidLoads<T>) -> bool {
     let z = T::zero();
