@@ -6,7 +6,7 @@ The body: mass 1 kg, principal inertia diag(1, 2, 3) kg m^2, start rate w0 = [0.
 contact; dt = 1e-3 s for 10 s. Every scheme runs the same 10 000 steps.
 
 - mbs: the `mbs-torque-free` release binary (Rust API; it loops over the steps itself, so no
-  Python overhead per step) runs the seed-004 midpoint (f64 and f32), core's baselines
+  Python overhead per step) runs the linearly implicit midpoint (f64 and f32), core's baselines
   (semi-implicit Euler, explicit Euler, RK4) and the Bullet-style step (Bullet's
   computeGyroscopicImpulseImplicit_Body: one Newton step of implicit Euler on the gyroscopic
   term), and times them.

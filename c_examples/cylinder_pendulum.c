@@ -1,4 +1,4 @@
-/* A rigid body in a system through the C API: Modelica's BodyCylinder (seed 001, solid
+/* A rigid body in a system through the C API: Modelica's BodyCylinder (solid
  * steel, length 0.5 m, diameter 0.05 m) hanging from its frame_a on a Cartesian spring to the
  * ground, with gravity (mbs_system_create_body_cylinder adds the mass marker and load).
  * frame_a starts at the origin, the cylinder axis (body x) pointing down (angles {0, pi/2, 0}

@@ -1,4 +1,4 @@
-/* Seed 002, Exudyn's mini example of ObjectMassPoint2D, through the C API:
+/* Exudyn's mini example of ObjectMassPoint2D, through the C API:
  *
  *   node = NodePoint2D(referenceCoordinates=[1,1], initialCoordinates=[0.5,0],
  *                      initialVelocities=[0.5,0])

@@ -1,6 +1,6 @@
 /* A hollow steel cylinder (a ring: outer diameter 0.2 m, inner 0.16 m, length 0.1 m) built
  * from Modelica's BodyCylinder parameters, spinning torque-free about an oblique axis, stepped
- * with the seed 004 linearly implicit midpoint step at 1 kHz for 10 s.
+ * with the linearly implicit midpoint step at 1 kHz for 10 s.
  *
  * Torque-free, the kinetic energy E and the angular momentum |L| about the centre of mass are
  * conserved; the step conserves them to O(dt^2). For this symmetric body (I2 = I3) the

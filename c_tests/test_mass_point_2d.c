@@ -304,7 +304,7 @@ static void test_solve_dynamic(void) {
 }
 
 /* The float API (mbs_mass_point_2d_*_f32): the constant-acceleration closed form to float
- * rounding (50 steps, a few ulps of |q| <= 1.5 m and |q_t| <= 5 m/s each: 1e-4), seed 002's
+ * rounding (50 steps, a few ulps of |q| <= 1.5 m and |q_t| <= 5 m/s each: 1e-4), the mini example of Exudyn's `ObjectMassPoint2D`
  * x = 2 m (1e-5 m: 100 float additions of q_t h to q < 1 m), and the refusals of init, init
  * state and step with the caller's data untouched. */
 #define CHECK_STEP_F32_REFUSED(b, l, s, dt, expected)                                \
@@ -345,7 +345,7 @@ static void test_f32(void) {
     CHECK(fabs(st.q[1] - (0.2 + 0.4 * t - 0.5 * 9.81 * t * t)) < 1e-4);
     CHECK(fabs(st.q_t[1] - (0.4 - 9.81 * t)) < 1e-4);
 
-    /* Seed 002 in float. */
+    /* The mini example in float. */
     memset(&none, 0, sizeof none);
     CHECK_STATUS(mbs_mass_point_2d_init_f32(&mini, 1.0f, one), MBS_OK);
     CHECK_STATUS(mbs_mass_point_2d_init_state_f32(&mini, &none, &s, mq0, mv0, &st), MBS_OK);

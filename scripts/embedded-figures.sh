@@ -2,7 +2,7 @@
 # Measures the embedded figures of docs/embedded.md and prints them as Markdown tables:
 #   1. flash bytes of mbs code in the linked C firmwares (from the linker map: the input
 #      sections that come from libmbs.a): fw.elf (main.c, the whole C API) and loop.elf
-#      (loop.c, the lean control loop issue 7's 16 KiB is measured on); and of the Rust firmware;
+#      (loop.c, the lean control loop the 16 KiB budget is measured on); and of the Rust firmware;
 #   2. stack high-water mark of one step (stack painting in both firmwares);
 #   3. RAM of the state types (size_of on the target, printed by the Rust firmware);
 #   4. instructions per step, f32 and f64 (QEMU exec log, one instruction per translation

@@ -1,7 +1,7 @@
 //! The float mass point C API (`mbs_mass_point_2d_*_f32`, `mbs_simulation_settings_default_f32`)
 //! through the ffi crate: it follows the double API to float rounding and both follow the
 //! closed form of a constant acceleration (`x(t) = r + q0 + v0 t + a t^2 / 2`, m, world x and
-//! y; generalized-alpha reproduces it exactly in exact arithmetic), seed 002's mini example
+//! y; generalized-alpha reproduces it exactly in exact arithmetic), the mini example of Exudyn's `ObjectMassPoint2D`
 //! reaches x = 2 m, and every refusal returns the status of the double function for the same
 //! input and leaves the caller's data untouched.
 
@@ -166,7 +166,7 @@ fn float_steps_follow_the_double_steps_and_the_closed_form() {
 
 #[test]
 fn float_mini_example_reaches_x_2() {
-    // Seed 002: 1 kg at r = (1, 1) m, q0 = (0.5, 0) m, v0 = (0.5, 0) m/s, no load, 100 steps
+    // Exudyn's mini example: 1 kg at r = (1, 1) m, q0 = (0.5, 0) m, v0 = (0.5, 0) m/s, no load, 100 steps
     // of 0.01 s: x = r + q0 + v0 t = 2 m, y = 1 m at t = 1 s (closed form, no acceleration).
     let c = Case {
         body: mbs_mass_point_2d {

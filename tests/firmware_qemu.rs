@@ -293,7 +293,7 @@ fn assert_passed(run: &Run, what: &str) {
 /// Every stack figure is printed and positive (a probed call uses stack), the whole run stayed
 /// within the painted stack region (else the figures are not measurements), one step (a
 /// `*_step` line; setups build bodies and may use more) uses less than 4 KiB, and on the
-/// Cortex-M4F one f32 step is within issue 7's budget of
+/// Cortex-M4F one f32 step is within the budget of
 /// 1 KiB (deterministic, so a regression guard; the f64 and soft-float Cortex-M0 figures are
 /// reported in docs/embedded.md, not bounded).
 fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize) {
@@ -362,7 +362,7 @@ fn rust_firmware_checks(target: &str) {
         assert_eq!(printed_tol, tol, "{r:?}");
         assert!(error <= tol, "{name}/{ty} against its closed form: {r:?}");
     }
-    // The mini example's final x = 2 (seed 002), to the f32/f64 tolerance.
+    // The mini example's final x = 2 (Exudyn's mini example), to the f32/f64 tolerance.
     for ty in ["f32", "f64"] {
         let x = f64::from_bits(hex(&run.result("mini_masspoint", ty)["value_bits"]));
         assert!((x - 2.0).abs() <= 1e-5, "{ty}: x = {x}");
@@ -462,7 +462,7 @@ fn c_firmware_checks(target: &str) {
         "{target}: C API results differ from x86_64"
     );
     assert_eq!(hex(&r["value_bits"]), mass.to_bits(), "{target}");
-    // One C API f32 step on the M4F within issue 7's 1 KiB (docs/embedded.md). A regression
+    // One C API f32 step on the M4F within the 1 KiB budget (docs/embedded.md). A regression
     // guard.
     assert_stack(&run, target, 6, 1024);
 }
@@ -789,7 +789,7 @@ fn c_firmware_runs_libmbs_on_cortex_m0() {
 /// checks (the symmetric top's closed form, x = 2 m), steps bit for bit as the same C API
 /// calls on x86_64 and as the full firmware's `mbs_rigid_step_f32` (its body, given as float
 /// numbers, is the full firmware's body rounded to float), and one float step stays within
-/// issue 7's 1 KiB of stack on the Cortex-M4F.
+/// the 1 KiB budget of stack on the Cortex-M4F.
 fn c_loop_firmware_checks(target: &str) {
     let (elf, _) = c_loop_firmware(target);
     let run = qemu(target, &elf, None);
@@ -816,7 +816,7 @@ fn c_loop_firmware_checks(target: &str) {
             "{target} {name}/{ty}"
         );
     }
-    // x = 2 m (seed 002) to float rounding (LOOP_WORKLOADS).
+    // x = 2 m (Exudyn's mini example) to float rounding (LOOP_WORKLOADS).
     let x = f64::from_bits(hex(&run.result("mini_masspoint", "f32")["value_bits"]));
     assert!((x - 2.0).abs() <= 1e-5, "mini example x = {x}");
     // 912 B in the shipped `dist` build (docs/embedded.md).
@@ -838,7 +838,7 @@ fn c_loop_firmware_runs_on_cortex_m0() {
 }
 
 /// Flash of the lean firmware (mbs code from its linker map): a regression guard on this
-/// (release, no LTO) build, 21,654 B when set (22 KiB: 4 % margin; 21,826 B now); issue 7's 16 KiB is for
+/// (release, no LTO) build, 21,654 B when set (22 KiB: 4 % margin; 21,826 B now); the 16 KiB budget is for
 /// the build that ships, [`c_loop_firmware_mbs_code_fits_16_kib_as_shipped`]. The full firmware
 /// links several times more, which is what the midpoint-only entry point and the float mass
 /// point save.
@@ -866,7 +866,7 @@ fn c_loop_firmware_flash_stays_within_its_guard() {
     );
 }
 
-/// Issue 7's flash target, on the build that ships: libmbs.a in the `dist` profile (fat LTO,
+/// The flash target, on the build that ships: libmbs.a in the `dist` profile (fat LTO,
 /// one codegen unit, opt-level 3) linked into the lean firmware for the Cortex-M4F, whose mbs
 /// code (linker map) must be at most 16 KiB (16,280 B when set, 16,324 B now). Its own build (about a
 /// minute of CPU from clean); the firmware must also run and pass its checks, so the bytes
@@ -894,7 +894,7 @@ fn c_loop_firmware_mbs_code_fits_16_kib_as_shipped() {
     assert!(lean > 10_000, "the map parse found the mbs code: {lean}");
     assert!(
         lean <= 16 * 1024,
-        "issue 7: lean firmware mbs code {lean} B > 16 KiB (dist build)"
+        "lean firmware mbs code {lean} B > 16 KiB (dist build)"
     );
 }
 
@@ -1085,7 +1085,7 @@ fn counted_regions(target: &str, elf: &Path) -> Vec<(String, Region)> {
         .collect()
 }
 
-/// Issue 7: on the Cortex-M4F the f32 path uses the hardware FPU. Every instruction executed
+/// On the Cortex-M4F the f32 path uses the hardware FPU. Every instruction executed
 /// in one f32 step is looked up in the disassembly: the step must execute VFP arithmetic and
 /// enter no soft-float routine; each f64 step must enter soft-float routines (the detector
 /// works: the M4F's FPU is single precision only).
@@ -1112,7 +1112,7 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
         lean.into_iter()
             .map(|(n, r)| (format!("C API midpoint-only {n}"), r)),
     );
-    // Issue 7: the C API float midpoint step within 1,500 instructions on the Cortex-M4F
+    // The C API float midpoint step within 1,500 instructions on the Cortex-M4F
     // (deterministic: a regression guard), through both entry points.
     for name in [
         "C API cylinder_midpoint_step/f32",

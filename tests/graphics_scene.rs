@@ -1,5 +1,5 @@
-//! The scene export against seed 003's drawing rules: each setting (`bodies.show`,
-//! `bodies.showNumbers`, `bodies.defaultColor`, `contour.*`) changes exactly what the seed says,
+//! The scene export against Exudyn's drawing rules: each setting (`bodies.show`,
+//! `bodies.showNumbers`, `bodies.defaultColor`, `contour.*`) changes exactly what Exudyn's documentation says,
 //! poses are placed as `p_0 = r_0 + R_0b p_b` (checked against hand-computed points), and bad
 //! inputs emit nothing.
 #![allow(clippy::disallowed_methods)]

@@ -1,5 +1,5 @@
-//! Modelica `BodyCylinder` mass properties (seed 001) against independent computations:
-//! textbook closed forms of the (hollow) cylinder written out here, the seed's table formulas
+//! Modelica `BodyCylinder` mass properties  against independent computations:
+//! textbook closed forms of the (hollow) cylinder written out here, Modelica's table formulas
 //! written out here, an independently built orthonormal basis for oblique axes, and the
 //! invariants (trace, eigenvalues, orthonormality).
 
@@ -90,14 +90,14 @@ fn modelicas_orientation_for_axis_aligned_r() {
 }
 
 #[test]
-fn every_derived_value_equals_the_seed_table() {
+fn every_derived_value_equals_modelicas_table() {
     let c = Cylinder::new(Vector3::new(0.4, -0.3, 1.2))
         .r_shape(Vector3::new(0.05, 0.02, -0.1))
         .diameter(0.16)
         .inner_diameter(0.1)
         .density(2700.0);
     let d = c.derived().unwrap();
-    // The seed's table, evaluated as written.
+    // Modelica's table, evaluated as written.
     let r_ab = Vector3::new(0.4 - 0.05, -0.3 - 0.02, 1.2 + 0.1);
     let length = r_ab.norm();
     let (radius, inner_radius) = (0.08, 0.05);
@@ -155,12 +155,12 @@ fn oblique_cylinders_match_an_independent_basis_and_invariants() {
             // Independent basis: u = r/|r|, then Gram-Schmidt of {0,1,0} against u (or of
             // {1,0,0} if r is nearly along y), w = u x v.
             let u = r / l;
-            let seed = if u.cross(&Vector3::y()).norm_squared() > 1e-6 {
+            let helper = if u.cross(&Vector3::y()).norm_squared() > 1e-6 {
                 Vector3::y()
             } else {
                 Vector3::x()
             };
-            let v = (seed - u * u.dot(&seed)).normalize();
+            let v = (helper - u * u.dot(&helper)).normalize();
             let w = u.cross(&v);
             let b = Matrix3::from_rows(&[u.transpose(), v.transpose(), w.transpose()]);
             let dd = Matrix3::from_diagonal(&Vector3::new(i11, i22, i22));
@@ -289,7 +289,7 @@ fn thin_shell_limit() {
 
 #[test]
 fn thin_wall_keeps_precision_in_f32() {
-    // A tube whose wall is 1e-5 of its radius, in f32: the seed's mo - mi would lose ~5 of
+    // A tube whose wall is 1e-5 of its radius, in f32: Modelica's mo - mi would lose ~5 of
     // f32's 7 digits; the cancellation-free form keeps ~1e-6 relative.
     let (l, d) = (0.7f32, 0.2f32);
     let di = d * (1.0 - 1e-5);

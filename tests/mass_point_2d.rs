@@ -1,4 +1,4 @@
-//! Exudyn's `ObjectMassPoint2D` (seed 002) end to end in `mbs-core`: the mini example, constant
+//! Exudyn's `ObjectMassPoint2D` (Exudyn's mini example) end to end in `mbs-core`: the mini example, constant
 //! force and gravity against the closed form `x(t) = x0 + v0 t + f t^2 / (2 m)`, kinetic energy
 //! against `1/2 m v.v` and the work-energy theorem, the Jacobian, and refused inputs.
 

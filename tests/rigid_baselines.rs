@@ -1,4 +1,4 @@
-//! The baselines next to the seed's midpoint step on the torque-free asymmetric body
+//! The baselines next to the midpoint step on the torque-free asymmetric body
 //! (inertia diag(1, 2, 3)): order of the energy and |L| errors, and the sign and size of the
 //! energy drift over a long run. The measured numbers are printed (`--nocapture`).
 

@@ -1,4 +1,4 @@
-//! BodyCylinder (seed 001) on the rigid body: mass properties against the textbook cylinder,
+//! BodyCylinder on the rigid body: mass properties against the textbook cylinder,
 //! Modelica's initialization against rotations built independently, frame_b, a tumbling
 //! cylinder under the midpoint step, refused parameters.
 

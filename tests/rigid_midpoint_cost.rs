@@ -3,7 +3,7 @@
 //! and print the wall time per step; under callgrind, the difference of the instruction counts
 //! of two step counts gives repeatable instructions per step (see `docs/midpoint.md`).
 //!
-//! `MBS_COST_VARIANT`: `seed`, `mean`, `trap`, `project`, `project-fixed`, `second-order`
+//! `MBS_COST_VARIANT`: `default`, `mean`, `trap`, `project`, `project-fixed`, `second-order`
 //! (MeanRate + Trapezoidal), `all` (MeanRate + Trapezoidal + Project). Torque-free body
 //! diag(1, 2, 3), `w0 = [0.1, 5, 0.1]`, dt = 1e-3; `trap` and `second-order` with angular and
 //! linear resistance (so the resistance path is exercised), the others without.
@@ -20,7 +20,7 @@ use nalgebra::Vector3;
 #[test]
 #[ignore = "a measurement, not a check: see docs/midpoint.md"]
 fn cost_per_step() {
-    let variant = std::env::var("MBS_COST_VARIANT").unwrap_or_else(|_| "seed".into());
+    let variant = std::env::var("MBS_COST_VARIANT").unwrap_or_else(|_| "default".into());
     let n: usize = std::env::var("MBS_COST_STEPS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -38,8 +38,8 @@ fn cost_per_step() {
         .with_linear_damping(1.5);
     let d = MidpointSettings::default();
     let (st, loads) = match variant.as_str() {
-        "seed" => (d, RigidLoads::none()),
-        "seed-damped" => (d, damped),
+        "default" => (d, RigidLoads::none()),
+        "default-damped" => (d, damped),
         "mean" => (
             d.with_orientation(OrientationUpdate::MeanRate),
             RigidLoads::none(),

@@ -1,7 +1,7 @@
 //! The invariant-preserving option of the midpoint step ([`Invariants::Project`]) on the
 //! torque-free body diag(1, 2, 3), `w0 = [0.1, 5, 0.1]`: kinetic energy `w.Iw/2` and `|L| = |Iw|`
 //! (computed here from the body rate, against their initial values) over 500 s at dt = 1e-3
-//! (500,000 steps), next to the seed's second-order drift; where the projection applies
+//! (500,000 steps), next to the unprojected step's second-order drift; where the projection applies
 //! (exactly when the torque and the angular resistance are zero).
 //!
 //! The ignored test `write_invariant_error_csv` writes the data of `docs/midpoint_invariants.png`
@@ -87,9 +87,9 @@ fn projection_keeps_energy_and_momentum_to_1e_12_over_500k_steps() {
         assert!(em < 1e-12, "energy {em}");
         assert!(lm < 1e-12, "|L| {lm}");
     }
-    // The seed's step on the same run: bounded second-order error, far above rounding.
+    // The unprojected step on the same run: bounded second-order error, far above rounding.
     let (em, lm, _, _) = invariant_errors(&LinearlyImplicitMidpoint::new(), dt, n, |_, _, _| {});
-    eprintln!("seed, 500k steps: max |dE|/E {em:.2e}, max |d|L||/|L| {lm:.2e}");
+    eprintln!("default, 500k steps: max |dE|/E {em:.2e}, max |d|L||/|L| {lm:.2e}");
     assert!(em > 1e-8 && lm > 1e-8, "{em} {lm}");
     assert!(em < 1e-5 && lm < 1e-5, "{em} {lm}");
 }
@@ -98,17 +98,17 @@ fn projection_keeps_energy_and_momentum_to_1e_12_over_500k_steps() {
 fn projection_applies_exactly_when_torque_and_angular_resistance_are_zero() {
     let b = body();
     let w0 = Vector3::from(W0);
-    let seed = LinearlyImplicitMidpoint::new();
+    let plain = LinearlyImplicitMidpoint::new();
     let proj = midpoint(OrientationUpdate::EndRate, Invariants::Project);
     let run_both = |loads: &RigidLoads<f64>| {
         let (mut a, mut p) = (spinning(w0), spinning(w0));
         for _ in 0..100 {
-            seed.step(&b, loads, &mut a, 0.01).unwrap();
+            plain.step(&b, loads, &mut a, 0.01).unwrap();
             proj.step(&b, loads, &mut p, 0.01).unwrap();
         }
         (a, p)
     };
-    // A torque or an angular resistance (however small): the step is the seed's, bit for bit.
+    // A torque or an angular resistance (however small): the step is the unprojected one, bit for bit.
     for loads in [
         RigidLoads::none().with_torque(Vector3::new(0.0, 0.0, 1e-300)),
         RigidLoads::none().with_angular_damping(1e-300),
@@ -117,7 +117,7 @@ fn projection_applies_exactly_when_torque_and_angular_resistance_are_zero() {
         assert_eq!(a, p);
     }
     // A force at the COM and a linear resistance do not turn the body: the projection applies
-    // to the rotation, the translation is the seed's.
+    // to the rotation, the translation is the unprojected step's.
     let loads = RigidLoads::none()
         .with_force(Vector3::new(1.0, -2.0, 0.5))
         .with_linear_damping(0.3);
@@ -165,13 +165,13 @@ fn projection_works_in_f32_and_with_a_full_inertia_tensor() {
             .with_invariants(Invariants::Project)
             .with_projection_levels_of(&b32, &s),
     );
-    let seed32 = LinearlyImplicitMidpoint::<f32>::new();
+    let plain32 = LinearlyImplicitMidpoint::<f32>::new();
     let (mut t, mut f) = (s, s);
     let rel = |w: &Vector3<f32>| ((e(w) - e(&w0)) / e(&w0)).abs();
     let (mut ms, mut mt, mut mf) = (0.0f32, 0.0f32, 0.0f32);
     for _ in 0..10_000 {
         p32.step(&b32, &RigidLoads::none(), &mut s, 1e-3).unwrap();
-        seed32
+        plain32
             .step(&b32, &RigidLoads::none(), &mut t, 1e-3)
             .unwrap();
         fixed32
@@ -182,9 +182,9 @@ fn projection_works_in_f32_and_with_a_full_inertia_tensor() {
         mf = mf.max(rel(&f.angular_velocity));
     }
     eprintln!(
-        "f32 10k steps, max relative energy error: start-of-step levels {ms:.2e}, initial levels {mf:.2e}, seed {mt:.2e}"
+        "f32 10k steps, max relative energy error: start-of-step levels {ms:.2e}, initial levels {mf:.2e}, default {mt:.2e}"
     );
-    // Fixed levels: a few f32 ulp, no random walk, far below the seed's own error.
+    // Fixed levels: a few f32 ulp, no random walk, far below the unprojected step's own error.
     assert!(mf < 5e-7, "{mf}");
     assert!(mf < mt / 4.0, "{mf} {mt}");
 }
@@ -215,7 +215,7 @@ fn write_invariant_error_csv() {
     // Without resistance Trapezoidal is bit-identical to Implicit (rigid_midpoint_orders.rs):
     // the resistance option has no curve of its own here.
     let variants: [(&str, MidpointSettings<f64>); 5] = [
-        ("seed EndRate", MidpointSettings::default()),
+        ("default EndRate", MidpointSettings::default()),
         (
             "MeanRate",
             MidpointSettings::default().with_orientation(OrientationUpdate::MeanRate),

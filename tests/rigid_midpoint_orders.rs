@@ -150,7 +150,7 @@ fn torque_free_orders_of_the_orientation_update() {
     use Invariants as P;
     use OrientationUpdate::*;
     use Resistance::*;
-    // Seed: rate order 2, orientation order 1.
+    // Default: rate order 2, orientation order 1.
     let s = measure(settings(EndRate, Implicit, P::None), false);
     assert!(s.w >= 1.9, "w slope {}", s.w);
     assert!((0.9..=1.3).contains(&s.q), "EndRate q slope {}", s.q);
@@ -174,7 +174,7 @@ fn damped_orders_of_the_resistance_treatment() {
     use Invariants as P;
     use OrientationUpdate::*;
     use Resistance::*;
-    // Seed: backward Euler damping, velocity (linear and angular) order 1.
+    // Default: backward Euler damping, velocity (linear and angular) order 1.
     let s = measure(settings(EndRate, Implicit, P::None), true);
     assert!((0.9..=1.3).contains(&s.w), "Implicit w slope {}", s.w);
     assert!((0.9..=1.3).contains(&s.v), "Implicit v slope {}", s.v);

@@ -1,4 +1,4 @@
-//! Torque-free rigid bodies under the seed 004 midpoint step: conserved energy and angular
+//! Torque-free rigid bodies under the linearly implicit midpoint step: conserved energy and angular
 //! momentum (order 2), the flip period near the middle axis (elliptic integral), the symmetric
 //! top (closed form).
 
@@ -61,7 +61,7 @@ fn check_order(w0: Vector3<f64>) {
     assert!(se >= 1.9, "energy slope {se}");
     assert!(sl >= 1.9, "|L| slope {sl}");
     // The direction of the world-frame L converges too, but only with order 1: the pose is
-    // turned by the end rate (the seed's choice; issue 10's mean rate makes it order 2).
+    // turned by the end rate (the default; the mean-rate option makes it order 2).
     assert!(sd >= 0.9, "L direction slope {sd}");
     assert!(
         e.l_dir[DTS.len() - 1] < 1e-4,

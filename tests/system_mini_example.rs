@@ -1,4 +1,4 @@
-//! Seed 002's mini example built through the system and solved with the default settings
+//! The mini example of Exudyn's `ObjectMassPoint2D` built through the system and solved with the default settings
 //! (Exudyn: `mbs.Assemble(); mbs.SolveDynamic()`): the final x of the position is 2.
 
 use approx::assert_relative_eq;

@@ -1,6 +1,6 @@
 //! Rigid bodies in the system: free fall under the gravity of `create_rigid_body` (closed form),
 //! a hollow `BodyCylinder` spinning about an oblique axis (energy and |L|, order 2), the held-
-//! loads step being the seed 004 step bit for bit, torques (body-fixed and world) against
+//! loads step being the midpoint step bit for bit, torques (body-fixed and world) against
 //! closed forms, and a rigid body on an off-centre spring against an independent RK4 reference
 //! (the coupled scheme's order).
 
@@ -83,7 +83,7 @@ fn rigid_body_created_with_gravity_falls_as_the_closed_form_says() {
 
 #[test]
 fn held_loads_fall_with_the_known_first_order_lag() {
-    // r' = r + h v', v' = v + h g (seed step, loads held): r_n = closed form + g h t / 2.
+    // r' = r + h v', v' = v + h g (the midpoint step, loads held): r_n = closed form + g h t / 2.
     let n = 100;
     let h = 1.0 / n as f64;
     let (got, want) = falling_body(
@@ -164,7 +164,7 @@ fn cylinder_spin_errors(h: f64) -> (f64, f64, f64) {
 
 #[test]
 fn hollow_cylinder_spinning_about_an_oblique_axis_keeps_energy_and_l() {
-    // A symmetric body: the seed's rate update is then a Cayley rotation of the transverse
+    // A symmetric body: the midpoint's rate update is then a Cayley rotation of the transverse
     // rate, so energy and |L| are kept to round-off (better than order 2); the orientation
     // follows the closed-form precession with order 2.
     let dts = [0.004, 0.002, 0.001, 0.0005];
@@ -218,9 +218,9 @@ fn asymmetric_body_keeps_energy_and_l_to_second_order() {
 }
 
 /// A free body (asymmetric inertia, COM offset) through the system with held loads and the
-/// seed scheme, against the seed step called directly: the same numbers, bit for bit.
+/// midpoint scheme, against the midpoint step called directly: the same numbers, bit for bit.
 #[test]
-fn held_loads_with_the_seed_scheme_is_the_seed_step_bit_for_bit() {
+fn held_loads_with_the_midpoint_scheme_is_the_midpoint_step_bit_for_bit() {
     let c = Vector3::new(0.05, -0.1, 0.02);
     let rb = RigidBody::from_principal(1.5, [0.1, 0.2, 0.27], c).unwrap();
     let mp = MassProperties::new(1.5, c, *rb.inertia()).unwrap();
@@ -248,17 +248,18 @@ fn held_loads_with_the_seed_scheme_is_the_seed_step_bit_for_bit() {
         mbs.assemble().unwrap();
         let mut sa = rigid(&mbs, a.node);
         let mut sb = rigid(&mbs, b.node);
-        let seed = LinearlyImplicitMidpoint::default();
+        let plain = LinearlyImplicitMidpoint::default();
         let body_a = rb;
         let loads_b = RigidLoads::none().with_force(G * 0.7);
         for k in 0..2000 {
             mbs.step(1e-3, &mut NoSink).unwrap();
-            seed.step(&body_a, &RigidLoads::none(), &mut sa, 1e-3)
+            plain
+                .step(&body_a, &RigidLoads::none(), &mut sa, 1e-3)
                 .unwrap();
             let ga = rigid(&mbs, a.node);
             if held {
                 assert_eq!(ga, sa, "step {k}");
-                seed.step(&rb2, &loads_b, &mut sb, 1e-3).unwrap();
+                plain.step(&rb2, &loads_b, &mut sb, 1e-3).unwrap();
                 assert_eq!(rigid(&mbs, b.node), sb, "step {k}");
             } else {
                 // kick-drift-kick of a free body is the scheme's torque-free step (the
@@ -498,7 +499,7 @@ fn rigid_body_on_an_off_centre_spring_damper_is_second_order() {
             SystemSettings::default().with_rigid(RigidScheme::Midpoint),
             0.7,
             1.4,
-            "kick-drift-kick, seed midpoint (orientation by the end rate)",
+            "kick-drift-kick, default midpoint (orientation by the end rate)",
         ),
         (
             SystemSettings::default().with_coupling(Coupling::HeldLoads),

@@ -1,6 +1,6 @@
 //! `System::export_scene`: a system with every object kind (ground, mass point 2D, rigid body,
 //! BodyCylinder) exports the right primitives, world poses, colors and number labels for the
-//! `bodies.show` / `showNumbers` / `defaultColor` and `contour.*` settings (seed 003 "Drawing").
+//! `bodies.show` / `showNumbers` / `defaultColor` and `contour.*` settings (Exudyn's visualization settings).
 //!
 //! References, independent of the code under test: rotations built by hand (`Rz`), the steel
 //! ball radius and the uniform box inertia in closed form, Exudyn's colormap knots (blue, cyan,

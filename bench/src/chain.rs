@@ -1,6 +1,6 @@
 //! The scaling model: a hanging chain of `n` rigid bodies joined by spring-dampers, under
 //! gravity, stepped by the [`System`](mbs_core::system) with its default coupling
-//! (kick-drift-kick; the drift is the seed-004 midpoint rate update with the orientation
+//! (kick-drift-kick; the drift is the linearly implicit midpoint rate update with the orientation
 //! turned by the mean rate).
 //!
 //! Each body: 1 kg, principal inertia `diag(0.01, 0.02, 0.03)` kg m^2 (COM at the node), at

@@ -1,15 +1,15 @@
 /* The lean C firmware: what a control loop on a microcontroller links from libmbs.a, and
  * nothing else. main.c exercises the whole C API (its conformance test on the target); this
- * firmware does the product's job the way a firmware would and is the one issue 7's flash
+ * firmware does the product's job the way a firmware would and is the one the flash
  * budget is measured on (16 KiB of mbs code):
  *
  *   - a rigid body stepped in float through the midpoint-only entry point
  *     (mbs_rigid_midpoint_step_f32: no run-time integrator choice, so the other integrators
  *     are not linked), its body made from mass properties given as numbers
- *     (mbs_rigid_body_init_f32: no double builders): the spinning steel BodyCylinder of seed
- *     001 (r = [0.1, 0, 0] m, diameter 0.1 m) with w = [50, 1, 0] rad/s, 1000 steps of 1 ms,
+ *     (mbs_rigid_body_init_f32: no double builders): the spinning steel BodyCylinder
+ *     (r = [0.1, 0, 0] m, diameter 0.1 m) with w = [50, 1, 0] rad/s, 1000 steps of 1 ms,
  *     checked against the symmetric top's closed form as main.c checks it;
- *   - seed 002's mini example through the mass point's float C API
+ *   - the mini example of Exudyn's `ObjectMassPoint2D` through the mass point's float C API
  *     (mbs_mass_point_2d_*_f32): 100 generalized-alpha steps, final x = 2 m, y = 1 m to
  *     MINI_TOL_F32.
  *
@@ -20,26 +20,11 @@
 
 #include "checks.h"
 #include "fnv.h"
+#include "harness.h"
 #include "mbs.h"
 #include "probe.h"
 #include "semihost.h"
 
-#if defined(__ARM_FP)
-#define FW_TARGET "thumbv7em-none-eabihf"
-#else
-#define FW_TARGET "thumbv6m-none-eabi"
-#endif
-
-static int failures;
-
-static void expect(int ok, const char *what) {
-    sh_write0(ok ? "check ok " : "check FAIL ");
-    sh_write0(what);
-    sh_write0("\n");
-    if (!ok) {
-        failures++;
-    }
-}
 
 /* -- the spinning cylinder in float ------------------------------------------------------
  * Mass properties of the steel cylinder (rho = 7700 kg/m^3, length 0.1 m, radius 0.05 m),
@@ -104,7 +89,7 @@ static int run_cylinder(void) {
     return err <= CYL_TOL ? 0 : 1;
 }
 
-/* -- seed 002's mini example in float ----------------------------------------------------
+/* -- the mini example of Exudyn's `ObjectMassPoint2D` in float ----------------------------------------------------
  * MassPoint2D (1 kg) on a NodePoint2D at [1, 1] m, displaced by [0.5, 0] m, moving at
  * [0.5, 0] m/s, no load; SolveDynamic's defaults (1 s, 100 steps): x(1 s) = 2 m, y = 1 m.
  * Tolerance: without load the acceleration stays 0 and each step adds q_t dt = 0.005 m to
@@ -171,77 +156,18 @@ static int prepare_steps(void) {
     return ok && cyl_ctx.status == MBS_OK && mini_ctx.status == MBS_OK;
 }
 
-struct workload {
-    const char *name;
-    const char *type;
-    int (*run)(void);
-    void (*step)(void *ctx);
-    void *ctx;
-};
 
-static const struct workload WORKLOADS[] = {
+static const struct fw_workload WORKLOADS[] = {
     {"cylinder_midpoint_step", "f32", run_cylinder, step_cyl, &cyl_ctx},
     {"mini_masspoint_step", "f32", run_mini, step_mini, &mini_ctx},
 };
 #define N_WORKLOADS (sizeof WORKLOADS / sizeof WORKLOADS[0])
 
-static int count_mode(void) {
-    sh_write0("count order=empty");
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        sh_write0(",");
-        sh_write0(WORKLOADS[i].name);
-        sh_write0("/");
-        sh_write0(WORKLOADS[i].type);
-    }
-    sh_write0("\n");
-    int ok = prepare_steps();
-    probe_counted_empty();
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        probe_counted(WORKLOADS[i].step, WORKLOADS[i].ctx);
-    }
-    return ok && cyl_ctx.status == MBS_OK && mini_ctx.status == MBS_OK ? 0 : 1;
-}
+static int steps_still_ok(void) { return cyl_ctx.status == MBS_OK && mini_ctx.status == MBS_OK; }
 
 int main(void) {
-    char mode[32];
-    sh_cmdline(mode, sizeof mode);
-    if (strcmp(mode, "count") == 0) {
-        return count_mode();
-    }
-    if (strcmp(mode, "selftest-fail") == 0) {
-        expect(0, "selftest-fail (must fail)");
-        return failures;
-    }
-    if (strcmp(mode, "selftest-fault") == 0) {
-        volatile uint32_t *unmapped = (volatile uint32_t *)0xF0000000u;
-        sh_write0("no fault: read ");
-        sh_put_u32(*unmapped);
-        sh_write0("\n");
-        return 0;
-    }
-    sh_write0("mbs-c-loop-firmware target=" FW_TARGET " mode=check\n");
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        failures += WORKLOADS[i].run();
-    }
-    sh_write0("stack what=since_reset bytes=");
-    sh_put_u32((uint32_t)probe_stack_bytes_since_reset());
-    sh_write0(" region=");
-    sh_put_u32((uint32_t)probe_stack_region_bytes());
-    sh_write0("\n");
-    expect(prepare_steps(), "the step probes' states prepared");
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        size_t bytes = probe_stack_bytes(WORKLOADS[i].step, WORKLOADS[i].ctx);
-        sh_write0("stack what=");
-        sh_write0(WORKLOADS[i].name);
-        sh_write0(" type=");
-        sh_write0(WORKLOADS[i].type);
-        sh_write0(" bytes=");
-        sh_put_u32((uint32_t)bytes);
-        sh_write0("\n");
-    }
-    expect(cyl_ctx.status == MBS_OK && mini_ctx.status == MBS_OK, "the probed steps succeeded");
-    sh_write0("done failures=");
-    sh_put_u32((uint32_t)failures);
-    sh_write0("\n");
-    return failures;
+    static const struct fw_program program = {
+        "mbs-c-loop-firmware", WORKLOADS, N_WORKLOADS, prepare_steps, steps_still_ok, 0,
+    };
+    return fw_main(&program);
 }

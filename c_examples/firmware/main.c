@@ -14,36 +14,21 @@
 
 #include "checks.h"
 #include "fnv.h"
+#include "harness.h"
 #include "mbs.h"
 #include "probe.h"
 #include "semihost.h"
 
-#if defined(__ARM_FP)
-#define FW_TARGET "thumbv7em-none-eabihf"
-#else
-#define FW_TARGET "thumbv6m-none-eabi"
-#endif
-
-static int failures;
-
-static void expect(int ok, const char *what) {
-    sh_write0(ok ? "check ok " : "check FAIL ");
-    sh_write0(what);
-    sh_write0("\n");
-    if (!ok) {
-        failures++;
-    }
-}
 
 /* The smallest calls into libmbs.a: the version and the status strings. */
 static void check_status_strings(void) {
     sh_write0("mbs_version=");
     sh_write0(mbs_version());
     sh_write0("\n");
-    expect(strcmp(mbs_status_str(MBS_OK), "ok") == 0, "mbs_status_str(MBS_OK)");
-    expect(strcmp(mbs_status_str(MBS_ERR_NULL_POINTER), "null pointer argument") == 0,
+    fw_expect(strcmp(mbs_status_str(MBS_OK), "ok") == 0, "mbs_status_str(MBS_OK)");
+    fw_expect(strcmp(mbs_status_str(MBS_ERR_NULL_POINTER), "null pointer argument") == 0,
            "mbs_status_str(MBS_ERR_NULL_POINTER)");
-    expect(mbs_status_is_ok(MBS_WARN_STEP_TOO_LARGE) && !mbs_status_is_ok(MBS_ERR_PANIC),
+    fw_expect(mbs_status_is_ok(MBS_WARN_STEP_TOO_LARGE) && !mbs_status_is_ok(MBS_ERR_PANIC),
            "mbs_status_is_ok");
 }
 
@@ -64,13 +49,13 @@ static void print_result(const char *name, uint32_t steps, double value, uint64_
     sh_write0(ok ? " ok\n" : " FAIL\n");
 }
 
-/* A steel BodyCylinder (seed 001): r = [0.1, 0, 0] m, diameter 0.1 m, Modelica's density. */
+/* A steel BodyCylinder: r = [0.1, 0, 0] m, diameter 0.1 m, Modelica's density. */
 static mbs_cylinder steel_cylinder(void) {
     const double r[3] = {0.1, 0.0, 0.0};
     mbs_cylinder cyl;
     memset(&cyl, 0, sizeof cyl);
     if (mbs_cylinder_default(&cyl, r) != MBS_OK) {
-        failures++;
+        fw_fail(1);
     }
     cyl.diameter = 0.1;
     cyl.has_diameter = true;
@@ -118,7 +103,7 @@ static int run_cylinder_mass_properties(void) {
     mbs_mass_properties before = mp;
     cyl.inner_diameter = 0.1;
     mbs_status s = mbs_cylinder_mass_properties(&cyl, &mp);
-    expect(s == MBS_ERR_INVALID_INNER_DIAMETER && memcmp(&before, &mp, sizeof mp) == 0,
+    fw_expect(s == MBS_ERR_INVALID_INNER_DIAMETER && memcmp(&before, &mp, sizeof mp) == 0,
            "mbs_cylinder_mass_properties refuses inner_diameter >= diameter, output untouched");
     cylinder_ctx.cyl = steel_cylinder();
     return ok ? 0 : 1;
@@ -132,7 +117,7 @@ static int run_cylinder_mass_properties(void) {
  * `step_*` makes one step on a prepared state (for probe_stack_bytes and probe_counted).
  * --------------------------------------------------------------------------------------- */
 
-/* -- mini_masspoint: seed 002's mini example (f64; the mass-point C API is double only) -- */
+/* -- mini_masspoint: the mini example of Exudyn's `ObjectMassPoint2D` (f64; the mass-point C API is double only) -- */
 struct mini {
     mbs_mass_point_2d body;
     mbs_mass_point_2d_loads loads;
@@ -195,8 +180,8 @@ static int run_mini_masspoint(void) {
     return err <= MINI_TOL ? 0 : 1;
 }
 
-/* -- cylinder_midpoint: a spinning BodyCylinder, the seed 004 midpoint step, f32 and f64 -- */
-/* The steel BodyCylinder of steel_cylinder() (seed 001) started with w_0_start = [50, 1, 0]
+/* -- cylinder_midpoint: a spinning BodyCylinder, the linearly implicit midpoint step, f32 and f64 -- */
+/* The steel BodyCylinder of steel_cylinder()  started with w_0_start = [50, 1, 0]
  * rad/s (world = body frame at the start: angles 0), at rest at the origin otherwise. */
 static int cylinder_init(mbs_rigid_body *body, mbs_rigid_state *state) {
     mbs_cylinder cyl = steel_cylinder();
@@ -328,15 +313,8 @@ static int steps_still_ok(void) {
     return mini_ctx.status == MBS_OK && cyl64_ctx.status == MBS_OK && cyl32_ctx.status == MBS_OK;
 }
 
-struct workload {
-    const char *name;
-    const char *type;
-    int (*run)(void);
-    void (*step)(void *ctx);
-    void *ctx;
-};
 
-static const struct workload WORKLOADS[] = {
+static const struct fw_workload WORKLOADS[] = {
     {"mini_masspoint_step", "f64", run_mini_masspoint, step_mini, &mini_ctx},
     {"cylinder_midpoint_step", "f32", run_cylinder_f32, step_cyl32, &cyl32_ctx},
     {"cylinder_midpoint_step", "f64", run_cylinder_f64, step_cyl64, &cyl64_ctx},
@@ -346,69 +324,9 @@ static const struct workload WORKLOADS[] = {
 };
 #define N_WORKLOADS (sizeof WORKLOADS / sizeof WORKLOADS[0])
 
-static int count_mode(void) {
-    sh_write0("count order=empty");
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        sh_write0(",");
-        sh_write0(WORKLOADS[i].name);
-        sh_write0("/");
-        sh_write0(WORKLOADS[i].type);
-    }
-    sh_write0("\n");
-    const char *s = 0;
-    int ok = prepare_steps();
-    probe_counted_empty();
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        probe_counted(WORKLOADS[i].step, WORKLOADS[i].ctx ? WORKLOADS[i].ctx : (void *)&s);
-    }
-    return ok && steps_still_ok() ? 0 : 1;
-}
-
 int main(void) {
-    char mode[32];
-    sh_cmdline(mode, sizeof mode);
-    if (strcmp(mode, "count") == 0) {
-        return count_mode();
-    }
-    if (strcmp(mode, "selftest-fail") == 0) {
-        expect(strcmp(mbs_status_str(MBS_OK), "not ok") == 0, "selftest-fail (must fail)");
-        return failures;
-    }
-    if (strcmp(mode, "selftest-fault") == 0) {
-        volatile uint32_t *unmapped = (volatile uint32_t *)0xF0000000u;
-        sh_write0("no fault: read ");
-        sh_put_u32(*unmapped);
-        sh_write0("\n");
-        return 0;
-    }
-    sh_write0("mbs-c-firmware target=" FW_TARGET " mode=check\n");
-    check_status_strings();
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        if (WORKLOADS[i].run) {
-            failures += WORKLOADS[i].run();
-        }
-    }
-    sh_write0("stack what=since_reset bytes=");
-    sh_put_u32((uint32_t)probe_stack_bytes_since_reset());
-    sh_write0(" region=");
-    sh_put_u32((uint32_t)probe_stack_region_bytes());
-    sh_write0("\n");
-    expect(prepare_steps(), "the step probes' states prepared");
-    for (size_t i = 0; i < N_WORKLOADS; i++) {
-        const char *s = 0;
-        size_t bytes =
-            probe_stack_bytes(WORKLOADS[i].step, WORKLOADS[i].ctx ? WORKLOADS[i].ctx : (void *)&s);
-        sh_write0("stack what=");
-        sh_write0(WORKLOADS[i].name);
-        sh_write0(" type=");
-        sh_write0(WORKLOADS[i].type);
-        sh_write0(" bytes=");
-        sh_put_u32((uint32_t)bytes);
-        sh_write0("\n");
-    }
-    expect(steps_still_ok(), "the probed steps succeeded");
-    sh_write0("done failures=");
-    sh_put_u32((uint32_t)failures);
-    sh_write0("\n");
-    return failures;
+    static const struct fw_program program = {
+        "mbs-c-firmware", WORKLOADS, N_WORKLOADS, prepare_steps, steps_still_ok, check_status_strings,
+    };
+    return fw_main(&program);
 }

@@ -1,9 +1,31 @@
 //! # mbs-core
 //!
 //! A `no_std`, allocation-free multibody dynamics kernel: mass properties, bodies, nodes,
-//! integrators. Fixed-size nalgebra types, `libm` for every transcendental function (see
-//! [`real`]), `heapless` for fixed-capacity collections. Nothing here panics on bad input:
-//! every check returns an [`Error`].
+//! integrators, and a fixed-capacity system of them. Fixed-size nalgebra types, `libm` for every
+//! transcendental function (see [`real`]), `heapless` for fixed-capacity collections. Nothing
+//! here panics on bad input: every check returns an [`Error`].
+//!
+//! ## Where things are
+//!
+//! The data flow is model -> state -> step -> outputs:
+//!
+//! | stage | module | what it holds |
+//! |---|---|---|
+//! | model | [`inertia`] | mass properties: Modelica's `BodyCylinder`, cuboid, sphere, point mass |
+//! | model | [`bodies`], [`nodes`], [`body`] | bodies (rigid, `BodyCylinder`, mass point, ground), the nodes that own coordinates, what every body provides (outputs, Jacobians) |
+//! | model | [`loads`], [`graphics`] | loads on bodies; what a body looks like and the scene export |
+//! | state | [`state`] | what changes per step: [`state::RigidState`] (a mass point's coordinates live with its node) |
+//! | step | [`integrators`] | time stepping: [`integrators::rigid`] (one driver, one file per scheme; [`integrators::rigid::midpoint`] is the one to use) and [`integrators::second_order`] (generalized-alpha) |
+//! | step | [`solver`] | Exudyn's `SolveDynamic` of a mass point |
+//! | all | [`system`] | the fixed-capacity system: items, assemble, the coupled step, solve, outputs, sensors, scene |
+//! | outputs | [`output`] | Exudyn's output variables and their values |
+//! | shared | [`math`], [`frames`], [`real`], [`finite`], [`target`], [`error`] | quaternion, skew, 3x3 and NxN solves; Modelica's frame functions; the scalar type; finiteness tests; what a microcontroller does differently; errors |
+//!
+//! A rigid body's step, for example: [`integrators::RigidIntegrator::step`] runs
+//! [`integrators::rigid::driver::step`] (check the inputs, map to the centre of mass, step or
+//! sub-step, check and write the result), which calls the scheme's
+//! [`integrators::RigidIntegrator::substep`] (for the midpoint step
+//! [`integrators::rigid::midpoint::substep`]).
 //!
 //! ## Conventions
 //! - SI units throughout (m, kg, s, N, rad).

@@ -1,4 +1,4 @@
-"""mbs from Python (ctypes): the seed 002 mini example, a torque-free hollow cylinder, and a
+"""mbs from Python (ctypes): the mini example of Exudyn's ObjectMassPoint2D, a torque-free hollow cylinder, and a
 spring-damper system (the system API, with a Python callback as the load).
 
     MBS_LIB=target/release/libmbs.so python3 examples/python/demo.py

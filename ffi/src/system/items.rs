@@ -306,17 +306,8 @@ pub unsafe extern "C" fn mbs_system_add_marker_body_position(
     local_position: *const f64,
     marker: *mut u32,
 ) -> MbsStatus {
-    add(
-        sys,
-        marker,
-        |s| {
-            // SAFETY: the caller's guarantee.
-            let p = Vector3::from(unsafe { array::<3>(local_position) }?);
-            let m = Marker::body_position(index(object, ObjectIndex)?, p).map_err(status_of)?;
-            s.add_marker(m).map_err(status_of)
-        },
-        |i| i.0,
-    )
+    // SAFETY: the caller's guarantees.
+    unsafe { add_body_marker(sys, object, local_position, marker, Marker::body_position) }
 }
 
 /// Adds Exudyn's `MarkerBodyRigid`: the point `local_position` (m, body frame) of body
@@ -335,13 +326,29 @@ pub unsafe extern "C" fn mbs_system_add_marker_body_rigid(
     local_position: *const f64,
     marker: *mut u32,
 ) -> MbsStatus {
+    // SAFETY: the caller's guarantees.
+    unsafe { add_body_marker(sys, object, local_position, marker, Marker::body_rigid) }
+}
+
+/// Adds the marker `make` builds at the point `local_position` (m, body frame) of body
+/// `object`.
+///
+/// # Safety
+/// As `mbs_system_add_marker_body_position`.
+unsafe fn add_body_marker(
+    sys: *mut mbs_system,
+    object: u32,
+    local_position: *const f64,
+    marker: *mut u32,
+    make: fn(ObjectIndex, Vector3<f64>) -> mbs_core::Result<Marker<f64>>,
+) -> MbsStatus {
     add(
         sys,
         marker,
         |s| {
             // SAFETY: the caller's guarantee.
             let p = Vector3::from(unsafe { array::<3>(local_position) }?);
-            let m = Marker::body_rigid(index(object, ObjectIndex)?, p).map_err(status_of)?;
+            let m = make(index(object, ObjectIndex)?, p).map_err(status_of)?;
             s.add_marker(m).map_err(status_of)
         },
         |i| i.0,

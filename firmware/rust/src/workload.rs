@@ -2,13 +2,13 @@
 //! the Cortex-M firmware (`firmware/rust`) and into the host test `tests/firmware_qemu.rs`
 //! (through `#[path]`), which compares the hashes of both for bit-for-bit determinism.
 //!
-//! - [`MiniMassPoint`]: seed 002's mini example, a `MassPoint2D` (m = 1 kg) on a `NodePoint2D`
+//! - [`MiniMassPoint`]: the mini example of Exudyn's `ObjectMassPoint2D`, a `MassPoint2D` (m = 1 kg) on a `NodePoint2D`
 //!   (reference `[1, 1]`, initial `[0.5, 0]`, velocity `[0.5, 0]` m/s), Exudyn's `SolveDynamic`
 //!   defaults (generalized-alpha, rho_inf = 0.9, 100 steps to t = 1 s). Reference: free motion,
 //!   final `x = 1 + 0.5 + 0.5 * 1 = 2` m, `y = 1` m.
-//! - [`SpinningCylinder`]: a steel `BodyCylinder` (seed 001: r = [0.1, 0, 0] m, diameter 0.1 m,
+//! - [`SpinningCylinder`]: a steel `BodyCylinder` (Modelica's: r = [0.1, 0, 0] m, diameter 0.1 m,
 //!   Modelica's density 7700 kg/m^3; started with `w_0_start` = [`CYLINDER_W0`]) spinning
-//!   torque-free under the seed 004 midpoint step, dt = 1 ms, 1000 steps. Reference: Euler's equations of a symmetric top
+//!   torque-free under the linearly implicit midpoint step, dt = 1 ms, 1000 steps. Reference: Euler's equations of a symmetric top
 //!   (axial moment `I1`, transverse `I2 = I3`) in the body frame: `w1` constant and
 //!   `w2 + i w3 = (w2(0) + i w3(0)) exp(-i lambda t)`, `lambda = (I2 - I1)/I2 w1`; the kinetic
 //!   energy `1/2 w.Iw` is conserved. The step converges with order 2 in `w`, so the error at
@@ -109,7 +109,7 @@ impl Outcome {
     }
 }
 
-/// Seed 002's mini example, stepped one generalized-alpha step at a time (what
+/// The mini example of Exudyn's `ObjectMassPoint2D`, stepped one generalized-alpha step at a time (what
 /// `solve_dynamic` does, with the state exposed between steps).
 #[derive(Clone, Copy, Debug)]
 pub struct MiniMassPoint<T: Real> {

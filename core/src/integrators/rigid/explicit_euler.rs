@@ -16,20 +16,10 @@ use crate::bodies::rigid_body::RigidBody;
 use crate::math::Quaternion;
 use crate::{Error, Real, Result};
 
-/// Explicit Euler (baseline, see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ExplicitEuler<T> {
-    /// Rotation-per-step bound and sub-stepping.
-    pub settings: StepSettings<T>,
-}
-
-impl<T: Real> Default for ExplicitEuler<T> {
-    fn default() -> Self {
-        Self {
-            settings: StepSettings::default(),
-        }
-    }
-}
+scheme_with_step_settings!(
+    /// Explicit Euler (baseline, see the module docs).
+    ExplicitEuler
+);
 
 impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
     fn step_settings(&self) -> &StepSettings<T> {

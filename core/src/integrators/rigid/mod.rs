@@ -12,6 +12,27 @@
 //! step of length `h` of the centre-of-mass state. [`midpoint`] is the one to use; the
 //! others are baselines to compare with.
 
+/// Declares a scheme whose only settings are the shared [`StepSettings`]: the struct with its
+/// field `settings` and its `Default`.
+macro_rules! scheme_with_step_settings {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name<T> {
+            /// Rotation-per-step bound and sub-stepping.
+            pub settings: $crate::integrators::rigid::StepSettings<T>,
+        }
+
+        impl<T: $crate::Real> Default for $name<T> {
+            fn default() -> Self {
+                Self {
+                    settings: $crate::integrators::rigid::StepSettings::default(),
+                }
+            }
+        }
+    };
+}
+
 pub mod checks;
 pub mod com_state;
 pub mod driver;

@@ -17,20 +17,10 @@ use super::{RigidIntegrator, RigidLoads, StepSettings};
 use crate::bodies::rigid_body::RigidBody;
 use crate::{Error, Real, Result};
 
-/// Classical RK4 (baseline, see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rk4<T> {
-    /// Rotation-per-step bound and sub-stepping.
-    pub settings: StepSettings<T>,
-}
-
-impl<T: Real> Default for Rk4<T> {
-    fn default() -> Self {
-        Self {
-            settings: StepSettings::default(),
-        }
-    }
-}
+scheme_with_step_settings!(
+    /// Classical RK4 (baseline, see the module docs).
+    Rk4
+);
 
 impl<T: Real> RigidIntegrator<T> for Rk4<T> {
     fn step_settings(&self) -> &StepSettings<T> {

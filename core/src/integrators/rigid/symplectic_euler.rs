@@ -21,20 +21,10 @@ use crate::math::solve3::solve3;
 use crate::math::Quaternion;
 use crate::{Error, Real, Result};
 
-/// Semi-implicit Euler (baseline, see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SymplecticEuler<T> {
-    /// Rotation-per-step bound and sub-stepping.
-    pub settings: StepSettings<T>,
-}
-
-impl<T: Real> Default for SymplecticEuler<T> {
-    fn default() -> Self {
-        Self {
-            settings: StepSettings::default(),
-        }
-    }
-}
+scheme_with_step_settings!(
+    /// Semi-implicit Euler (baseline, see the module docs).
+    SymplecticEuler
+);
 
 impl<T: Real> RigidIntegrator<T> for SymplecticEuler<T> {
     fn step_settings(&self) -> &StepSettings<T> {

@@ -1,4 +1,4 @@
-//! `DefaultMidpoint` (the seed's step with the default options fixed at compile time, what the C
+//! `DefaultMidpoint` (the midpoint step with the default options fixed at compile time, what the C
 //! API runs) against `LinearlyImplicitMidpoint::with_step_settings` (the options read at run
 //! time): the same result and the same state bits for every input, in f32 and f64. The
 //! inputs cover each path of the step: principal and general inertia, a COM on and off the
@@ -162,12 +162,12 @@ fn agree<T: Real>() {
 }
 
 #[test]
-fn the_seed_step_is_the_default_midpoint_step_bit_for_bit_f64() {
+fn default_midpoint_is_the_configurable_step_with_defaults_bit_for_bit_f64() {
     agree::<f64>();
 }
 
 #[test]
-fn the_seed_step_is_the_default_midpoint_step_bit_for_bit_f32() {
+fn default_midpoint_is_the_configurable_step_with_defaults_bit_for_bit_f32() {
     agree::<f32>();
 }
 
@@ -185,11 +185,11 @@ fn trajectories_agree() {
             .with_substep(true)
             .with_max_rotation_per_step(1e-3),
     ] {
-        let seed = DefaultMidpoint::new(st);
-        let opts = seed.with_options();
+        let fixed = DefaultMidpoint::new(st);
+        let opts = fixed.with_options();
         let (mut a, mut b) = (states::<f64>()[2], states::<f64>()[2]);
         for _ in 0..2000 {
-            seed.step(body, &l, &mut a, 1e-3).unwrap();
+            fixed.step(body, &l, &mut a, 1e-3).unwrap();
             opts.step(body, &l, &mut b, 1e-3).unwrap();
         }
         assert_eq!(format!("{a:?}"), format!("{b:?}"));
