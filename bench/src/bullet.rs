@@ -86,10 +86,14 @@ impl<T: Real> Default for BulletImplicitGyro<T> {
 }
 
 impl<T: Real> RigidIntegrator<T> for BulletImplicitGyro<T> {
+    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
+    #[inline]
     fn step_settings(&self) -> &StepSettings<T> {
         &self.settings
     }
 
+    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
+    #[inline]
     fn substep(
         &self,
         body: &RigidBody<T>,

@@ -152,7 +152,7 @@ impl core::fmt::Display for Error {
 }
 
 /// Returns `Ok(x)` if `x` is finite, else `Err(NotFinite(p))`.
-// Inline hint: on the path of every step (the step cost guards).
+// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn finite<T: crate::real::Real>(x: T, p: Param) -> Result<T> {
     if x.finite() {
@@ -163,7 +163,7 @@ pub fn finite<T: crate::real::Real>(x: T, p: Param) -> Result<T> {
 }
 
 /// Checks a finite vector or matrix, else `Err(NotFinite(p))`.
-// Inline hint: on the path of every step (the step cost guards).
+// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn finite_all<T: crate::real::Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
     m: &nalgebra::Matrix<T, R, C, S>,

@@ -71,6 +71,8 @@ pub fn status_of_param(p: Param) -> MbsStatus {
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned `T` for the returned lifetime.
+// Inline: across codegen units a generic is not inlined without it (host step time).
+#[inline]
 pub unsafe fn non_null<'a, T>(p: *const T) -> FfiResult<&'a T> {
     // SAFETY: the caller guarantees validity when non-null.
     unsafe { p.as_ref() }.ok_or(MBS_ERR_NULL_POINTER)
@@ -80,13 +82,15 @@ pub unsafe fn non_null<'a, T>(p: *const T) -> FfiResult<&'a T> {
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned, exclusively borrowed `T`.
+// Inline: across codegen units a generic is not inlined without it (host step time).
+#[inline]
 pub unsafe fn non_null_mut<'a, T>(p: *mut T) -> FfiResult<&'a mut T> {
     // SAFETY: the caller guarantees validity and exclusivity when non-null.
     unsafe { p.as_mut() }.ok_or(MBS_ERR_NULL_POINTER)
 }
 
 /// A finite `f64` or `f32`, else `MBS_ERR_NOT_FINITE`.
-// Inline hint: called on every C step (the step cost guards).
+// Inline: on every C step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn finite<T: Real>(x: T) -> FfiResult<T> {
     if x.finite() {
@@ -97,7 +101,7 @@ pub fn finite<T: Real>(x: T) -> FfiResult<T> {
 }
 
 /// `MBS_ERR_NOT_FINITE` unless every entry of `a` is finite.
-// Inline hint: called on every C step (the step cost guards).
+// Inline: on every C step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
     if mbs_core::finite::all_finite_slice(a) {
@@ -162,6 +166,8 @@ pub fn rows_of<T: Real, const R: usize, const C: usize, const N: usize>(
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned `T`.
+// Inline: across codegen units a generic is not inlined without it (host step time).
+#[inline]
 pub unsafe fn read<T: Copy>(p: *const T) -> FfiResult<T> {
     if p.is_null() {
         Err(MBS_ERR_NULL_POINTER)
@@ -172,6 +178,8 @@ pub unsafe fn read<T: Copy>(p: *const T) -> FfiResult<T> {
 }
 
 /// `MBS_ERR_NULL_POINTER` if `p` is null (an output checked before any work).
+// Inline: across codegen units a generic is not inlined without it (host step time).
+#[inline]
 pub fn non_null_out<T>(p: *mut T) -> FfiResult<()> {
     if p.is_null() {
         Err(MBS_ERR_NULL_POINTER)
@@ -185,6 +193,8 @@ pub fn non_null_out<T>(p: *mut T) -> FfiResult<()> {
 ///
 /// # Safety
 /// `out` is null or valid for writes of a `T`.
+// Inline: across codegen units a generic is not inlined without it (host step time).
+#[inline]
 pub unsafe fn write_with<T, F: FnOnce() -> FfiResult<(T, MbsStatus)>>(
     out: *mut T,
     f: F,

@@ -16,18 +16,24 @@ pub struct SystemError {
 
 impl SystemError {
     /// `error` at `item`.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn new(error: Error, item: ItemRef) -> Self {
         Self { error, item }
     }
 }
 
 impl From<SystemError> for Error {
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     fn from(e: SystemError) -> Self {
         e.error
     }
 }
 
 impl core::fmt::Display for SystemError {
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{} at {:?}", self.error, self.item)
     }
@@ -43,6 +49,8 @@ pub(crate) trait At<V> {
 }
 
 impl<V> At<V> for crate::Result<V> {
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     fn at(self, item: ItemRef) -> SystemResult<V> {
         self.map_err(|error| SystemError { error, item })
     }

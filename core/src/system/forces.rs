@@ -13,7 +13,7 @@ use crate::finite::all_finite;
 use crate::{Error, Real};
 
 /// Adds `q` to the entry of its node.
-// Inline hint: called for every item on every system step.
+// Inline: for every item on every system step (across codegen units a generic is not inlined without it).
 #[inline]
 fn add<T: Real>(out: &mut [Generalized<T>], q: Option<(NodeIndex, Generalized<T>)>) {
     if let Some((n, q)) = q {

@@ -53,7 +53,7 @@ pub(super) fn zeros<T: Real, const N: usize>(v: &mut Vec<Generalized<T>, N, u16>
 /// `(f (N, world), tau (N m, body frame, about the COM))` of a rigid body's generalized force
 /// `Q = [f; tau_ref]` (`tau_ref` about the reference point, body frame):
 /// `tau = tau_ref - c x (R_0b^T f)`.
-// Inline hint: called for every item on every system step.
+// Inline: for every item on every system step (across codegen units a generic is not inlined without it).
 #[inline]
 fn com_wrench<T: Real>(
     body: &RigidBody<T>,

@@ -28,6 +28,8 @@ pub struct View<'a, T: Real> {
 pub type RigidObject<'a, T> = (NodeIndex, &'a RigidBody<T>, &'a RigidState<T>);
 
 /// The vector of an output value; `OutputNotAvailable` for a scalar or a matrix.
+// Inline: across codegen units a generic is not inlined without it (host step time).
+#[inline]
 pub fn vector3<T: Real>(v: OutputValue<T>) -> Result<Vector3<T>> {
     match v {
         OutputValue::Vector3(v) => Ok(v),
@@ -37,11 +39,15 @@ pub fn vector3<T: Real>(v: OutputValue<T>) -> Result<Vector3<T>> {
 
 impl<'a, T: Real> View<'a, T> {
     /// The object at `i`, or `UnknownIndex`.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn object(&self, i: ObjectIndex) -> Result<&'a Object<T>> {
         self.objects.get(i.get()).ok_or(Error::UnknownIndex)
     }
 
     /// The node and state at `i`, or `UnknownIndex`.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn node(&self, i: NodeIndex) -> Result<(&'a Node<T>, &'a NodeState<T>)> {
         match (self.nodes.get(i.get()), self.states.get(i.get())) {
             (Some(n), Some(s)) => Ok((n, s)),
@@ -50,6 +56,8 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// A 2D point node and its state; `WrongNodeKind` for another node.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn point2d(&self, i: NodeIndex) -> Result<(&'a NodePoint2D<T>, &'a Point2DState<T>)> {
         match self.node(i)? {
             (Node::Point2D(n), NodeState::Point2D(s)) => Ok((n, s)),
@@ -58,6 +66,8 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// A rigid-body node's state; `WrongNodeKind` for another node.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn rigid(&self, i: NodeIndex) -> Result<&'a RigidState<T>> {
         match self.node(i)? {
             (Node::RigidBody(_), NodeState::RigidBody(s)) => Ok(s),
@@ -68,6 +78,8 @@ impl<'a, T: Real> View<'a, T> {
     /// The rigid body, its node and the node's state if object `i` is a rigid body (also a
     /// `BodyCylinder`); `None` for another object; `UnknownIndex` / `WrongNodeKind` as
     /// [`View::rigid`]. The state is not checked: the callers below check it once.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn rigid_object(&self, i: ObjectIndex) -> Result<Option<RigidObject<'a, T>>> {
         match self.object(i)? {
             Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
@@ -81,6 +93,8 @@ impl<'a, T: Real> View<'a, T> {
     /// body point `p` (m, body frame, finite: markers check it when added) of a rigid body in
     /// state `s`: `Body::output`'s `Position` and `Velocity` with one screened state check
     /// ([`RigidState::validate_screened`], same errors) instead of one full check each.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn rigid_point_motion(
         s: &RigidState<T>,
         p: &Vector3<T>,
@@ -97,6 +111,8 @@ impl<'a, T: Real> View<'a, T> {
     /// frame, about the reference point) for a rigid body in state `s`, written out instead of
     /// building the 3x6 Jacobians (`Body::generalized_force`, same errors: the state check,
     /// `NotFinite(Force)` for a non-finite result).
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn rigid_generalized_force(
         s: &RigidState<T>,
         p: &Vector3<T>,
@@ -126,6 +142,8 @@ impl<'a, T: Real> View<'a, T> {
     /// reference point) of a uniform acceleration `g` (m/s^2, world) on a rigid body in state
     /// `s`: the weight at the COM `c`, written out (no 3x6 build; no torque when `c = 0`).
     /// Errors: the state check.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn rigid_mass_force(
         body: &RigidBody<T>,
         s: &RigidState<T>,
@@ -143,6 +161,8 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// `Body::output` of object `i` at `local_position` (m, body frame).
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn body_output(
         &self,
         i: ObjectIndex,
@@ -163,6 +183,8 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `Q = Jpos(local_position)^T f + Jrot^T tau` of object `i` (`f` N world, `tau` N m
     /// world) and the node it acts on (`None` for the ground: no coordinates).
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn body_generalized_force(
         &self,
         i: ObjectIndex,
@@ -191,6 +213,8 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `Q = (int rho Jpos dV)^T g` of object `i` for a uniform acceleration `g` (m/s^2,
     /// world), and the node it acts on.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn body_mass_force(
         &self,
         i: ObjectIndex,
@@ -211,6 +235,8 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// Position (m, world) and velocity (m/s, world) of node `i`'s point.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn node_motion(&self, i: NodeIndex) -> Result<(Vector3<T>, Vector3<T>)> {
         Ok(match self.node(i)? {
             (Node::Point2D(n), NodeState::Point2D(s)) => (n.position(s)?, n.velocity(s)?),
@@ -225,6 +251,8 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `Q = Jpos_node^T f` of a force `f` (N, world) on node `i`'s point (for a rigid-body
     /// node, `Jpos = [E3, 0]` at its reference point), `None` for a ground node.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn node_generalized_force(
         &self,
         i: NodeIndex,
@@ -246,6 +274,8 @@ impl<'a, T: Real> View<'a, T> {
     /// Exudyn's `GetNodeOutput` for node `i`: for a rigid-body node the outputs of its point
     /// (`Position`, `Velocity`, `Acceleration`, world; `RotationMatrix`; `AngularVelocity`
     /// world, `AngularVelocityLocal` body).
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     pub fn node_output(&self, i: NodeIndex, var: OutputVariableType) -> Result<OutputValue<T>> {
         match self.node(i)? {
             (Node::Point2D(n), NodeState::Point2D(s)) => n.output(s, var),
@@ -279,6 +309,8 @@ mod tests {
     use crate::math::Quaternion;
     use crate::Param;
 
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     fn body_and_state() -> (RigidBody<f64>, RigidState<f64>) {
         let b =
             RigidBody::from_principal(2.0, [1.0, 2.0, 3.0], Vector3::new(0.1, -0.2, 0.3)).unwrap();
@@ -293,6 +325,8 @@ mod tests {
 
     /// The written-out marker motion and `J^T f` agree with the Jacobian path of [`Body`]
     /// (built 3x6 matrices from `R_0b`, a different computation) to rounding.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     #[test]
     fn rigid_fast_paths_match_the_jacobian_path() {
         let (b, s) = body_and_state();
@@ -317,6 +351,8 @@ mod tests {
     /// Closed form: a COM at `c = [1, 0, 0]` (body) turned a quarter turn about z points
     /// along world y; gravity `-g z` at it has the torque about the reference point
     /// `c x (R^T m g) = [1,0,0] x [0,0,-m g] = [0, m g, 0]` (body frame).
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     #[test]
     fn gravity_torque_of_an_offset_com_by_hand() {
         let b = RigidBody::from_principal(2.0, [1.0, 1.0, 1.0], Vector3::x()).unwrap();
@@ -334,6 +370,8 @@ mod tests {
     }
 
     /// The same errors as the Jacobian path: an invalid state, a non-finite result.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
     #[test]
     fn rigid_fast_paths_refuse_what_the_jacobian_path_refuses() {
         let (b, s) = body_and_state();

@@ -20,8 +20,8 @@ use crate::{Error, Param, Real, Result};
 
 /// `NotFinite(TimeStep)` unless `dt` is finite, `OutOfRange(TimeStep)` unless `dt > 0` (s).
 /// One combined test on the normal path.
-// Inline hint: on the path of every step (the step cost guards).
-#[inline]
+// Inlined into the driver's step: the screen is a few instructions of every step.
+#[inline(always)]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn time_step<T: Real>(dt: T) -> Result<()> {
     if !(dt > T::zero() && dt.finite()) {
@@ -36,8 +36,8 @@ pub fn time_step<T: Real>(dt: T) -> Result<()> {
 /// of the sum of all other entries (a resistance matrix that is exactly zero is left out:
 /// [`RigidLoads::entry_sum_sparse`]). Only if that fails do the per-field checks run, so the
 /// errors name the culprit, and finite entries whose sum overflows pass.
-// Inline hint: on the path of every step (the step cost guards).
-#[inline]
+// Inlined into the driver's step: the screen is a few instructions of every step.
+#[inline(always)]
 pub fn state_and_loads<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Result<()> {
     // The norm test fails for a NaN or infinite component of q, so q is left out of the sum.
     if state.orientation_is_unit_and_finite()
@@ -52,8 +52,8 @@ pub fn state_and_loads<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) ->
 /// The up-front checks of a scheme that screens its inputs by its result: the orientation's
 /// norm test and one finiteness test of the sum of the input accelerations (m/s^2, rad/s^2),
 /// which no step reads. Only if that fails do the detailed checks of every input run.
-// Inline hint: on the path of every step (the step cost guards).
-#[inline]
+// Inlined into the driver's step: the screen is a few instructions of every step.
+#[inline(always)]
 pub fn unread<T: Real>(loads: &RigidLoads<T>, state: &RigidState<T>) -> Result<()> {
     if state.orientation_is_unit_and_finite()
         && state.entry_sum_accelerations() * T::zero() == T::zero()

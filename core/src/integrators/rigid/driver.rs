@@ -19,7 +19,7 @@ use crate::{Error, Real, Result};
 ///    `StepSettings::max_rotation_per_step`, or a held load too fast for `dt`, as
 ///    [`StepStatus::StepTooLarge`].
 /// 4. Map back, check the result and write it ([`finish`]).
-// Inline hint: on the path of every step (the step cost guards).
+// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 #[allow(clippy::question_mark)] // `?` on the sub-step's result copies it byte by byte on thumb
 pub fn step<T: Real, S: RigidIntegrator<T> + ?Sized>(

@@ -22,10 +22,14 @@ scheme_with_step_settings!(
 );
 
 impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
+    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
+    #[inline]
     fn step_settings(&self) -> &StepSettings<T> {
         &self.settings
     }
 
+    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
+    #[inline]
     fn substep(
         &self,
         body: &RigidBody<T>,
@@ -52,8 +56,8 @@ impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
 /// The time derivative of the COM state under constant `loads`: `[v, (f - R_lin v)/m,
 /// 1/2 q [0, w], I^-1 (tau - w x I w - R_ang w)]` (the fields of the returned [`ComState`]
 /// hold the rates: m/s, m/s^2, 1/s, rad/s^2).
-// Inline hint: on the path of every step (the step cost guards).
-#[inline]
+// Inlined into the schemes' steps: out of line it is a call per evaluation (host step time).
+#[inline(always)]
 pub fn rigid_derivative<T: Real>(
     body: &RigidBody<T>,
     loads: &RigidLoads<T>,
@@ -88,7 +92,7 @@ pub fn rigid_derivative<T: Real>(
 }
 
 /// `y + h k` for COM states holding values (`y`) and rates (`k`), the quaternion unnormalized.
-// Inline hint: on the path of every step (the step cost guards).
+// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn axpy<T: Real>(y: &ComState<T>, h: T, k: &ComState<T>) -> ComState<T> {
     ComState {

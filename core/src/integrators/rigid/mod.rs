@@ -73,6 +73,8 @@ pub trait RigidIntegrator<T: Real> {
 
     /// Checks the scheme's settings (`NotFinite | OutOfRange(Setting)`); by default the
     /// shared [`StepSettings::validate`].
+    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
+    #[inline]
     fn validate(&self) -> Result<()> {
         self.step_settings().validate()
     }
@@ -98,6 +100,8 @@ pub trait RigidIntegrator<T: Real> {
     /// result overflowed. On any error `state` is unchanged. On success the state holds the
     /// new pose and twist and the step-mean accelerations `(v_{n+1} - v_n)/dt`,
     /// `(w_{n+1} - w_n)/dt`.
+    // Inline: a one-line forward to the driver.
+    #[inline]
     fn step(
         &self,
         body: &RigidBody<T>,
