@@ -80,11 +80,9 @@ mod marker;
 mod node;
 mod object;
 mod output;
-mod rigid_scheme;
 mod scene;
 mod sensor;
 mod settings;
-mod solve;
 mod step;
 mod view;
 
@@ -103,10 +101,10 @@ pub use load::{Load, LoadFn, UserFunction, UserLoadKind};
 pub use marker::{Marker, MarkerKind};
 pub use node::{Node, NodeRigidBody, NodeState};
 pub use object::Object;
-pub use rigid_scheme::rigid_step;
+pub use step::rigid::rigid_step;
 pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
 pub use settings::{Coupling, RigidScheme, SystemSettings};
-pub use solve::SolveReport;
+pub use step::solve::SolveReport;
 pub use step::StepReport;
 pub use view::View;
 

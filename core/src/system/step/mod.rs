@@ -1,17 +1,22 @@
-//! [`System::step`]: one step of the coupled scheme (see the [module docs](super)), on a working
-//! copy of the node states that replaces the states only when everything succeeded.
+//! Advancing a system in time: [`System::step`], one step of the coupled scheme (see the
+//! [system docs](crate::system)), on a working copy of the node states that replaces the
+//! states only when everything succeeded; each rigid body's part of it ([`rigid`]); and
+//! `solve_dynamic`, the run of many steps ([`solve`]).
 
-use super::error::{At, SystemError, SystemResult};
-use super::forces::generalized_forces;
-use super::index::{ItemRef, ObjectIndex};
-use super::items::System;
-use super::node::NodeState;
-use super::object::Object;
-use super::output::record_sensors;
-use super::rigid_scheme::rigid_step;
-use super::sensor::SensorSink;
-use super::settings::Coupling;
-use super::view::View;
+pub mod rigid;
+pub mod solve;
+
+use crate::system::error::{At, SystemError, SystemResult};
+use crate::system::forces::generalized_forces;
+use crate::system::index::{ItemRef, ObjectIndex};
+use crate::system::items::System;
+use crate::system::node::NodeState;
+use crate::system::object::Object;
+use crate::system::output::record_sensors;
+use rigid::rigid_step;
+use crate::system::sensor::SensorSink;
+use crate::system::settings::Coupling;
+use crate::system::view::View;
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
 use crate::integrators::{RigidLoads, StepInfo, StepStatus};
@@ -117,7 +122,7 @@ fn kick<T: Real>(
 /// The drift over `h`: mass points `q += h q_t`; rigid bodies the torque-free step of the
 /// chosen scheme (`RigidLoads::none()`), which moves the COM by `h v_com` and turns the body.
 fn drift<T: Real>(
-    sys_scheme: (super::RigidScheme, &crate::integrators::StepSettings<T>),
+    sys_scheme: (crate::system::RigidScheme, &crate::integrators::StepSettings<T>),
     objects: &[Object<T>],
     work: &mut [NodeState<T>],
     h: T,
@@ -199,7 +204,7 @@ impl<
     /// `dt`; a failing load (a callback writing NaN), connector (`ZeroLength(Length)`) or body
     /// step, naming the item; `NonFiniteState` if the result overflowed.
     ///
-    /// [`SystemSettings`]: super::SystemSettings
+    /// [`SystemSettings`]: crate::system::SystemSettings
     pub fn step<K: SensorSink<T> + ?Sized>(
         &mut self,
         dt: T,
@@ -248,7 +253,7 @@ impl<
                 s.check_for(node).map_err(|_| {
                     SystemError::new(
                         Error::NonFiniteState,
-                        ItemRef::Node(super::NodeIndex(i as u16)),
+                        ItemRef::Node(crate::system::NodeIndex(i as u16)),
                     )
                 })?;
             }

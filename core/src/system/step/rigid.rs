@@ -3,7 +3,7 @@
 //! ([`RigidIntegrator::step`]): checks, centre-of-mass mapping, rotation bound and
 //! sub-stepping, state written only on success.
 
-use super::settings::RigidScheme;
+use crate::system::settings::RigidScheme;
 use crate::bodies::rigid_body::RigidBody;
 use crate::integrators::rigid::com_state::renormalize_near_unit;
 use crate::integrators::rigid::explicit_euler::ExplicitEuler;

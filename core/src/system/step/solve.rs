@@ -1,10 +1,10 @@
 //! [`System::solve_dynamic`]: Exudyn's `SolveDynamic` for a system: from the initial state over
 //! the span of [`SimulationSettings`] in equal steps.
 
-use super::error::{At, SystemError, SystemResult};
-use super::index::ItemRef;
-use super::items::System;
-use super::sensor::SensorSink;
+use crate::system::error::{At, SystemError, SystemResult};
+use crate::system::index::ItemRef;
+use crate::system::items::System;
+use crate::system::sensor::SensorSink;
 use crate::integrators::StepStatus;
 use crate::solver::SimulationSettings;
 use crate::{Error, Real};
@@ -36,7 +36,7 @@ impl<
     /// Exudyn's `SolveDynamic`: puts every node in its initial state at
     /// `settings.start_time`, records the sensors there (one row), and takes
     /// `settings.number_of_steps` steps of `h = (end - start) / n` with the system's own
-    /// [`SystemSettings`](super::SystemSettings) (step `i` ends at `t_0 + i h`, the last one at
+    /// [`SystemSettings`](crate::system::SystemSettings) (step `i` ends at `t_0 + i h`, the last one at
     /// `end_time` exactly), recording the sensors after each. The system is left at
     /// `end_time`.
     ///
