@@ -5,8 +5,8 @@
 //! ```text
 //! mbs_rigid_midpoint_step[_f32] -> midpoint_step: check pointers, dt, settings; the body
 //!   -> run: the loads, core's step, the report
-//!     -> driver::step (core): check, map to the COM, step, check and write
-//!       -> DefaultMidpoint::substep (core): the scheme
+//!     -> driver::step (core): check, map to the COM, step or sub-step, check and write
+//!       -> DefaultMidpoint::substep (core): the scheme's equations
 //! ```
 //!
 //! `mbs_rigid_step` chooses the integrator at run time (`step` -> `run_integrator` -> `run`)
@@ -20,6 +20,7 @@ use crate::rigid::state::{mbs_rigid_state, mbs_rigid_state_f32, mbs_rigid_state_
 use crate::rigid::step_settings::*;
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
+use mbs_core::integrators::rigid::driver;
 use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
 use mbs_core::integrators::rigid::midpoint::DefaultMidpoint;
 use mbs_core::integrators::rigid::rk4::Rk4;
@@ -189,7 +190,7 @@ unsafe fn run<T: Real, S: RigidIntegrator<T>>(
     // before `refusal` reads the state again.
     let s = unsafe { mbs_rigid_state_of::core_view_mut(state) };
     let l = core_loads(loads, b, s);
-    match scheme.step(b, &l, s, dt) {
+    match driver::step(scheme, b, &l, s, dt) {
         Ok(info) => {
             if !info_out.is_null() {
                 // SAFETY: non-null, writable by the caller's guarantee.

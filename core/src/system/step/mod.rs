@@ -6,6 +6,10 @@
 pub mod rigid;
 pub mod solve;
 
+use crate::bodies::rigid_body::RigidBody;
+use crate::body::Generalized;
+use crate::integrators::{RigidLoads, StepInfo, StepStatus};
+use crate::state::RigidState;
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::forces::generalized_forces;
 use crate::system::index::{ItemRef, ObjectIndex};
@@ -13,17 +17,13 @@ use crate::system::items::System;
 use crate::system::node::NodeState;
 use crate::system::object::Object;
 use crate::system::output::record_sensors;
-use rigid::rigid_step;
 use crate::system::sensor::SensorSink;
 use crate::system::settings::Coupling;
 use crate::system::view::View;
-use crate::bodies::rigid_body::RigidBody;
-use crate::body::Generalized;
-use crate::integrators::{RigidLoads, StepInfo, StepStatus};
-use crate::state::RigidState;
 use crate::{Error, Param, Real};
 use heapless::Vec;
 use nalgebra::{Vector2, Vector3};
+use rigid::rigid_step;
 
 /// What a step did. The state was advanced; `status` may carry a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -122,7 +122,10 @@ fn kick<T: Real>(
 /// The drift over `h`: mass points `q += h q_t`; rigid bodies the torque-free step of the
 /// chosen scheme (`RigidLoads::none()`), which moves the COM by `h v_com` and turns the body.
 fn drift<T: Real>(
-    sys_scheme: (crate::system::RigidScheme, &crate::integrators::StepSettings<T>),
+    sys_scheme: (
+        crate::system::RigidScheme,
+        &crate::integrators::StepSettings<T>,
+    ),
     objects: &[Object<T>],
     work: &mut [NodeState<T>],
     h: T,

@@ -3,9 +3,9 @@
 //! ([`RigidIntegrator::step`]): checks, centre-of-mass mapping, rotation bound and
 //! sub-stepping, state written only on success.
 
-use crate::system::settings::RigidScheme;
 use crate::bodies::rigid_body::RigidBody;
 use crate::integrators::rigid::com_state::renormalize_near_unit;
+use crate::integrators::rigid::driver::step;
 use crate::integrators::rigid::explicit_euler::ExplicitEuler;
 use crate::integrators::rigid::midpoint::{self, DefaultMidpoint, MidpointSettings};
 use crate::integrators::rigid::rk4::Rk4;
@@ -14,6 +14,7 @@ use crate::integrators::rigid::ComState;
 use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::math::Quaternion;
 use crate::state::RigidState;
+use crate::system::settings::RigidScheme;
 use crate::{Real, Result};
 
 /// [`RigidScheme::MidpointMeanRate`]: the midpoint step for the velocities
@@ -56,23 +57,15 @@ pub fn rigid_step<T: Real>(
     state: &mut RigidState<T>,
     h: T,
 ) -> Result<StepInfo> {
+    let settings = *settings;
     match scheme {
         // LinearlyImplicitMidpoint::with_step_settings, bit for bit, without the options' code.
-        RigidScheme::Midpoint => DefaultMidpoint::new(*settings).step(body, loads, state, h),
+        RigidScheme::Midpoint => step(&DefaultMidpoint::new(settings), body, loads, state, h),
         RigidScheme::MidpointMeanRate => {
-            MidpointMeanRate { step: *settings }.step(body, loads, state, h)
+            step(&MidpointMeanRate { step: settings }, body, loads, state, h)
         }
-        RigidScheme::ExplicitEuler => ExplicitEuler {
-            settings: *settings,
-        }
-        .step(body, loads, state, h),
-        RigidScheme::SymplecticEuler => SymplecticEuler {
-            settings: *settings,
-        }
-        .step(body, loads, state, h),
-        RigidScheme::Rk4 => Rk4 {
-            settings: *settings,
-        }
-        .step(body, loads, state, h),
+        RigidScheme::ExplicitEuler => step(&ExplicitEuler { settings }, body, loads, state, h),
+        RigidScheme::SymplecticEuler => step(&SymplecticEuler { settings }, body, loads, state, h),
+        RigidScheme::Rk4 => step(&Rk4 { settings }, body, loads, state, h),
     }
 }

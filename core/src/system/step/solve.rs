@@ -1,12 +1,12 @@
 //! [`System::solve_dynamic`]: Exudyn's `SolveDynamic` for a system: from the initial state over
 //! the span of [`SimulationSettings`] in equal steps.
 
+use crate::integrators::StepStatus;
+use crate::solver::SimulationSettings;
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::index::ItemRef;
 use crate::system::items::System;
 use crate::system::sensor::SensorSink;
-use crate::integrators::StepStatus;
-use crate::solver::SimulationSettings;
 use crate::{Error, Real};
 
 /// What a solve did.

@@ -9,8 +9,10 @@ use nalgebra::{Matrix3, Vector3};
 /// resistance, `1/2` trapezoidal; mass in kg, `R_lin` in N s/m, force in N, `v` in m/s, world): `dv = h f / m` when `R_lin = 0` (a bit test), per axis
 /// when `R_lin` is diagonal, else by [`solve3`]. `SolverFailed` if `m + h R_ii`
 /// (or the matrix) is singular.
-// Inlined into the scheme's step: out of line it is a call of every step (host step time).
-#[inline(always)]
+// Inlined into each scheme's step on a host (a call of every step costs host time); an
+// inline hint on a microcontroller (one copy per scheme would cost the full firmware flash).
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline)]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn translation_increment<T: Real>(
     mass: T,
