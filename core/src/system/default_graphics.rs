@@ -53,6 +53,8 @@ pub struct CylinderShape {
     flags: u8,
 }
 
+const _: () = assert!(core::mem::size_of::<CylinderShape>() == 32);
+
 impl CylinderShape {
     /// Packs `cylinder`'s shape and animation parameters.
     pub fn of<T: Real>(cylinder: &BodyCylinder<T>) -> Self {
