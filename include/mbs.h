@@ -1510,6 +1510,24 @@ typedef struct mbs_system_solve_report {
 #define MBS_ERR_NOT_INITIALIZED 110
 
 /**
+ * The Newton matrix of a constrained step is singular: redundant or contradictory
+ * constraints (or a coordinate without mass).
+ */
+#define MBS_ERR_SINGULAR_MATRIX 111
+
+/**
+ * The Newton iteration of an implicit step did not converge within its iterations (shorten
+ * the step, or let the solver halve it).
+ */
+#define MBS_ERR_NEWTON_NOT_CONVERGED 112
+
+/**
+ * The positions violate a constraint beyond the tolerance (ask for the initial assembly, or
+ * give consistent positions).
+ */
+#define MBS_ERR_CONSTRAINT_VIOLATED 113
+
+/**
  * An internal error that should be impossible (a caught panic).
  */
 #define MBS_ERR_PANIC 199

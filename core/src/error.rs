@@ -110,6 +110,13 @@ pub enum Error {
     NodeAlreadyUsed,
     /// A node with coordinates (a 2D point or a rigid-body node) that no body gives a mass.
     NodeWithoutBody,
+    /// The Newton matrix of a constrained step is singular: redundant or contradictory
+    /// constraints (or a massless coordinate).
+    SingularMatrix,
+    /// The Newton iteration of an implicit step did not converge within its iterations.
+    NewtonNotConverged,
+    /// The positions violate a constraint beyond the tolerance (and no assembly was asked for).
+    ConstraintViolated,
 }
 
 impl Error {
@@ -147,6 +154,11 @@ impl core::fmt::Display for Error {
             Error::SolverFailed => f.write_str("solver failed (singular matrix or no convergence)"),
             Error::NodeAlreadyUsed => f.write_str("node already carries a body"),
             Error::NodeWithoutBody => f.write_str("node has no body (no mass)"),
+            Error::SingularMatrix => {
+                f.write_str("singular Newton matrix (redundant or contradictory constraints)")
+            }
+            Error::NewtonNotConverged => f.write_str("Newton iteration did not converge"),
+            Error::ConstraintViolated => f.write_str("positions violate a constraint"),
         }
     }
 }

@@ -26,6 +26,9 @@ pub fn status_of(e: Error) -> MbsStatus {
         Error::SolverFailed => MBS_ERR_SOLVER_FAILED,
         Error::NodeAlreadyUsed => MBS_ERR_NODE_ALREADY_USED,
         Error::NodeWithoutBody => MBS_ERR_NODE_WITHOUT_BODY,
+        Error::SingularMatrix => MBS_ERR_SINGULAR_MATRIX,
+        Error::NewtonNotConverged => MBS_ERR_NEWTON_NOT_CONVERGED,
+        Error::ConstraintViolated => MBS_ERR_CONSTRAINT_VIOLATED,
         _ => MBS_ERR_INVALID_ARGUMENT,
     }
 }
@@ -256,6 +259,15 @@ mod tests {
         );
         assert_eq!(status_of(Error::NotFinite(Param::Mass)), MBS_ERR_NOT_FINITE);
         assert_eq!(status_of(Error::CapacityFull), MBS_ERR_CAPACITY_FULL);
+        assert_eq!(status_of(Error::SingularMatrix), MBS_ERR_SINGULAR_MATRIX);
+        assert_eq!(
+            status_of(Error::NewtonNotConverged),
+            MBS_ERR_NEWTON_NOT_CONVERGED
+        );
+        assert_eq!(
+            status_of(Error::ConstraintViolated),
+            MBS_ERR_CONSTRAINT_VIOLATED
+        );
         assert_eq!(
             status_of(Error::ZeroLength(Param::Length)),
             MBS_ERR_INVALID_LENGTH

@@ -45,6 +45,15 @@ pub const MBS_ERR_INVALID_ARGUMENT: MbsStatus = 108;
 pub const MBS_ERR_STORAGE: MbsStatus = 109;
 /// The `mbs_system` storage was not initialized with `mbs_system_init`.
 pub const MBS_ERR_NOT_INITIALIZED: MbsStatus = 110;
+/// The Newton matrix of a constrained step is singular: redundant or contradictory
+/// constraints (or a coordinate without mass).
+pub const MBS_ERR_SINGULAR_MATRIX: MbsStatus = 111;
+/// The Newton iteration of an implicit step did not converge within its iterations (shorten
+/// the step, or let the solver halve it).
+pub const MBS_ERR_NEWTON_NOT_CONVERGED: MbsStatus = 112;
+/// The positions violate a constraint beyond the tolerance (ask for the initial assembly, or
+/// give consistent positions).
+pub const MBS_ERR_CONSTRAINT_VIOLATED: MbsStatus = 113;
 /// An internal error that should be impossible (a caught panic).
 pub const MBS_ERR_PANIC: MbsStatus = 199;
 
@@ -114,6 +123,11 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_INVALID_ARGUMENT => b"invalid argument\0",
         MBS_ERR_STORAGE => b"storage too small or misaligned\0",
         MBS_ERR_NOT_INITIALIZED => b"system storage not initialized (call mbs_system_init)\0",
+        MBS_ERR_SINGULAR_MATRIX => {
+            b"singular Newton matrix (redundant or contradictory constraints)\0"
+        }
+        MBS_ERR_NEWTON_NOT_CONVERGED => b"Newton iteration did not converge\0",
+        MBS_ERR_CONSTRAINT_VIOLATED => b"positions violate a constraint\0",
         MBS_ERR_PANIC => b"internal error\0",
         MBS_ERR_INVALID_MASS => b"invalid mass\0",
         MBS_ERR_INVALID_DENSITY => b"invalid density\0",

@@ -5,9 +5,13 @@
 //!   ([`RigidIntegrator::substep`]); the driver around it ([`rigid::driver::step`]) checks the
 //!   inputs, maps to the centre of mass, steps or sub-steps, and checks and writes the result.
 //!   [`rigid::midpoint`] is the one to use; the others are baselines.
+//! - [`constrained`]: systems in redundant coordinates with constraints (an index-3 DAE),
+//!   `M(q) q_tt + C_q^T lambda = f`, `C(q) = 0`, stepped by generalized-alpha with Newton on
+//!   the accelerations and multipliers, as Exudyn's `SolveDynamic`.
 //! - [`second_order`]: second-order ODEs `M(q) q_tt = f(t, q, q_t)` (mass points and systems
 //!   of them) and the generalized-alpha scheme of Exudyn's `SolveDynamic`.
 
+pub mod constrained;
 pub mod rigid;
 pub mod second_order;
 

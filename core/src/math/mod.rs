@@ -2,6 +2,7 @@
 //! the dense linear solves of the implicit steps. Linear algebra itself is nalgebra's
 //! (fixed-size types only, no allocation).
 
+pub mod dense;
 pub mod linear_solve;
 pub mod quaternion;
 pub mod skew;

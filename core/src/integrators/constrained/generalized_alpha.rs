@@ -1,0 +1,752 @@
+//! The generalized-alpha scheme for constrained systems (index 3), as Exudyn's `SolveDynamic`
+//! runs it: Chung & Hulbert's scheme in the form of Arnold & Brüls (2007, "Convergence of the
+//! generalized-alpha scheme for constrained mechanical systems", Multibody Syst. Dyn. 18), with
+//! Newton's method on the accelerations and the multipliers at the end of the step.
+//!
+//! One step `h` from `(q_n, v_n, q_tt_n, a_n)`, with `rho_inf` giving `alpha_m`, `alpha_f`,
+//! `gamma`, `beta` as in [`GeneralizedAlpha`](crate::integrators::GeneralizedAlpha):
+//!
+//! ```text
+//! (1 - alpha_m) a_{n+1} + alpha_m a_n = (1 - alpha_f) q_tt_{n+1} + alpha_f q_tt_n
+//! q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1}
+//! v_{n+1} = v_n + h (1 - gamma) a_n + h gamma a_{n+1}
+//! r_1 = M(q_{n+1}) q_tt_{n+1} + C_q(q_{n+1})^T lambda_{n+1} - f(t_{n+1}, q_{n+1}, v_{n+1}) = 0
+//! r_2 = C(q_{n+1}) / (h^2 beta) = 0
+//! ```
+//!
+//! Newton's unknowns are `q_tt_{n+1}` and `lambda_{n+1}` (predictor: the values of step `n`);
+//! its matrix, with `c = (1 - alpha_f)/(1 - alpha_m)`, `beta' = h^2 beta c`, `gamma' = h gamma c`:
+//!
+//! ```text
+//! [ M + beta' (d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t    C_q^T ]
+//! [ c C_q                                                      0     ]
+//! ```
+//!
+//! The constraint rows are scaled by `1/(h^2 beta)` as Exudyn scales them, which keeps the
+//! matrix's condition independent of `h` (an unscaled index-3 matrix grows like `1/h^2`);
+//! the derivative of `M(q)` is left out (it changes the convergence rate, not the solution).
+//! The Newton matrix is built anew every iteration (quadratic convergence).
+//!
+//! `rho_inf < 1` damps the spurious oscillations of the multipliers that index 3 brings;
+//! Exudyn's default is 0.9. The positions satisfy the constraints to the Newton tolerance at
+//! every step: no drift.
+
+// Index loops read as the equations (row i, column j of a block).
+#![allow(clippy::needless_range_loop)]
+
+use super::{Block, ConstrainedModel, ConstrainedState, Workspace};
+use crate::error::finite;
+use crate::math::dense::solve_in_place;
+use crate::solver::settings::NewtonSettings;
+use crate::{Error, Param, Real, Result};
+
+/// How the constraints enter the step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Formulation {
+    /// Position constraints `C(q) = 0` (index 3), as Exudyn's default: needs `rho_inf < 1`
+    /// (at `rho_inf = 1` the multipliers' error grows from step to step and with it the
+    /// velocities).
+    #[default]
+    Index3,
+    /// Gear, Gupta and Leimkuhler's stabilized index 2: the velocity constraints
+    /// `C_q q_t = 0` through `lambda` and the position constraints `C(q) = 0` through a second
+    /// multiplier `mu` that corrects the positions, `q_{n+1} = q^GA_{n+1} + C_q^T mu`. Both hold
+    /// at every step, also at `rho_inf = 1` (no numerical damping): `m` more unknowns.
+    StabilizedIndex2,
+}
+
+/// Number of Newton residuals a [`ConstrainedReport`] keeps.
+pub const RESIDUAL_HISTORY: usize = 8;
+
+/// The scheme: its parameters, Newton settings and step halving (no state).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedAlpha<T: Real> {
+    rho_inf: T,
+    alpha_m: T,
+    alpha_f: T,
+    gamma: T,
+    beta: T,
+    newton: NewtonSettings<T>,
+    max_halvings: u32,
+    formulation: Formulation,
+}
+
+/// What a step did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedReport<T> {
+    /// Newton updates (linear solves) of the last (sub-)step; 0 if the predictor already
+    /// satisfied the equations.
+    pub newton_iterations: u32,
+    /// How often the step was halved (Exudyn's automatic step reduction); 0 normally.
+    pub halvings: u32,
+    /// `|r_1|` at convergence (units of the force).
+    pub force_residual: T,
+    /// `|C(q)|` at convergence (m or rad).
+    pub constraint_residual: T,
+    /// The Newton residual `|[r_1; C]|` before each update and at convergence, of the last
+    /// (sub-)step (first `history_len` entries).
+    pub residual_history: [T; RESIDUAL_HISTORY],
+    /// Number of valid entries of `residual_history`.
+    pub history_len: u32,
+}
+
+/// How [`ConstrainedAlpha::initial_state`] treats positions and velocities that do not satisfy
+/// the constraints.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Assembly<T> {
+    /// Largest accepted `|C(q_0)|` (m or rad) and `|C_q v_0|` relative to `1 + |v_0|`;
+    /// default `1e-8`.
+    pub tolerance: T,
+    /// Project inconsistent positions and velocities onto the constraints (the smallest change
+    /// that satisfies them, Exudyn's initial assembly) instead of refusing them; default `false`.
+    pub solve: bool,
+}
+
+impl<T: Real> Default for Assembly<T> {
+    fn default() -> Self {
+        Self {
+            tolerance: T::c(1e-8),
+            solve: false,
+        }
+    }
+}
+
+fn norm<T: Real>(a: &[T]) -> T {
+    a.iter().fold(T::zero(), |s, x| s + *x * *x).sqrt_l()
+}
+
+impl<T: Real> ConstrainedAlpha<T> {
+    /// The scheme with spectral radius at infinite frequency `rho_inf` (Exudyn's
+    /// `spectralRadius`, default 0.9), default Newton settings and no step halving.
+    /// `Err(NotFinite(Setting))` / `Err(OutOfRange(Setting))` unless `0 <= rho_inf <= 1`.
+    pub fn new(rho_inf: T) -> Result<Self> {
+        finite(rho_inf, Param::Setting)?;
+        if rho_inf < T::zero() || rho_inf > T::one() {
+            return Err(Error::OutOfRange(Param::Setting));
+        }
+        let one = T::one();
+        let half = T::c(0.5);
+        let alpha_m = (T::c(2.0) * rho_inf - one) / (rho_inf + one);
+        let alpha_f = rho_inf / (rho_inf + one);
+        let gamma = half - alpha_m + alpha_f;
+        let beta = T::c(0.25) * (gamma + half) * (gamma + half);
+        Ok(Self {
+            rho_inf,
+            alpha_m,
+            alpha_f,
+            gamma,
+            beta,
+            newton: NewtonSettings::default(),
+            max_halvings: 0,
+            formulation: Formulation::Index3,
+        })
+    }
+
+    /// The same scheme with the constraints entering as `formulation`.
+    pub fn with_formulation(mut self, formulation: Formulation) -> Self {
+        self.formulation = formulation;
+        self
+    }
+
+    /// The same scheme with other Newton settings (validated).
+    pub fn with_newton(mut self, newton: NewtonSettings<T>) -> Result<Self> {
+        newton.validate()?;
+        self.newton = newton;
+        Ok(self)
+    }
+
+    /// The same scheme halving a step whose Newton iteration fails, up to `levels` times
+    /// (`h / 2^levels`, at most 16 levels; `OutOfRange(Setting)` above).
+    pub fn with_step_halving(mut self, levels: u32) -> Result<Self> {
+        if levels > 16 {
+            return Err(Error::OutOfRange(Param::Setting));
+        }
+        self.max_halvings = levels;
+        Ok(self)
+    }
+
+    /// `rho_inf`.
+    pub fn spectral_radius(&self) -> T {
+        self.rho_inf
+    }
+
+    /// `(alpha_m, alpha_f, gamma, beta)`.
+    pub fn parameters(&self) -> (T, T, T, T) {
+        (self.alpha_m, self.alpha_f, self.gamma, self.beta)
+    }
+
+    /// A start state at `t0` (s) from `q0`, `v0` (`n` entries each): positions and velocities
+    /// checked against the constraints (or projected onto them, [`Assembly`]), then the
+    /// consistent accelerations and multipliers of
+    /// `[M C_q^T; C_q 0] [q_tt; lambda] = [f; -(C_q q_t)_q q_t]`.
+    ///
+    /// Errors: `CapacityFull` if `n + m` exceeds `S` or `q0`/`v0` are shorter than `n`,
+    /// `NotFinite(SimulationTime)`, `NonFiniteState`, `ConstraintViolated` (beyond the
+    /// tolerance without `assembly.solve`, or the projection did not converge),
+    /// `SingularMatrix` (redundant constraints, or a coordinate without mass), the model's
+    /// errors.
+    pub fn initial_state<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        t0: T,
+        q0: &[T],
+        v0: &[T],
+        assembly: Assembly<T>,
+        work: &mut Workspace<T, S>,
+    ) -> Result<ConstrainedState<T, S>> {
+        let (n, m) = sizes::<T, M, S>(model)?;
+        finite(t0, Param::SimulationTime)?;
+        finite(assembly.tolerance, Param::Setting)?;
+        if q0.len() < n || v0.len() < n {
+            return Err(Error::CapacityFull);
+        }
+        if !q0[..n].iter().chain(v0[..n].iter()).all(|x| x.finite()) {
+            return Err(Error::NonFiniteState);
+        }
+        let z = [T::zero(); S];
+        let mut s = ConstrainedState {
+            t: t0,
+            q: z,
+            v: z,
+            acc: z,
+            alg: z,
+            lambda: z,
+        };
+        s.q[..n].copy_from_slice(&q0[..n]);
+        s.v[..n].copy_from_slice(&v0[..n]);
+        if m > 0 {
+            self.assemble_positions(model, &mut s, assembly, work, n, m)?;
+            assemble_velocities(model, &mut s, assembly, work, n, m)?;
+        }
+        // [M C_q^T; C_q 0] [q_tt; lambda] = [f; -(C_q v)_q v].
+        let t = s.t;
+        zero_block(&mut work.jac, n + m);
+        model.mass(t, &s.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
+        constraint_jacobian_both(model, t, &s.q[..n], &mut work.jac, n, m)?;
+        work.rhs = [T::zero(); S];
+        model.force(t, &s.q[..n], &s.v[..n], &mut work.rhs[..n])?;
+        if m > 0 {
+            velocity_term(model, t, &s.q[..n], &s.v[..n], work, n, m)?;
+            for i in 0..m {
+                work.rhs[n + i] = -work.c[i];
+            }
+        }
+        solve_in_place(&mut work.jac, &mut work.rhs, n + m).ok_or(Error::SingularMatrix)?;
+        s.acc[..n].copy_from_slice(&work.rhs[..n]);
+        s.alg[..n].copy_from_slice(&work.rhs[..n]);
+        s.lambda[..m].copy_from_slice(&work.rhs[n..n + m]);
+        Ok(s)
+    }
+
+    /// Positions: refused or projected (Newton on the smallest `dq` with `C(q + dq) = 0`:
+    /// `[E C_q^T; C_q 0] [dq; mu] = [0; -C]`).
+    fn assemble_positions<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        s: &mut ConstrainedState<T, S>,
+        assembly: Assembly<T>,
+        work: &mut Workspace<T, S>,
+        n: usize,
+        m: usize,
+    ) -> Result<()> {
+        let t = s.t;
+        for _ in 0..=self.newton.max_iterations {
+            model.constraint(t, &s.q[..n], &mut work.c[..m])?;
+            let residual = norm(&work.c[..m]);
+            if !residual.finite() {
+                return Err(Error::NonFiniteState);
+            }
+            if residual <= assembly.tolerance {
+                return Ok(());
+            }
+            if !assembly.solve {
+                return Err(Error::ConstraintViolated);
+            }
+            projection_matrix(model, t, &s.q[..n], &mut work.jac, n, m)?;
+            work.rhs = [T::zero(); S];
+            for i in 0..m {
+                work.rhs[n + i] = -work.c[i];
+            }
+            solve_in_place(&mut work.jac, &mut work.rhs, n + m).ok_or(Error::SingularMatrix)?;
+            for i in 0..n {
+                s.q[i] += work.rhs[i];
+            }
+        }
+        Err(Error::ConstraintViolated)
+    }
+
+    /// One step of `h` (s): `state` advanced to `state.t + h`, or an error and `state`
+    /// unchanged. With step halving ([`Self::with_step_halving`]) a step whose Newton
+    /// iteration fails (`NewtonNotConverged`, `SingularMatrix`) is retried as two halves,
+    /// recursively.
+    ///
+    /// Errors: `NotFinite | OutOfRange(TimeStep)`, `CapacityFull` (`n + m > S`),
+    /// `NonFiniteState` (a non-finite state or result), `SingularMatrix`, `NewtonNotConverged`,
+    /// the model's errors.
+    pub fn step<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        state: &mut ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+    ) -> Result<ConstrainedReport<T>> {
+        finite(h, Param::TimeStep)?;
+        if h <= T::zero() {
+            return Err(Error::OutOfRange(Param::TimeStep));
+        }
+        let (n, m) = sizes::<T, M, S>(model)?;
+        if self.formulation == Formulation::StabilizedIndex2 && n + 2 * m > S {
+            return Err(Error::CapacityFull);
+        }
+        if !finite_state(state, n, m) {
+            return Err(Error::NonFiniteState);
+        }
+        let mut trial = *state;
+        let report = self.step_halving(model, &mut trial, work, h, n, m, 0)?;
+        *state = trial;
+        Ok(report)
+    }
+
+    /// [`Self::step`] of `h` at halving level `level`.
+    #[allow(clippy::too_many_arguments)]
+    fn step_halving<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        state: &mut ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+        n: usize,
+        m: usize,
+        level: u32,
+    ) -> Result<ConstrainedReport<T>> {
+        match self.newton_step(model, state, work, h, n, m) {
+            Err(Error::NewtonNotConverged | Error::SingularMatrix) if level < self.max_halvings => {
+                let half = h * T::c(0.5);
+                let first = self.step_halving(model, state, work, half, n, m, level + 1)?;
+                let mut second = self.step_halving(model, state, work, half, n, m, level + 1)?;
+                second.halvings += first.halvings + 1;
+                Ok(second)
+            }
+            other => other,
+        }
+    }
+
+    /// One Newton-solved step of `h` from `state` (written only on convergence).
+    fn newton_step<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        state: &mut ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+        n: usize,
+        m: usize,
+    ) -> Result<ConstrainedReport<T>> {
+        let one = T::one();
+        let s0 = *state;
+        let t1 = s0.t + h;
+        let c_a = (one - self.alpha_f) / (one - self.alpha_m);
+        let h2b = h * h * self.beta;
+        let beta_p = h2b * c_a;
+        let gamma_p = h * self.gamma * c_a;
+        // a_{n+1} = a_base + c_a q_tt_{n+1}; q and v are linear in a_{n+1}.
+        let mut a_base = [T::zero(); S];
+        let mut q_base = [T::zero(); S];
+        let mut v_base = [T::zero(); S];
+        for i in 0..n {
+            a_base[i] =
+                (s0.acc[i] * self.alpha_f - s0.alg[i] * self.alpha_m) / (one - self.alpha_m);
+            q_base[i] = s0.q[i] + s0.v[i] * h + s0.alg[i] * (h * h * (T::c(0.5) - self.beta));
+            v_base[i] = s0.v[i] + s0.alg[i] * (h * (one - self.gamma));
+        }
+        let mut x = s0.acc;
+        let mut lambda = s0.lambda;
+        // Stabilized index 2: the position correction's multiplier, scaled `mu = h^2 beta mu~`.
+        let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
+        let k = if ggl { n + 2 * m } else { n + m };
+        let mut mu = [T::zero(); S];
+        let hg = h * self.gamma;
+        let mut report = ConstrainedReport {
+            newton_iterations: 0,
+            halvings: 0,
+            force_residual: T::zero(),
+            constraint_residual: T::zero(),
+            residual_history: [T::zero(); RESIDUAL_HISTORY],
+            history_len: 0,
+        };
+        let n_coord = T::of_u32(n.max(1) as u32);
+        let eps8 = T::EPS * T::c(8.0);
+        let mut stagnated = false;
+        loop {
+            let mut alg = [T::zero(); S];
+            for i in 0..n {
+                alg[i] = a_base[i] + x[i] * c_a;
+                work.q[i] = q_base[i] + alg[i] * h2b;
+                work.v[i] = v_base[i] + alg[i] * hg;
+            }
+            if ggl {
+                // q_{n+1} = q^GA + h^2 beta C_q(q^GA)^T mu~.
+                zero_block(&mut work.scratch, n.max(m));
+                model.constraint_jacobian(
+                    t1,
+                    &work.q[..n],
+                    &mut Block::new(&mut work.scratch, 0, 0, m, n),
+                )?;
+                for i in 0..n {
+                    let corr = (0..m).fold(T::zero(), |acc, j| acc + work.scratch[j][i] * mu[j]);
+                    work.q[i] += h2b * corr;
+                }
+            }
+            // The matrix blocks M, C_q^T (upper right), C_q (lower left) at q_{n+1}.
+            zero_block(&mut work.jac, k);
+            model.mass(t1, &work.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
+            constraint_jacobian_both(model, t1, &work.q[..n], &mut work.jac, n, m)?;
+            work.f = [T::zero(); S];
+            model.force(t1, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
+            model.constraint(t1, &work.q[..n], &mut work.c[..m])?;
+            // r_1 = M x + C_q^T lambda - f, r_2 = C / (h^2 beta).
+            let (mut inertia, mut reaction) = (T::zero(), T::zero());
+            for i in 0..n {
+                let mx = (0..n).fold(T::zero(), |acc, j| acc + work.jac[i][j] * x[j]);
+                let cl = (0..m).fold(T::zero(), |acc, k| acc + work.jac[i][n + k] * lambda[k]);
+                inertia += mx * mx;
+                reaction += cl * cl;
+                work.rhs[i] = mx + cl - work.f[i];
+            }
+            for j in 0..m {
+                work.rhs[n + j] = work.c[j] / h2b;
+            }
+            // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
+            let mut rv = T::zero();
+            if ggl {
+                for j in 0..m {
+                    let cv = (0..n).fold(T::zero(), |acc, i| acc + work.jac[n + j][i] * work.v[i]);
+                    rv += cv * cv;
+                    work.rhs[n + m + j] = cv / hg;
+                }
+            }
+            let rv = rv.sqrt_l();
+            let rf = norm(&work.rhs[..n]);
+            let rc = norm(&work.c[..m]);
+            if !(rf.finite() && rc.finite() && rv.finite()) {
+                return Err(Error::NonFiniteState);
+            }
+            let total = (rf * rf + rc * rc + rv * rv).sqrt_l();
+            if (report.history_len as usize) < RESIDUAL_HISTORY {
+                report.residual_history[report.history_len as usize] = total;
+                report.history_len += 1;
+            }
+            let scale = inertia
+                .sqrt_l()
+                .max(reaction.sqrt_l())
+                .max(norm(&work.f[..n]));
+            let forces_ok = rf / n_coord <= self.newton.absolute_tolerance
+                || rf <= self.newton.relative_tolerance * scale;
+            let constraints_ok = rc <= self.newton.absolute_tolerance
+                && rv <= self.newton.absolute_tolerance * (T::one() + norm(&work.v[..n]));
+            if (forces_ok && constraints_ok) || stagnated {
+                report.force_residual = rf;
+                report.constraint_residual = rc;
+                let mut s1 = s0;
+                s1.t = t1;
+                s1.q[..n].copy_from_slice(&work.q[..n]);
+                s1.v[..n].copy_from_slice(&work.v[..n]);
+                s1.acc[..n].copy_from_slice(&x[..n]);
+                s1.alg[..n].copy_from_slice(&alg[..n]);
+                s1.lambda[..m].copy_from_slice(&lambda[..m]);
+                if !finite_state(&s1, n, m) {
+                    return Err(Error::NonFiniteState);
+                }
+                *state = s1;
+                return Ok(report);
+            }
+            if report.newton_iterations >= self.newton.max_iterations {
+                return Err(Error::NewtonNotConverged);
+            }
+            // The iteration matrix: c C_q below; M + beta' (K_c - df/dq) - gamma' df/dq_t.
+            if ggl {
+                // Rows of r_3: c C_q (the velocity constraint's derivative); columns of mu~:
+                // C_q C_q^T in the rows of r_2 (the position correction's effect on C).
+                for j in 0..m {
+                    for i in 0..n {
+                        work.jac[n + m + j][i] = work.jac[n + j][i] * c_a;
+                    }
+                    for l in 0..m {
+                        let cc = (0..n).fold(T::zero(), |acc, i| {
+                            acc + work.jac[n + j][i] * work.jac[n + l][i]
+                        });
+                        work.jac[n + j][n + m + l] = cc;
+                    }
+                }
+            }
+            for row in work.jac.iter_mut().skip(n).take(m) {
+                for e in row.iter_mut().take(n) {
+                    *e *= c_a;
+                }
+            }
+            self.add_tangent(model, t1, &lambda, work, n, m, beta_p, gamma_p)?;
+            for r in work.rhs.iter_mut().take(k) {
+                *r = -*r;
+            }
+            solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix)?;
+            let (mut dx, mut xx) = (T::zero(), T::zero());
+            for i in 0..n {
+                x[i] += work.rhs[i];
+                dx += work.rhs[i] * work.rhs[i];
+                xx += x[i] * x[i];
+            }
+            for j in 0..m {
+                lambda[j] += work.rhs[n + j];
+            }
+            if ggl {
+                for j in 0..m {
+                    mu[j] += work.rhs[n + m + j];
+                }
+            }
+            report.newton_iterations += 1;
+            stagnated =
+                dx.sqrt_l() <= eps8 * xx.sqrt_l() && rc <= self.newton.absolute_tolerance.sqrt_l();
+        }
+    }
+
+    /// Adds `beta' (d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the upper-left block, the
+    /// model's Jacobians where it has them, forward differences where not (at `work.q`,
+    /// `work.v`, with `work.f` the force there).
+    #[allow(clippy::too_many_arguments)]
+    fn add_tangent<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        t: T,
+        lambda: &[T; S],
+        work: &mut Workspace<T, S>,
+        n: usize,
+        m: usize,
+        beta_p: T,
+        gamma_p: T,
+    ) -> Result<()> {
+        let Workspace {
+            jac,
+            scratch,
+            f,
+            f2,
+            q,
+            v,
+            ..
+        } = work;
+        let analytic = model.force_jacobians(
+            t,
+            &q[..n],
+            &v[..n],
+            -beta_p,
+            -gamma_p,
+            &mut Block::new(jac, 0, 0, n, n),
+        );
+        match analytic {
+            Some(r) => r?,
+            None => {
+                let sqrt_eps = T::EPS.sqrt_l();
+                for j in 0..n {
+                    // d/dq_j, then d/dq_t_j.
+                    let q0 = q[j];
+                    q[j] = q0 + sqrt_eps * (T::one() + q0.abs_l());
+                    let dq = q[j] - q0;
+                    *f2 = [T::zero(); S];
+                    let r = model.force(t, &q[..n], &v[..n], &mut f2[..n]);
+                    q[j] = q0;
+                    r?;
+                    for i in 0..n {
+                        jac[i][j] -= beta_p * (f2[i] - f[i]) / dq;
+                    }
+                    let v0 = v[j];
+                    v[j] = v0 + sqrt_eps * (T::one() + v0.abs_l());
+                    let dv = v[j] - v0;
+                    *f2 = [T::zero(); S];
+                    let r = model.force(t, &q[..n], &v[..n], &mut f2[..n]);
+                    v[j] = v0;
+                    r?;
+                    for i in 0..n {
+                        jac[i][j] -= gamma_p * (f2[i] - f[i]) / dv;
+                    }
+                }
+            }
+        }
+        if m == 0 {
+            return Ok(());
+        }
+        let analytic = model.constraint_force_jacobian(
+            t,
+            &q[..n],
+            &lambda[..m],
+            beta_p,
+            &mut Block::new(jac, 0, 0, n, n),
+        );
+        match analytic {
+            Some(r) => r?,
+            None => {
+                // d(C_q^T lambda)/dq by forward differences of C_q.
+                let sqrt_eps = T::EPS.sqrt_l();
+                let base = |scratch: &mut [[T; S]; S], g: &mut [T; S]| {
+                    for (i, gi) in g.iter_mut().enumerate().take(n) {
+                        *gi = (0..m).fold(T::zero(), |acc, k| acc + scratch[k][i] * lambda[k]);
+                    }
+                };
+                zero_block(scratch, n.max(m));
+                model.constraint_jacobian(t, &q[..n], &mut Block::new(scratch, 0, 0, m, n))?;
+                base(scratch, f2);
+                let g0 = *f2;
+                for j in 0..n {
+                    let q0 = q[j];
+                    q[j] = q0 + sqrt_eps * (T::one() + q0.abs_l());
+                    let dq = q[j] - q0;
+                    zero_block(scratch, n.max(m));
+                    let r =
+                        model.constraint_jacobian(t, &q[..n], &mut Block::new(scratch, 0, 0, m, n));
+                    q[j] = q0;
+                    r?;
+                    base(scratch, f2);
+                    for i in 0..n {
+                        jac[i][j] += beta_p * (f2[i] - g0[i]) / dq;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `(n, m)` of `model`, or `CapacityFull` if `n + m > S`.
+fn sizes<T: Real, M: ConstrainedModel<T>, const S: usize>(model: &M) -> Result<(usize, usize)> {
+    let (n, m) = (model.coordinates(), model.constraints());
+    if n == 0 || n.checked_add(m).is_none_or(|k| k > S) {
+        return Err(Error::CapacityFull);
+    }
+    Ok((n, m))
+}
+
+fn finite_state<T: Real, const S: usize>(s: &ConstrainedState<T, S>, n: usize, m: usize) -> bool {
+    s.t.finite()
+        && s.q[..n]
+            .iter()
+            .chain(&s.v[..n])
+            .chain(&s.acc[..n])
+            .chain(&s.alg[..n])
+            .chain(&s.lambda[..m])
+            .all(|x| x.finite())
+}
+
+/// Zeroes the leading `k x k` block.
+fn zero_block<T: Real, const S: usize>(a: &mut [[T; S]; S], k: usize) {
+    for row in a.iter_mut().take(k) {
+        for e in row.iter_mut().take(k) {
+            *e = T::zero();
+        }
+    }
+}
+
+/// `C_q` into the lower-left block (rows `n..n+m`) and `C_q^T` into the upper-right one.
+fn constraint_jacobian_both<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    t: T,
+    q: &[T],
+    jac: &mut [[T; S]; S],
+    n: usize,
+    m: usize,
+) -> Result<()> {
+    if m == 0 {
+        return Ok(());
+    }
+    model.constraint_jacobian(t, q, &mut Block::new(jac, n, 0, m, n))?;
+    for k in 0..m {
+        for j in 0..n {
+            jac[j][n + k] = jac[n + k][j];
+        }
+    }
+    Ok(())
+}
+
+/// `[E C_q^T; C_q 0]` at `q`: the matrix of the smallest correction onto the constraints.
+fn projection_matrix<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    t: T,
+    q: &[T],
+    jac: &mut [[T; S]; S],
+    n: usize,
+    m: usize,
+) -> Result<()> {
+    zero_block(jac, n + m);
+    for (i, row) in jac.iter_mut().enumerate().take(n) {
+        row[i] = T::one();
+    }
+    constraint_jacobian_both(model, t, q, jac, n, m)
+}
+
+/// Velocities: refused or projected onto `C_q v = 0` (the smallest change).
+fn assemble_velocities<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    s: &mut ConstrainedState<T, S>,
+    assembly: Assembly<T>,
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+) -> Result<()> {
+    projection_matrix(model, s.t, &s.q[..n], &mut work.jac, n, m)?;
+    let mut w = [T::zero(); S];
+    for (k, wk) in w.iter_mut().enumerate().take(m) {
+        *wk = (0..n).fold(T::zero(), |acc, j| acc + work.jac[n + k][j] * s.v[j]);
+    }
+    let bound = assembly.tolerance * (T::one() + norm(&s.v[..n]));
+    if norm(&w[..m]) <= bound {
+        return Ok(());
+    }
+    if !assembly.solve {
+        return Err(Error::ConstraintViolated);
+    }
+    work.rhs = [T::zero(); S];
+    for k in 0..m {
+        work.rhs[n + k] = -w[k];
+    }
+    solve_in_place(&mut work.jac, &mut work.rhs, n + m).ok_or(Error::SingularMatrix)?;
+    for i in 0..n {
+        s.v[i] += work.rhs[i];
+    }
+    Ok(())
+}
+
+/// `(C_q v)_q v` into `work.c[..m]`: the model's, or the difference quotient of `C_q v` along
+/// `v`.
+fn velocity_term<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    t: T,
+    q: &[T],
+    v: &[T],
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+) -> Result<()> {
+    if let Some(r) = model.constraint_velocity_term(t, q, v, &mut work.c[..m]) {
+        return r;
+    }
+    let vn = norm(v);
+    if vn == T::zero() {
+        work.c[..m].fill(T::zero());
+        return Ok(());
+    }
+    let delta = T::EPS.sqrt_l() * (T::one() + norm(q)) / vn;
+    let cq_v = |qq: &[T], scratch: &mut [[T; S]; S], out: &mut [T]| -> Result<()> {
+        zero_block(scratch, n.max(m));
+        model.constraint_jacobian(t, qq, &mut Block::new(scratch, 0, 0, m, n))?;
+        for (k, o) in out.iter_mut().enumerate().take(m) {
+            *o = (0..n).fold(T::zero(), |acc, j| acc + scratch[k][j] * v[j]);
+        }
+        Ok(())
+    };
+    cq_v(q, &mut work.scratch, &mut work.f2[..m])?;
+    for i in 0..n {
+        work.q[i] = q[i] + v[i] * delta;
+    }
+    let qp = work.q;
+    cq_v(&qp[..n], &mut work.scratch, &mut work.c[..m])?;
+    for k in 0..m {
+        work.c[k] = (work.c[k] - work.f2[k]) / delta;
+    }
+    Ok(())
+}

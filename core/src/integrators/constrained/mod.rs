@@ -1,0 +1,186 @@
+//! Mechanical systems in redundant coordinates with position constraints, an index-3
+//! differential-algebraic system as Exudyn builds it:
+//!
+//! ```text
+//! M(q) q_tt + C_q(q)^T lambda = f(t, q, q_t),     C(q) = 0
+//! ```
+//!
+//! `n` coordinates `q`, `m` constraint equations `C` (m or rad), multipliers `lambda` (the
+//! constraint forces are `-C_q^T lambda` in the units of `f`). The sizes are known at run time
+//! (when a system is assembled), the capacity `S >= n + m` when it is compiled: every matrix
+//! is the leading block of a `[[T; S]; S]` array in a [`Workspace`] the caller owns.
+//!
+//! A model implements [`ConstrainedModel`]; [`generalized_alpha`] steps it.
+
+pub mod generalized_alpha;
+
+pub use generalized_alpha::{Assembly, ConstrainedAlpha, ConstrainedReport, Formulation};
+
+use crate::{Real, Result};
+
+/// A block of a fixed-capacity matrix that a model adds its entries to: rows `row..row + rows`
+/// and columns `col..col + cols` of the array; writes outside the block are ignored.
+pub struct Block<'a, T, const S: usize> {
+    a: &'a mut [[T; S]; S],
+    row: usize,
+    col: usize,
+    rows: usize,
+    cols: usize,
+}
+
+impl<'a, T: Real, const S: usize> Block<'a, T, S> {
+    /// The block of `a` at (`row`, `col`) of size `rows x cols`.
+    pub fn new(a: &'a mut [[T; S]; S], row: usize, col: usize, rows: usize, cols: usize) -> Self {
+        Self {
+            a,
+            row,
+            col,
+            rows,
+            cols,
+        }
+    }
+
+    /// Adds `v` to entry (`i`, `j`) of the block.
+    #[inline]
+    pub fn add(&mut self, i: usize, j: usize, v: T) {
+        if i < self.rows && j < self.cols {
+            if let Some(x) = self
+                .a
+                .get_mut(self.row + i)
+                .and_then(|r| r.get_mut(self.col + j))
+            {
+                *x += v;
+            }
+        }
+    }
+
+    /// Number of rows of the block.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns of the block.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+}
+
+/// A mechanical system `M(q) q_tt + C_q^T lambda = f(t, q, q_t)`, `C(q) = 0` in `n`
+/// coordinates with `m` constraint equations (module docs). Slices passed in hold `n`
+/// coordinates (or `m` constraint values); blocks are `n x n` or `m x n`.
+///
+/// The Jacobians the Newton iteration needs are the model's where it has them; where a method
+/// returns `None` (the default) the solver differentiates numerically (forward differences,
+/// one extra evaluation per coordinate).
+pub trait ConstrainedModel<T: Real> {
+    /// Number of coordinates `n`.
+    fn coordinates(&self) -> usize;
+
+    /// Number of constraint equations `m`.
+    fn constraints(&self) -> usize;
+
+    /// Adds the mass matrix `M(q)` (`n x n`, symmetric positive semi-definite; positive
+    /// definite on the constraints' null space) to `out`.
+    fn mass<const S: usize>(&self, t: T, q: &[T], out: &mut Block<'_, T, S>) -> Result<()>;
+
+    /// Adds the applied force `f(t, q, q_t)` (`n`) to `f`.
+    fn force(&self, t: T, q: &[T], v: &[T], f: &mut [T]) -> Result<()>;
+
+    /// Adds `a df/dq + b df/dq_t` (`n x n`) to `out`, if the model has them.
+    fn force_jacobians<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        _v: &[T],
+        _a: T,
+        _b: T,
+        _out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        None
+    }
+
+    /// Writes the constraint residual `C(q)` (`m`) to `c`.
+    fn constraint(&self, t: T, q: &[T], c: &mut [T]) -> Result<()>;
+
+    /// Adds the constraint Jacobian `C_q(q)` (`m x n`) to `out`.
+    fn constraint_jacobian<const S: usize>(
+        &self,
+        t: T,
+        q: &[T],
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()>;
+
+    /// Adds `a d(C_q(q)^T lambda)/dq` (`n x n`) to `out`, if the model has it.
+    fn constraint_force_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        _lambda: &[T],
+        _a: T,
+        _out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        None
+    }
+
+    /// Writes `(C_q(q) q_t)_q q_t` (`m`), the velocity-dependent part of the constraints'
+    /// second time derivative `C_tt = C_q q_tt + (C_q q_t)_q q_t`, to `out`, if the model has it.
+    fn constraint_velocity_term(
+        &self,
+        _t: T,
+        _q: &[T],
+        _v: &[T],
+        _out: &mut [T],
+    ) -> Option<Result<()>> {
+        None
+    }
+}
+
+/// The state of a constrained system at one instant: coordinates, velocities, accelerations,
+/// the scheme's algorithmic accelerations and the multipliers. The first `n` (or `m`) entries
+/// of each array are used.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedState<T, const S: usize> {
+    /// Time (s).
+    pub t: T,
+    /// Coordinates `q`.
+    pub q: [T; S],
+    /// Velocities `q_t`.
+    pub v: [T; S],
+    /// Accelerations `q_tt`.
+    pub acc: [T; S],
+    /// Algorithmic accelerations `a` of the generalized-alpha scheme.
+    pub alg: [T; S],
+    /// Lagrange multipliers `lambda` (`m`).
+    pub lambda: [T; S],
+}
+
+/// The working memory of a constrained step: the Newton matrix, its right-hand side and
+/// scratch space, all of capacity `S` (owned by the caller: a system keeps it in its storage,
+/// not on the stack).
+#[derive(Clone, Copy, Debug)]
+pub struct Workspace<T, const S: usize> {
+    pub(crate) jac: [[T; S]; S],
+    pub(crate) scratch: [[T; S]; S],
+    pub(crate) rhs: [T; S],
+    pub(crate) f: [T; S],
+    pub(crate) f2: [T; S],
+    pub(crate) c: [T; S],
+    pub(crate) q: [T; S],
+    pub(crate) v: [T; S],
+}
+
+impl<T: Real, const S: usize> Default for Workspace<T, S> {
+    fn default() -> Self {
+        let z = [T::zero(); S];
+        Self {
+            jac: [z; S],
+            scratch: [z; S],
+            rhs: z,
+            f: z,
+            f2: z,
+            c: z,
+            q: z,
+            v: z,
+        }
+    }
+}

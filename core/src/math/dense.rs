@@ -1,0 +1,150 @@
+//! Dense linear solves of a run-time size `n` in fixed capacity: the leading `n x n` block of
+//! a row-major `[[T; S]; S]` array, for the Newton matrices of the constrained step (mass
+//! matrix, constraint Jacobian and force Jacobians of a whole system; their size is known when
+//! the system is assembled, their capacity when it is compiled).
+//!
+//! Gaussian elimination with partial (row) pivoting, `O(n^3)`, in place, no allocation,
+//! deterministic (only `+ - * /` and `abs`).
+
+use crate::Real;
+
+/// Solves `A x = b` for the leading `n x n` block of `a` and the first `n` entries of `b`,
+/// in place: on success `b` holds `x` and `a` its LU factors (row-permuted). `None` if `n`
+/// exceeds the capacity, an entry is not finite, a pivot is not above `n EPS` times the
+/// largest entry of `A` (numerically singular), or the result is not finite; `a` and `b` are
+/// then overwritten with partial results.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+pub fn solve_in_place<T: Real, const S: usize>(
+    a: &mut [[T; S]; S],
+    b: &mut [T; S],
+    n: usize,
+) -> Option<()> {
+    if n > S {
+        return None;
+    }
+    let mut scale = T::zero();
+    for row in a.iter().take(n) {
+        for x in row.iter().take(n) {
+            if !x.finite() {
+                return None;
+            }
+            let v = x.abs_l();
+            if v > scale {
+                scale = v;
+            }
+        }
+    }
+    if !b.iter().take(n).all(|x| x.finite()) || !(scale > T::zero()) {
+        return None;
+    }
+    let tiny = scale * T::EPS * T::of_u32(n as u32);
+    for k in 0..n {
+        // Pivot: the largest |a_ik|, i >= k.
+        let mut p = k;
+        let mut best = a[k][k].abs_l();
+        for (i, row) in a.iter().enumerate().take(n).skip(k + 1) {
+            let v = row[k].abs_l();
+            if v > best {
+                best = v;
+                p = i;
+            }
+        }
+        if !(best > tiny) {
+            return None;
+        }
+        if p != k {
+            a.swap(k, p);
+            b.swap(k, p);
+        }
+        let (top, rest) = a.split_at_mut(k + 1);
+        let pivot_row = &top[k];
+        let pivot = pivot_row[k];
+        for (i, row) in rest.iter_mut().enumerate().take(n - k - 1) {
+            let factor = row[k] / pivot;
+            if factor != T::zero() {
+                for j in k..n {
+                    row[j] -= factor * pivot_row[j];
+                }
+                b[k + 1 + i] -= factor * b[k];
+            }
+            row[k] = factor;
+        }
+    }
+    // Back substitution.
+    for k in (0..n).rev() {
+        let mut s = b[k];
+        for j in (k + 1)..n {
+            s -= a[k][j] * b[j];
+        }
+        b[k] = s / a[k][k];
+    }
+    b.iter().take(n).all(|x| x.finite()).then_some(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use nalgebra::{SMatrix, SVector};
+
+    /// Against nalgebra's LU on non-symmetric matrices of every size up to the capacity, in
+    /// the leading block of a larger array (the rest is garbage that must not matter).
+    #[test]
+    fn matches_nalgebra_lu_in_the_leading_block() {
+        const S: usize = 7;
+        let mut seed = 12345u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        for n in 1..=S {
+            for _ in 0..20 {
+                let mut a = [[f64::NAN; S]; S];
+                let mut b = [f64::NAN; S];
+                let mut m = SMatrix::<f64, S, S>::identity();
+                let mut v = SVector::<f64, S>::zeros();
+                for i in 0..n {
+                    for j in 0..n {
+                        let x = rnd() + if i == j { 2.0 } else { 0.0 };
+                        a[i][j] = x;
+                        m[(i, j)] = x;
+                    }
+                    b[i] = rnd();
+                    v[i] = b[i];
+                }
+                let want = m.lu().solve(&v).unwrap();
+                solve_in_place(&mut a, &mut b, n).unwrap();
+                for i in 0..n {
+                    assert!((b[i] - want[i]).abs() < 1e-12, "n {n} i {i}");
+                }
+            }
+        }
+    }
+
+    /// A singular matrix (a repeated row), a zero matrix, NaN and infinity, and a size past
+    /// the capacity are refused.
+    #[test]
+    fn refuses_singular_non_finite_and_oversized() {
+        let mut a = [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]];
+        let mut b = [1.0, 2.0, 3.0];
+        assert_eq!(solve_in_place(&mut a, &mut b, 3), None);
+        let mut a = [[0.0; 3]; 3];
+        assert_eq!(solve_in_place(&mut a, &mut [1.0; 3], 3), None);
+        for bad in [f64::NAN, f64::INFINITY] {
+            let mut a = [[1.0, 0.0], [0.0, 1.0]];
+            a[1][0] = bad;
+            assert_eq!(solve_in_place(&mut a, &mut [1.0, 1.0], 2), None);
+            let mut a = [[1.0, 0.0], [0.0, 1.0]];
+            assert_eq!(solve_in_place(&mut a, &mut [1.0, bad], 2), None);
+        }
+        let mut a = [[1.0, 0.0], [0.0, 1.0]];
+        assert_eq!(solve_in_place(&mut a, &mut [1.0, 1.0], 3), None);
+        // A zero pivot that row exchanges fix: solved.
+        let mut a = [[0.0, 1.0], [1.0, 0.0]];
+        let mut b = [2.0, 3.0];
+        solve_in_place(&mut a, &mut b, 2).unwrap();
+        assert_eq!(b, [3.0, 2.0]);
+    }
+}
