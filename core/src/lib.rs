@@ -14,8 +14,9 @@
 //! | model | [`inertia`] | mass properties: Modelica's `BodyCylinder`, cuboid, sphere, point mass |
 //! | model | [`bodies`], [`nodes`], [`body`] | bodies (rigid, `BodyCylinder`, mass point, ground), the nodes that own coordinates, what every body provides (outputs, Jacobians) |
 //! | model | [`loads`], [`graphics`] | loads on bodies; what a body looks like and the scene export |
+//! | model | [`constraints`] | joints and constraints: their equations, Jacobians and velocity terms |
 //! | state | [`state`] | what changes per step: [`state::RigidState`] (a mass point's coordinates live with its node) |
-//! | step | [`integrators`] | time stepping: [`integrators::rigid`] (one driver, one file per scheme; [`integrators::rigid::midpoint`] is the one to use) and [`integrators::second_order`] (generalized-alpha) |
+//! | step | [`integrators`] | time stepping: [`integrators::rigid`] (one driver, one file per scheme; [`integrators::rigid::midpoint`] is the one to use), [`integrators::second_order`] (generalized-alpha) and [`integrators::constrained`] (generalized-alpha with Lagrange multipliers) |
 //! | step | [`solver`] | Exudyn's `SolveDynamic` of a mass point |
 //! | all | [`system`] | the fixed-capacity system: items, assemble, the coupled step, solve, outputs, sensors, scene |
 //! | outputs | [`output`] | Exudyn's output variables and their values |
@@ -40,6 +41,7 @@
 
 pub mod bodies;
 pub mod body;
+pub mod constraints;
 pub mod error;
 pub mod finite;
 pub mod frames;

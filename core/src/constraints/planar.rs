@@ -1,0 +1,460 @@
+//! Planar constraints between markers of 2D bodies, with Exudyn's definitions: the equations
+//! `C(q)`, their Jacobians `C_q` and the velocity terms `(C_q q_t)_q q_t`, each written into
+//! the rows of a [`Block`] at the columns of the markers' coordinates.
+//!
+//! A marker ([`PlanarMarker`]) is a point of the ground, of a mass point (`NodePoint2D`: `x, y`)
+//! or of a 2D rigid body (`NodeRigidBody2D`: `x, y, theta`, the reference point and the angle
+//! of the body frame, rad) at a local position `p` (m, body frame), with a local angle for its
+//! frame. Its position is `r = [x, y] + R(theta) p` (world, m).
+
+// NaN must fail the `!(len > 0)` tests; index loops read as the equations.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
+
+use crate::integrators::constrained::Block;
+use crate::Real;
+use nalgebra::Vector2;
+
+/// Where a planar marker sits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlanarMarker<T> {
+    /// A point fixed in the world at `position` (m), its frame turned by `angle` (rad).
+    Ground {
+        /// Position (m, world).
+        position: Vector2<T>,
+        /// Angle of the marker frame (rad).
+        angle: T,
+    },
+    /// A mass point whose coordinates `x, y` (m, world) start at `offset` in `q`.
+    Point {
+        /// Index of `x` in `q`.
+        offset: usize,
+    },
+    /// A point of a 2D rigid body whose coordinates `x, y, theta` start at `offset` in `q`, at
+    /// `local` (m, body frame), its frame turned by `angle` (rad) from the body frame.
+    Rigid {
+        /// Index of `x` in `q`.
+        offset: usize,
+        /// Local position (m, body frame).
+        local: Vector2<T>,
+        /// Angle of the marker frame in the body frame (rad).
+        angle: T,
+    },
+}
+
+/// A marker evaluated at `q`, `q_t`: its position, frame angle, their derivatives with respect
+/// to the marker's coordinates (up to 3 columns), and the velocity parts of their second time
+/// derivatives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MarkerState<T> {
+    /// Position `r` (m, world).
+    pub position: Vector2<T>,
+    /// Angle of the marker frame (rad, world).
+    pub angle: T,
+    /// Angular velocity `theta_t` (rad/s).
+    pub angular_velocity: T,
+    /// Velocity `r_t` (m/s, world).
+    pub velocity: Vector2<T>,
+    /// `dr/dq` for the marker's coordinates (columns `cols[..ncols]`).
+    pub dr: [Vector2<T>; 3],
+    /// `d angle/dq` for the same columns.
+    pub dangle: [T; 3],
+    /// The columns of `q` the marker depends on.
+    pub cols: [usize; 3],
+    /// Number of columns (0 ground, 2 point, 3 rigid).
+    pub ncols: usize,
+    /// The velocity part of `r_tt`: `-theta_t^2 R(theta) p` (m/s^2, world; zero but on a rigid body).
+    pub r_tt_velocity: Vector2<T>,
+}
+
+/// `v` turned by 90 degrees: `[-v_y, v_x]` (`dR(theta)/dtheta p = perp(R p)`).
+fn perp<T: Real>(v: &Vector2<T>) -> Vector2<T> {
+    Vector2::new(-v.y, v.x)
+}
+
+/// `R(angle) v`.
+fn rotate<T: Real>(angle: T, v: &Vector2<T>) -> Vector2<T> {
+    let (s, c) = (angle.sin_l(), angle.cos_l());
+    Vector2::new(c * v.x - s * v.y, s * v.x + c * v.y)
+}
+
+impl<T: Real> PlanarMarker<T> {
+    /// The marker at coordinates `q` and velocities `v` (entries at the marker's offset).
+    /// `None` if the offset is outside `q` or `v`.
+    pub fn state(&self, q: &[T], v: &[T]) -> Option<MarkerState<T>> {
+        let z = T::zero();
+        let zero2 = Vector2::zeros();
+        let mut s = MarkerState {
+            position: zero2,
+            angle: z,
+            angular_velocity: z,
+            velocity: zero2,
+            dr: [zero2; 3],
+            dangle: [z; 3],
+            cols: [0; 3],
+            ncols: 0,
+            r_tt_velocity: zero2,
+        };
+        match *self {
+            PlanarMarker::Ground { position, angle } => {
+                s.position = position;
+                s.angle = angle;
+            }
+            PlanarMarker::Point { offset } => {
+                let (x, y) = (*q.get(offset)?, *q.get(offset + 1)?);
+                let (vx, vy) = (*v.get(offset)?, *v.get(offset + 1)?);
+                s.position = Vector2::new(x, y);
+                s.velocity = Vector2::new(vx, vy);
+                s.dr = [Vector2::x(), Vector2::y(), zero2];
+                s.cols = [offset, offset + 1, 0];
+                s.ncols = 2;
+            }
+            PlanarMarker::Rigid {
+                offset,
+                local,
+                angle,
+            } => {
+                let (x, y, th) = (*q.get(offset)?, *q.get(offset + 1)?, *q.get(offset + 2)?);
+                let (vx, vy, w) = (*v.get(offset)?, *v.get(offset + 1)?, *v.get(offset + 2)?);
+                let rp = rotate(th, &local);
+                s.position = Vector2::new(x, y) + rp;
+                s.angle = th + angle;
+                s.angular_velocity = w;
+                s.velocity = Vector2::new(vx, vy) + perp(&rp) * w;
+                s.dr = [Vector2::x(), Vector2::y(), perp(&rp)];
+                s.dangle = [z, z, T::one()];
+                s.cols = [offset, offset + 1, offset + 2];
+                s.ncols = 3;
+                s.r_tt_velocity = -rp * (w * w);
+            }
+        }
+        Some(s)
+    }
+}
+
+/// Adds `a . dr/dq` of marker `m` times `sign` to row `row` of `out`.
+fn add_position_row<T: Real, const S: usize>(
+    out: &mut Block<'_, T, S>,
+    row: usize,
+    m: &MarkerState<T>,
+    a: &Vector2<T>,
+    sign: T,
+) {
+    for k in 0..m.ncols {
+        out.add(row, m.cols[k], sign * a.dot(&m.dr[k]));
+    }
+}
+
+/// Exudyn's `ObjectConnectorDistance`: `C = |r_1 - r_0| - d` (m, 1 equation). `None` if the
+/// markers coincide (the direction is undefined).
+pub fn distance<T: Real, const S: usize>(
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    d: T,
+    row: usize,
+    c: &mut [T],
+    jac: Option<&mut Block<'_, T, S>>,
+) -> Option<()> {
+    let dr = m1.position - m0.position;
+    let len = dr.norm_squared().sqrt_l();
+    if !(len > T::zero()) {
+        return None;
+    }
+    let u = dr / len;
+    *c.get_mut(row)? = len - d;
+    if let Some(out) = jac {
+        add_position_row(out, row, m1, &u, T::one());
+        add_position_row(out, row, m0, &u, -T::one());
+    }
+    Some(())
+}
+
+/// The velocity term of [`distance`]: `(|dv|^2 - (u . dv)^2)/|dr| + u . (a_1 - a_0)` with
+/// `dv = v_1 - v_0`, `a_i` the markers' velocity parts of `r_tt`.
+pub fn distance_velocity_term<T: Real>(m0: &MarkerState<T>, m1: &MarkerState<T>) -> Option<T> {
+    let dr = m1.position - m0.position;
+    let len = dr.norm_squared().sqrt_l();
+    if !(len > T::zero()) {
+        return None;
+    }
+    let u = dr / len;
+    let dv = m1.velocity - m0.velocity;
+    let ud = u.dot(&dv);
+    Some((dv.dot(&dv) - ud * ud) / len + u.dot(&(m1.r_tt_velocity - m0.r_tt_velocity)))
+}
+
+/// Exudyn's `ObjectJointRevolute2D`: `C = r_1 - r_0` (m, 2 equations, rows `row`, `row + 1`).
+pub fn revolute<T: Real, const S: usize>(
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    row: usize,
+    c: &mut [T],
+    jac: Option<&mut Block<'_, T, S>>,
+) -> Option<()> {
+    let dr = m1.position - m0.position;
+    *c.get_mut(row)? = dr.x;
+    *c.get_mut(row + 1)? = dr.y;
+    if let Some(out) = jac {
+        for (i, e) in [Vector2::x(), Vector2::y()].iter().enumerate() {
+            add_position_row(out, row + i, m1, e, T::one());
+            add_position_row(out, row + i, m0, e, -T::one());
+        }
+    }
+    Some(())
+}
+
+/// The velocity term of [`revolute`]: `a_1 - a_0` (2 entries).
+pub fn revolute_velocity_term<T: Real>(m0: &MarkerState<T>, m1: &MarkerState<T>) -> Vector2<T> {
+    m1.r_tt_velocity - m0.r_tt_velocity
+}
+
+/// Exudyn's `ObjectJointPrismatic2D`: with the axis `t_0 = R(angle_0) axis` of marker 0 and the
+/// normal `n_1 = R(angle_1) normal` of marker 1 (both given in the marker frames),
+/// `C_0 = (r_1 - r_0) . n_1` (m) and, with `constrain_rotation`, `C_1 = t_0 . n_1` (-):
+/// 1 or 2 equations from `row`.
+#[allow(clippy::too_many_arguments)]
+pub fn prismatic<T: Real, const S: usize>(
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    axis: &Vector2<T>,
+    normal: &Vector2<T>,
+    constrain_rotation: bool,
+    row: usize,
+    c: &mut [T],
+    jac: Option<&mut Block<'_, T, S>>,
+) -> Option<()> {
+    let dr = m1.position - m0.position;
+    let t0 = rotate(m0.angle, axis);
+    let n1 = rotate(m1.angle, normal);
+    *c.get_mut(row)? = dr.dot(&n1);
+    if constrain_rotation {
+        *c.get_mut(row + 1)? = t0.dot(&n1);
+    }
+    if let Some(out) = jac {
+        // d(dr . n1) = n1 . (dr_1 - dr_0) + dr . perp(n1) dangle_1.
+        add_position_row(out, row, m1, &n1, T::one());
+        add_position_row(out, row, m0, &n1, -T::one());
+        let dn = dr.dot(&perp(&n1));
+        for k in 0..m1.ncols {
+            out.add(row, m1.cols[k], dn * m1.dangle[k]);
+        }
+        if constrain_rotation {
+            // d(t0 . n1) = perp(t0) . n1 dangle_0 + t0 . perp(n1) dangle_1.
+            let (a, b) = (perp(&t0).dot(&n1), t0.dot(&perp(&n1)));
+            for k in 0..m0.ncols {
+                out.add(row + 1, m0.cols[k], a * m0.dangle[k]);
+            }
+            for k in 0..m1.ncols {
+                out.add(row + 1, m1.cols[k], b * m1.dangle[k]);
+            }
+        }
+    }
+    Some(())
+}
+
+/// The velocity terms of [`prismatic`] (`[C_0, C_1]`'s second derivatives without the
+/// accelerations): with `w_i` the markers' angular velocities and `dv = v_1 - v_0`,
+/// `2 w_1 dv . perp(n_1) - w_1^2 dr . n_1 + (a_1 - a_0) . n_1` and
+/// `-(w_0 - w_1)^2 t_0 . n_1`.
+pub fn prismatic_velocity_terms<T: Real>(
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    axis: &Vector2<T>,
+    normal: &Vector2<T>,
+) -> [T; 2] {
+    let dr = m1.position - m0.position;
+    let dv = m1.velocity - m0.velocity;
+    let t0 = rotate(m0.angle, axis);
+    let n1 = rotate(m1.angle, normal);
+    let (w0, w1) = (m0.angular_velocity, m1.angular_velocity);
+    let two = T::c(2.0);
+    let c0 = two * w1 * dv.dot(&perp(&n1)) - w1 * w1 * dr.dot(&n1)
+        + (m1.r_tt_velocity - m0.r_tt_velocity).dot(&n1);
+    let dw = w0 - w1;
+    [c0, -dw * dw * t0.dot(&n1)]
+}
+
+/// Exudyn's `ObjectConnectorCoordinate`: `C = q_1 - factor q_0 - offset` for coordinates `i1`
+/// and `i0` of `q` (either may be `None`: the ground, a zero coordinate). 1 equation at `row`;
+/// its velocity term is zero.
+#[allow(clippy::too_many_arguments)]
+pub fn coordinate<T: Real, const S: usize>(
+    q: &[T],
+    i0: Option<usize>,
+    i1: Option<usize>,
+    factor: T,
+    offset: T,
+    row: usize,
+    c: &mut [T],
+    jac: Option<&mut Block<'_, T, S>>,
+) -> Option<()> {
+    let q0 = match i0 {
+        Some(i) => *q.get(i)?,
+        None => T::zero(),
+    };
+    let q1 = match i1 {
+        Some(i) => *q.get(i)?,
+        None => T::zero(),
+    };
+    *c.get_mut(row)? = q1 - factor * q0 - offset;
+    if let Some(out) = jac {
+        if let Some(i) = i1 {
+            out.add(row, i, T::one());
+        }
+        if let Some(i) = i0 {
+            out.add(row, i, -factor);
+        }
+    }
+    Some(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const S: usize = 8;
+
+    fn markers() -> [PlanarMarker<f64>; 4] {
+        [
+            PlanarMarker::Ground {
+                position: Vector2::new(0.3, -0.2),
+                angle: 0.4,
+            },
+            PlanarMarker::Point { offset: 0 },
+            PlanarMarker::Rigid {
+                offset: 2,
+                local: Vector2::new(0.5, -0.1),
+                angle: 0.3,
+            },
+            PlanarMarker::Rigid {
+                offset: 5,
+                local: Vector2::new(-0.2, 0.25),
+                angle: -0.7,
+            },
+        ]
+    }
+
+    fn q() -> [f64; 8] {
+        [0.9, 0.4, -0.3, 0.2, 0.8, 1.1, -0.6, -1.3]
+    }
+
+    fn v() -> [f64; 8] {
+        [0.3, -0.7, 1.1, 0.4, -2.0, -0.5, 0.9, 1.7]
+    }
+
+    /// Every constraint between every pair of markers: `C_q` against central differences of
+    /// `C`, and the velocity term against central differences of `C_q v` along `v`.
+    #[test]
+    fn jacobians_and_velocity_terms_match_finite_differences() {
+        let ms = markers();
+        let axis = Vector2::new(0.8, 0.6);
+        let normal = Vector2::new(-0.6, 0.8);
+        // Equations and velocity terms of one constraint kind between a pair, at q.
+        let eval =
+            |kind: usize, a: usize, b: usize, q: &[f64], jac: Option<&mut Block<'_, f64, S>>| {
+                let (m0, m1) = (ms[a].state(q, &v()).unwrap(), ms[b].state(q, &v()).unwrap());
+                let mut c = [0.0; 2];
+                match kind {
+                    0 => distance(&m0, &m1, 0.7, 0, &mut c, jac).unwrap(),
+                    1 => revolute(&m0, &m1, 0, &mut c, jac).unwrap(),
+                    _ => prismatic(&m0, &m1, &axis, &normal, true, 0, &mut c, jac).unwrap(),
+                }
+                let t = match kind {
+                    0 => [distance_velocity_term(&m0, &m1).unwrap(), 0.0],
+                    1 => {
+                        let r = revolute_velocity_term(&m0, &m1);
+                        [r.x, r.y]
+                    }
+                    _ => prismatic_velocity_terms(&m0, &m1, &axis, &normal),
+                };
+                (c, t)
+            };
+        let rows = [1, 2, 2];
+        for kind in 0..3 {
+            for a in 0..4 {
+                for b in 0..4 {
+                    if a == b || (a == 0 && b == 0) {
+                        continue;
+                    }
+                    let mut j = [[0.0; S]; S];
+                    let (_, term) =
+                        eval(kind, a, b, &q(), Some(&mut Block::new(&mut j, 0, 0, 2, S)));
+                    let h = 1e-6;
+                    for col in 0..S {
+                        let (mut qp, mut qm) = (q(), q());
+                        qp[col] += h;
+                        qm[col] -= h;
+                        let (cp, _) = eval(kind, a, b, &qp, None);
+                        let (cm, _) = eval(kind, a, b, &qm, None);
+                        for r in 0..rows[kind] {
+                            let fd = (cp[r] - cm[r]) / (2.0 * h);
+                            assert!(
+                                (j[r][col] - fd).abs() < 1e-8,
+                                "kind {kind} {a}->{b} row {r} col {col}: {} vs {fd}",
+                                j[r][col]
+                            );
+                        }
+                    }
+                    // (C_q v)_q v = d/ds [C_q(q + s v) v] at s = 0.
+                    let cqv = |s: f64| {
+                        let mut qs = q();
+                        for i in 0..S {
+                            qs[i] += s * v()[i];
+                        }
+                        let mut j = [[0.0; S]; S];
+                        eval(kind, a, b, &qs, Some(&mut Block::new(&mut j, 0, 0, 2, S)));
+                        let mut out = [0.0; 2];
+                        for r in 0..2 {
+                            out[r] = (0..S).map(|i| j[r][i] * v()[i]).sum::<f64>();
+                        }
+                        out
+                    };
+                    let (p, m) = (cqv(h), cqv(-h));
+                    for r in 0..rows[kind] {
+                        let fd = (p[r] - m[r]) / (2.0 * h);
+                        assert!(
+                            (term[r] - fd).abs() < 1e-6,
+                            "kind {kind} {a}->{b} term {r}: {} vs {fd}",
+                            term[r]
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The coordinate constraint: its value and rows; coinciding markers have no distance
+    /// direction; a marker outside `q` is `None`.
+    #[test]
+    fn coordinate_and_degenerate_cases() {
+        let q = q();
+        let mut c = [0.0; 1];
+        let mut j = [[0.0; S]; S];
+        coordinate(
+            &q,
+            Some(1),
+            Some(3),
+            2.0,
+            0.5,
+            0,
+            &mut c,
+            Some(&mut Block::new(&mut j, 0, 0, 1, S)),
+        )
+        .unwrap();
+        assert_eq!(c[0], q[3] - 2.0 * q[1] - 0.5);
+        assert_eq!((j[0][3], j[0][1]), (1.0, -2.0));
+        coordinate::<f64, S>(&q, None, Some(2), 1.0, 0.0, 0, &mut c, None).unwrap();
+        assert_eq!(c[0], q[2]);
+        let p = PlanarMarker::Point { offset: 0 }.state(&q, &v()).unwrap();
+        assert_eq!(distance::<f64, S>(&p, &p, 1.0, 0, &mut c, None), None);
+        assert_eq!(distance_velocity_term(&p, &p), None);
+        assert!(PlanarMarker::<f64>::Rigid {
+            offset: 6,
+            local: Vector2::zeros(),
+            angle: 0.0
+        }
+        .state(&q, &v())
+        .is_none());
+        assert!(coordinate::<f64, S>(&q, Some(9), None, 1.0, 0.0, 0, &mut c, None).is_none());
+    }
+}
