@@ -271,9 +271,8 @@ fn the_motion_converges_with_order_two() {
     }
 }
 
-/// Newton converges quadratically on the slider-crank (the constraint forces' Jacobian by
-/// forward differences: the residual falls quadratically to about 1e-9 of its start, then
-/// reaches the tolerance in one more update).
+/// Newton converges quadratically on the slider-crank (every Jacobian analytic: the
+/// constraint forces' from core's planar Hessians).
 #[test]
 fn newton_converges_quadratically_on_the_slider_crank() {
     let (solver, mut s, mut work) = start(0.9, Formulation::Index3);
@@ -296,7 +295,8 @@ fn newton_converges_quadratically_on_the_slider_crank() {
     );
     assert!(r.newton_iterations <= 6, "{r:?}");
     for k in 0..e.len() - 1 {
-        if e[k] > 1e-8 {
+        // Above the rounding floor, each residual is at most ten times the square of the last.
+        if e[k + 1] > 1e-13 {
             assert!(e[k + 1] <= 10.0 * e[k] * e[k], "not quadratic: {e:?}");
         }
     }

@@ -64,6 +64,9 @@ pub struct MarkerState<T> {
     pub ncols: usize,
     /// The velocity part of `r_tt`: `-theta_t^2 R(theta) p` (m/s^2, world; zero but on a rigid body).
     pub r_tt_velocity: Vector2<T>,
+    /// `d^2 r / d theta^2 = -R(theta) p` (m, world; zero but on a rigid body, whose `theta` is
+    /// column `cols[2]`: the only second derivative of `r`).
+    pub d2r: Vector2<T>,
 }
 
 /// `v` turned by 90 degrees: `[-v_y, v_x]` (`dR(theta)/dtheta p = perp(R p)`).
@@ -93,6 +96,7 @@ impl<T: Real> PlanarMarker<T> {
             cols: [0; 3],
             ncols: 0,
             r_tt_velocity: zero2,
+            d2r: zero2,
         };
         match *self {
             PlanarMarker::Ground { position, angle } => {
@@ -125,6 +129,7 @@ impl<T: Real> PlanarMarker<T> {
                 s.cols = [offset, offset + 1, offset + 2];
                 s.ncols = 3;
                 s.r_tt_velocity = -rp * (w * w);
+                s.d2r = -rp;
             }
         }
         Some(s)
@@ -307,6 +312,129 @@ pub fn coordinate<T: Real, const S: usize>(
     Some(())
 }
 
+/// Adds `a . d^2 r / dq^2` of marker `m` times `sign` to `out` (`m`'s only second
+/// derivative is `d^2 r / d theta^2`, on a rigid body).
+fn add_position_hessian<T: Real, const S: usize>(
+    out: &mut Block<'_, T, S>,
+    m: &MarkerState<T>,
+    a: &Vector2<T>,
+    sign: T,
+) {
+    if m.ncols == 3 {
+        out.add(m.cols[2], m.cols[2], sign * a.dot(&m.d2r));
+    }
+}
+
+/// Adds `factor (d/dq)(C_q^T lambda)` of a [`revolute`] joint (multipliers `lambda`, 2) to
+/// `out`: `lambda . d^2 (r_1 - r_0) / dq^2`.
+pub fn revolute_hessian<T: Real, const S: usize>(
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    lambda: &Vector2<T>,
+    factor: T,
+    out: &mut Block<'_, T, S>,
+) {
+    add_position_hessian(out, m1, lambda, factor);
+    add_position_hessian(out, m0, lambda, -factor);
+}
+
+/// Adds `factor lambda d^2 C / dq^2` of a [`distance`] constraint to `out`:
+/// `(J_1 - J_0)^T (E - u u^T) (J_1 - J_0) / |dr| + u . d^2 (r_1 - r_0) / dq^2`.
+pub fn distance_hessian<T: Real, const S: usize>(
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    lambda: T,
+    factor: T,
+    out: &mut Block<'_, T, S>,
+) -> Option<()> {
+    let dr = m1.position - m0.position;
+    let len = dr.norm_squared().sqrt_l();
+    if !(len > T::zero()) {
+        return None;
+    }
+    let u = dr / len;
+    let f = factor * lambda;
+    // The columns of both markers with their signed dr/dq.
+    let cols = |m: &MarkerState<T>, sign: T| {
+        let mut c = [(0usize, Vector2::zeros()); 3];
+        for k in 0..m.ncols {
+            c[k] = (m.cols[k], m.dr[k] * sign);
+        }
+        (c, m.ncols)
+    };
+    let (c1, n1) = cols(m1, T::one());
+    let (c0, n0) = cols(m0, -T::one());
+    let all = c1[..n1].iter().chain(c0[..n0].iter());
+    for &(i, di) in all.clone() {
+        for &(j, dj) in all.clone() {
+            let p = (di.dot(&dj) - u.dot(&di) * u.dot(&dj)) / len;
+            out.add(i, j, f * p);
+        }
+    }
+    add_position_hessian(out, m1, &u, f);
+    add_position_hessian(out, m0, &u, -f);
+    Some(())
+}
+
+/// Adds `factor (d/dq)(C_q^T lambda)` of a [`prismatic`] joint (multipliers `lambda[0]`, and
+/// `lambda[1]` with `constrain_rotation`) to `out`.
+#[allow(clippy::too_many_arguments)]
+pub fn prismatic_hessian<T: Real, const S: usize>(
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    axis: &Vector2<T>,
+    normal: &Vector2<T>,
+    constrain_rotation: bool,
+    lambda: &[T; 2],
+    factor: T,
+    out: &mut Block<'_, T, S>,
+) {
+    let dr = m1.position - m0.position;
+    let t0 = rotate(m0.angle, axis);
+    let n1 = rotate(m1.angle, normal);
+    let f = factor * lambda[0];
+    // C_0 = dr . n1: dr's second derivatives along n1, the mixed terms
+    // (d dr/dq_i . perp(n1)) dangle_1_j (both orders), and dr . (-n1) dangle_1 dangle_1.
+    add_position_hessian(out, m1, &n1, f);
+    add_position_hessian(out, m0, &n1, -f);
+    let pn = perp(&n1);
+    for (m, sign) in [(m1, T::one()), (m0, -T::one())] {
+        for k in 0..m.ncols {
+            let a = sign * m.dr[k].dot(&pn);
+            for l in 0..m1.ncols {
+                let b = a * m1.dangle[l];
+                out.add(m.cols[k], m1.cols[l], f * b);
+                out.add(m1.cols[l], m.cols[k], f * b);
+            }
+        }
+    }
+    let dd = -dr.dot(&n1);
+    for k in 0..m1.ncols {
+        for l in 0..m1.ncols {
+            out.add(m1.cols[k], m1.cols[l], f * dd * m1.dangle[k] * m1.dangle[l]);
+        }
+    }
+    if constrain_rotation {
+        // C_1 = t0 . n1, a function of angle_1 - angle_0 whose second derivative is -C_1.
+        let g = -factor * lambda[1] * t0.dot(&n1);
+        let terms = |m: &MarkerState<T>, sign: T| {
+            let mut c = [(0usize, T::zero()); 3];
+            for k in 0..m.ncols {
+                c[k] = (m.cols[k], m.dangle[k] * sign);
+            }
+            (c, m.ncols)
+        };
+        let (a1, k1) = terms(m1, T::one());
+        let (a0, k0) = terms(m0, -T::one());
+        let all = a1[..k1].iter().chain(a0[..k0].iter());
+        for &(i, di) in all.clone() {
+            for &(j, dj) in all.clone() {
+                out.add(i, j, g * di * dj);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -417,6 +545,66 @@ mod tests {
                             "kind {kind} {a}->{b} term {r}: {} vs {fd}",
                             term[r]
                         );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The Hessian terms `d(C_q^T lambda)/dq` against central differences of `C_q^T lambda`.
+    #[test]
+    fn hessians_match_finite_differences() {
+        let ms = markers();
+        let axis = Vector2::new(0.8, 0.6);
+        let normal = Vector2::new(-0.6, 0.8);
+        let lam = [0.7, -1.3];
+        let cq_t_lambda = |kind: usize, a: usize, b: usize, q: &[f64]| {
+            let (m0, m1) = (ms[a].state(q, &v()).unwrap(), ms[b].state(q, &v()).unwrap());
+            let mut j = [[0.0; S]; S];
+            let mut c = [0.0; 2];
+            let blk = &mut Block::new(&mut j, 0, 0, 2, S);
+            match kind {
+                0 => distance(&m0, &m1, 0.7, 0, &mut c, Some(blk)).unwrap(),
+                1 => revolute(&m0, &m1, 0, &mut c, Some(blk)).unwrap(),
+                _ => prismatic(&m0, &m1, &axis, &normal, true, 0, &mut c, Some(blk)).unwrap(),
+            }
+            let mut g = [0.0; S];
+            for i in 0..S {
+                g[i] = j[0][i] * lam[0] + j[1][i] * lam[1];
+            }
+            g
+        };
+        for kind in 0..3 {
+            for a in 0..4 {
+                for b in 0..4 {
+                    if a == b {
+                        continue;
+                    }
+                    let (m0, m1) = (
+                        ms[a].state(&q(), &v()).unwrap(),
+                        ms[b].state(&q(), &v()).unwrap(),
+                    );
+                    let mut hm = [[0.0; S]; S];
+                    let blk = &mut Block::new(&mut hm, 0, 0, S, S);
+                    match kind {
+                        0 => distance_hessian(&m0, &m1, lam[0], 2.0, blk).unwrap(),
+                        1 => revolute_hessian(&m0, &m1, &Vector2::new(lam[0], lam[1]), 2.0, blk),
+                        _ => prismatic_hessian(&m0, &m1, &axis, &normal, true, &lam, 2.0, blk),
+                    }
+                    let h = 1e-6;
+                    for col in 0..S {
+                        let (mut qp, mut qm) = (q(), q());
+                        qp[col] += h;
+                        qm[col] -= h;
+                        let (gp, gm) = (cq_t_lambda(kind, a, b, &qp), cq_t_lambda(kind, a, b, &qm));
+                        for r in 0..S {
+                            let fd = 2.0 * (gp[r] - gm[r]) / (2.0 * h);
+                            assert!(
+                                (hm[r][col] - fd).abs() < 1e-7,
+                                "kind {kind} {a}->{b} ({r}, {col}): {} vs {fd}",
+                                hm[r][col]
+                            );
+                        }
                     }
                 }
             }
