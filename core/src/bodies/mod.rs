@@ -4,6 +4,8 @@ pub mod body_cylinder;
 pub mod ground;
 pub mod mass_point_2d;
 pub mod rigid_body;
+pub mod rigid_body_2d;
 
 pub use ground::ObjectGround;
 pub use mass_point_2d::MassPoint2D;
+pub use rigid_body_2d::RigidBody2D;

@@ -8,9 +8,11 @@
 
 pub mod ground;
 pub mod point2d;
+pub mod rigid2d;
 
 pub use ground::NodePointGround;
 pub use point2d::{NodePoint2D, Point2DConfiguration, Point2DState};
+pub use rigid2d::{NodeRigidBody2D, Rigid2DConfiguration, Rigid2DState};
 
 use crate::body::Jacobian;
 use crate::{OutputValue, OutputVariableType, Real, Result};
