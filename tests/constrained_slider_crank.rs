@@ -7,134 +7,19 @@
 //! at every step), and the minimal-coordinate equation of motion of the crank angle
 //! (`J(phi) phi'' + J'(phi) phi'^2 / 2 = tau`) integrated by RK4 with a tiny step.
 
-use mbs_core::constraints::planar::{self, PlanarMarker};
+#[path = "../firmware/rust/src/slider_crank.rs"]
+mod slider_crank;
+
 use mbs_core::integrators::constrained::{
-    Assembly, Block, ConstrainedAlpha, ConstrainedModel, ConstrainedState, Formulation, Workspace,
+    Assembly, ConstrainedAlpha, ConstrainedState, Formulation, Workspace,
 };
 use mbs_core::solver::settings::NewtonSettings;
-use mbs_core::Result;
 use nalgebra::Vector2;
+use slider_crank::{i0, i1, start_coordinates, SliderCrank, A0, A1, M0, M1, M2};
 
-const A0: f64 = 0.25; // half length of the crank (m)
-const A1: f64 = 0.5; // half length of the rod (m)
-const M0: f64 = 2.0;
-const M1: f64 = 4.0;
-const M2: f64 = 1.0; // slider (kg)
-const TORQUE: f64 = 10.0; // N m on the crank
+const TORQUE: f64 = 10.0; // N m on the crank, as in Exudyn's example
 const S: usize = 24;
-
-fn i0() -> f64 {
-    M0 / 12.0 * (2.0 * A0) * (2.0 * A0)
-}
-fn i1() -> f64 {
-    M1 / 12.0 * (2.0 * A1) * (2.0 * A1)
-}
-
-/// Coordinates: crank `x, y, theta` (0..3), rod (3..6), slider `x, y` (6..8); `torque` (N m)
-/// on the crank.
-struct SliderCrank {
-    torque: f64,
-}
-
-const DRIVEN: SliderCrank = SliderCrank { torque: TORQUE };
-
-impl SliderCrank {
-    fn markers() -> [(PlanarMarker<f64>, PlanarMarker<f64>); 3] {
-        let rigid = |offset, x: f64| PlanarMarker::Rigid {
-            offset,
-            local: Vector2::new(x, 0.0),
-            angle: 0.0,
-        };
-        [
-            (
-                PlanarMarker::Ground {
-                    position: Vector2::zeros(),
-                    angle: 0.0,
-                },
-                rigid(0, -A0),
-            ),
-            (rigid(0, A0), rigid(3, -A1)),
-            (rigid(3, A1), PlanarMarker::Point { offset: 6 }),
-        ]
-    }
-}
-
-impl ConstrainedModel<f64> for SliderCrank {
-    fn coordinates(&self) -> usize {
-        8
-    }
-    fn constraints(&self) -> usize {
-        7
-    }
-    fn mass<const N: usize>(&self, _t: f64, _q: &[f64], out: &mut Block<'_, f64, N>) -> Result<()> {
-        for (i, m) in [M0, M0, i0(), M1, M1, i1(), M2, M2].iter().enumerate() {
-            out.add(i, i, *m);
-        }
-        Ok(())
-    }
-    fn force(&self, _t: f64, _q: &[f64], _v: &[f64], f: &mut [f64]) -> Result<()> {
-        f[2] += self.torque;
-        Ok(())
-    }
-    fn force_jacobians<const N: usize>(
-        &self,
-        _t: f64,
-        _q: &[f64],
-        _v: &[f64],
-        _a: f64,
-        _b: f64,
-        _out: &mut Block<'_, f64, N>,
-    ) -> Option<Result<()>> {
-        Some(Ok(())) // a constant torque: both Jacobians zero
-    }
-    fn constraint(&self, _t: f64, q: &[f64], c: &mut [f64]) -> Result<()> {
-        self.equations::<S>(q, c, None);
-        Ok(())
-    }
-    fn constraint_jacobian<const N: usize>(
-        &self,
-        _t: f64,
-        q: &[f64],
-        out: &mut Block<'_, f64, N>,
-    ) -> Result<()> {
-        let mut c = [0.0; 7];
-        self.equations(q, &mut c, Some(out));
-        Ok(())
-    }
-    fn constraint_velocity_term(
-        &self,
-        _t: f64,
-        q: &[f64],
-        v: &[f64],
-        out: &mut [f64],
-    ) -> Option<Result<()>> {
-        for (k, (a, b)) in Self::markers().iter().enumerate() {
-            let (m0, m1) = (a.state(q, v).unwrap(), b.state(q, v).unwrap());
-            let t = planar::revolute_velocity_term(&m0, &m1);
-            out[2 * k] = t.x;
-            out[2 * k + 1] = t.y;
-        }
-        out[6] = 0.0;
-        Some(Ok(()))
-    }
-}
-
-impl SliderCrank {
-    /// The three revolute joints (rows 0..6) and the slider on the x axis (row 6).
-    fn equations<const N: usize>(
-        &self,
-        q: &[f64],
-        c: &mut [f64],
-        mut jac: Option<&mut Block<'_, f64, N>>,
-    ) {
-        let v = [0.0; 8];
-        for (k, (a, b)) in Self::markers().iter().enumerate() {
-            let (m0, m1) = (a.state(q, &v).unwrap(), b.state(q, &v).unwrap());
-            planar::revolute(&m0, &m1, 2 * k, c, jac.as_deref_mut()).unwrap();
-        }
-        planar::coordinate(q, None, Some(7), 1.0, 0.0, 6, c, jac).unwrap();
-    }
-}
+const DRIVEN: SliderCrank<f64> = SliderCrank { torque: TORQUE };
 
 /// The mechanism's kinematics from the crank angle `phi`: the rod angle `psi`
 /// (`2 a0 sin phi + 2 a1 sin psi = 0`) and the slider's `x`, with their derivatives.
@@ -200,16 +85,7 @@ fn start(
         .with_formulation(formulation);
     let mut work = Workspace::default();
     // The straight configuration of Exudyn's example, at rest.
-    let q0 = [
-        A0,
-        0.0,
-        0.0,
-        2.0 * A0 + A1,
-        0.0,
-        0.0,
-        2.0 * A0 + 2.0 * A1,
-        0.0,
-    ];
+    let q0 = start_coordinates::<f64>();
     let s = solver
         .initial_state(&DRIVEN, 0.0, &q0, &[0.0; 8], Assembly::default(), &mut work)
         .unwrap();
@@ -324,16 +200,7 @@ fn the_energy_over_100000_steps() {
         let solver = ConstrainedAlpha::new(rho).unwrap().with_formulation(f);
         let mut work = Workspace::<f64, S>::default();
         // The crank turning at 5 rad/s; the assembly makes the other velocities consistent.
-        let q0 = [
-            A0,
-            0.0,
-            0.0,
-            2.0 * A0 + A1,
-            0.0,
-            0.0,
-            2.0 * A0 + 2.0 * A1,
-            0.0,
-        ];
+        let q0 = start_coordinates::<f64>();
         let v0 = [0.0, 5.0 * A0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0];
         let assembly = Assembly {
             solve: true,

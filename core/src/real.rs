@@ -63,11 +63,14 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug {
     fn abs_l(self) -> Self;
     /// sqrt(self^2 + y^2) without undue overflow (libm).
     fn hypot_l(self, y: Self) -> Self;
+    /// `(sin self, cos self)` of an angle in rad: in f32 without double arithmetic
+    /// ([`math::sincos`](crate::math::sincos)), in f64 libm's.
+    fn sin_cos_l(self) -> (Self, Self);
 }
 
 macro_rules! impl_real {
     ($t:ty, $eps:expr, $sign:expr, $hw:expr, $sqrt:ident, $sin:ident, $cos:ident, $tan:ident, $asin:ident, $acos:ident,
-     $atan2:ident, $exp:ident, $ln:ident, $fabs:ident, $hypot:ident) => {
+     $atan2:ident, $exp:ident, $ln:ident, $fabs:ident, $hypot:ident, $sincos:path) => {
         // `#[inline]` on each method: they are one instruction or one libm call, and a
         // non-generic function is not inlined into another crate (the C API) without it.
         impl Real for $t {
@@ -142,6 +145,10 @@ macro_rules! impl_real {
             fn hypot_l(self, y: Self) -> Self {
                 libm::$hypot(self, y)
             }
+            #[inline]
+            fn sin_cos_l(self) -> (Self, Self) {
+                $sincos(self)
+            }
         }
     };
 }
@@ -161,7 +168,8 @@ impl_real!(
     expf,
     logf,
     fabsf,
-    hypotf
+    hypotf,
+    crate::math::sincos::sin_cos_f32
 );
 impl_real!(
     f64,
@@ -178,7 +186,8 @@ impl_real!(
     exp,
     log,
     fabs,
-    hypot
+    hypot,
+    crate::math::sincos::sin_cos_f64
 );
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ impl<T: Real> RigidBody2D<T> {
 
     /// `R p` for a local position `p` at the configuration's angle.
     fn turned(&self, s: &Rigid2DConfiguration<T>, p: &Vector2<T>) -> Vector2<T> {
-        let (sn, cs) = (s.angle().sin_l(), s.angle().cos_l());
+        let (sn, cs) = s.angle().sin_cos_l();
         Vector2::new(cs * p.x - sn * p.y, sn * p.x + cs * p.y)
     }
 

@@ -76,7 +76,7 @@ fn perp<T: Real>(v: &Vector2<T>) -> Vector2<T> {
 
 /// `R(angle) v`.
 fn rotate<T: Real>(angle: T, v: &Vector2<T>) -> Vector2<T> {
-    let (s, c) = (angle.sin_l(), angle.cos_l());
+    let (s, c) = angle.sin_cos_l();
     Vector2::new(c * v.x - s * v.y, s * v.x + c * v.y)
 }
 

@@ -5,6 +5,7 @@
 pub mod dense;
 pub mod linear_solve;
 pub mod quaternion;
+pub mod sincos;
 pub mod skew;
 pub mod solve3;
 

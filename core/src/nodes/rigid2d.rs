@@ -123,7 +123,7 @@ impl<T: Real> Rigid2DConfiguration<T> {
 
     /// `R_0b` (body to world).
     pub fn rotation_matrix(&self) -> Matrix3<T> {
-        let (s, c) = (self.angle().sin_l(), self.angle().cos_l());
+        let (s, c) = self.angle().sin_cos_l();
         let (o, z) = (T::one(), T::zero());
         Matrix3::new(c, -s, z, s, c, z, z, z, o)
     }

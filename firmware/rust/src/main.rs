@@ -18,6 +18,7 @@
 
 mod probe;
 mod semihost;
+mod slider_crank;
 mod workload;
 
 use core::mem::size_of;
@@ -33,7 +34,9 @@ use mbs_core::system::{
 };
 use mbs_core::Real;
 use panic_semihosting as _;
-use workload::{MiniMassPoint, Outcome, SpinningCylinder, CYLINDER_STEPS};
+use workload::{
+    MiniMassPoint, Outcome, SliderCrankRun, SpinningCylinder, CYLINDER_STEPS, SLIDER_CRANK_STEPS,
+};
 
 #[cfg(target_arch = "arm")]
 const TARGET: &str = if cfg!(target_abi = "eabihf") {
@@ -48,6 +51,13 @@ const TARGET: &str = if cfg!(target_abi = "eabihf") {
 const MINI_TOL_F64: f64 = 1e-12;
 const MINI_TOL_F32: f64 = 1e-5;
 const CYLINDER_TOL: f64 = 5e-5;
+/// The slider-crank's deviation from its loop closure (m): the Newton tolerance's in f64, the
+/// rounding of f32 coordinates near 1 m (a few 1e-7) in f32.
+const SLIDER_CRANK_TOL_F64: f64 = 1e-9;
+const SLIDER_CRANK_TOL_F32: f64 = 2e-6;
+/// The slider-crank runs where its dense solver fits: the Cortex-M4F (the Cortex-M0 board has
+/// 16 KiB of RAM, less than the f64 workspace and step need).
+const SLIDER_CRANK: bool = cfg!(target_abi = "eabihf");
 
 #[entry]
 fn main() -> ! {
@@ -101,6 +111,20 @@ fn main() -> ! {
         workload::spinning_cylinder::<f32>(CYLINDER_STEPS),
         CYLINDER_TOL,
     );
+    if SLIDER_CRANK {
+        failures += check(
+            "slider_crank",
+            "f64",
+            workload::slider_crank::<f64>(SLIDER_CRANK_STEPS),
+            SLIDER_CRANK_TOL_F64,
+        );
+        failures += check(
+            "slider_crank",
+            "f32",
+            workload::slider_crank::<f32>(SLIDER_CRANK_STEPS),
+            SLIDER_CRANK_TOL_F32,
+        );
+    }
     hprintln!(
         "stack what=since_reset bytes={} region={}",
         probe::stack_bytes_since_reset(),
@@ -143,6 +167,19 @@ fn mini_step<T: Real>(p: &mut Prepared<MiniMassPoint<T>>) {
 
 fn cylinder_step<T: Real>(p: &mut Prepared<SpinningCylinder<T>>) {
     p.ok &= p.sim.step().is_ok();
+}
+
+fn slider_crank_step<T: Real>(p: &mut Prepared<SliderCrankRun<T>>) {
+    p.ok &= p.sim.step().is_ok();
+}
+
+fn prepared_slider_crank<T: Real>() -> Option<Prepared<SliderCrankRun<T>>> {
+    let mut p = Prepared {
+        sim: SliderCrankRun::<T>::new().ok()?,
+        ok: true,
+    };
+    slider_crank_step(&mut p);
+    p.ok.then_some(p)
 }
 
 fn prepared_mini<T: Real>() -> Option<Prepared<MiniMassPoint<T>>> {
@@ -238,7 +275,21 @@ fn stack_steps() -> u32 {
         "f64",
         prepared_cylinder::<f64>(),
         cylinder_step::<f64>,
-    )
+    ) + if SLIDER_CRANK {
+        stack_line(
+            "slider_crank_step",
+            "f32",
+            prepared_slider_crank::<f32>(),
+            slider_crank_step::<f32>,
+        ) + stack_line(
+            "slider_crank_step",
+            "f64",
+            prepared_slider_crank::<f64>(),
+            slider_crank_step::<f64>,
+        )
+    } else {
+        0
+    }
 }
 
 /// RAM of the state and model types (bytes, this target's layout).
@@ -296,7 +347,8 @@ fn system_ram<T: Real>(ty: &str) {
 /// One step of each workload between the count markers; the order is printed first.
 fn count() {
     hprintln!(
-        "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64"
+        "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64{}",
+        if SLIDER_CRANK { ",slider_crank_step/f32,slider_crank_step/f64" } else { "" }
     );
     let m32 = prepared_mini::<f32>();
     let m64 = prepared_mini::<f64>();
@@ -311,7 +363,19 @@ fn count() {
     probe::counted(mini_step::<f64>, &mut m64);
     probe::counted(cylinder_step::<f32>, &mut c32);
     probe::counted(cylinder_step::<f64>, &mut c64);
-    if !(m32.ok && m64.ok && c32.ok && c64.ok) {
+    let mut ok = m32.ok && m64.ok && c32.ok && c64.ok;
+    if SLIDER_CRANK {
+        let (Some(mut s32), Some(mut s64)) =
+            (prepared_slider_crank::<f32>(), prepared_slider_crank::<f64>())
+        else {
+            hprintln!("count FAIL (setup)");
+            semihost::exit(1);
+        };
+        probe::counted(slider_crank_step::<f32>, &mut s32);
+        probe::counted(slider_crank_step::<f64>, &mut s64);
+        ok &= s32.ok && s64.ok;
+    }
+    if !ok {
         hprintln!("count FAIL (a step failed)");
         semihost::exit(1);
     }

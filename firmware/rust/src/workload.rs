@@ -15,18 +15,25 @@
 //!   t = 1 s is about `lambda^3 dt^2 t / 12 |w_perp|` = 3e-5 rad/s (measured: 2.3e-5 rad/s in f64
 //!   and in f32).
 //!
+//! - [`SliderCrankRun`]: the slider-crank of Exudyn's `SliderCrank.py` in redundant
+//!   coordinates under a torque, index-3 generalized-alpha with Lagrange multipliers; reference:
+//!   the loop closure of the crank angle at every step.
+//!
 //! Each run returns the final state, an FNV-1a hash over the bit patterns of every state
 //! component after every step, and the error against the closed form. Only `mbs_core`,
 //! `nalgebra`, `libm` and `core` are used here (no std, no allocation).
 
+use crate::slider_crank::{start_coordinates, SliderCrank, A0, A1};
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::MassPoint2D;
+use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, ConstrainedState, Workspace};
 use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{
     GeneralizedAlpha, RigidIntegrator, RigidLoads, SecondOrderState, StepStatus,
 };
 use mbs_core::nodes::{NodePoint2D, PositionNode};
+use mbs_core::solver::settings::NewtonSettings;
 use mbs_core::solver::{MassPointOde, SimulationSettings};
 use mbs_core::state::RigidState;
 use mbs_core::{Error, Real, Result};
@@ -313,6 +320,106 @@ pub fn spinning_cylinder<T: Real>(steps: u32) -> Outcome {
     Outcome {
         steps,
         value: w[0].to_f64(),
+        hash: h,
+        error,
+    }
+}
+
+/// Steps of the slider-crank (the determinism test hashes all of them).
+pub const SLIDER_CRANK_STEPS: u32 = 1000;
+/// Time step of the slider-crank (s).
+pub const SLIDER_CRANK_DT: f64 = 1e-3;
+/// Torque on the crank (N m), as in Exudyn's example.
+pub const SLIDER_CRANK_TORQUE: f64 = 10.0;
+/// Unknowns the slider-crank's Newton matrix holds: 8 coordinates and 7 multipliers.
+pub const SLIDER_CRANK_CAPACITY: usize = 16;
+
+/// The slider-crank of Exudyn's `SliderCrank.py` ([`crate::slider_crank`]) from rest in the
+/// straight configuration under the torque, index-3 generalized-alpha with `rho_inf = 0.9`
+/// (Exudyn's default), `dt` = 1 ms. The Newton tolerances follow the precision: Exudyn's
+/// (1e-8 relative, 1e-10 absolute) in f64; 1e-5 and 1e-6 in f32, whose rounding is 1e-7.
+/// Reference: the loop closure, `x_slider = 2 a0 cos(phi) + 2 a1 cos(psi)`,
+/// `sin(psi) = -(a0/a1) sin(phi)`, at every step.
+pub struct SliderCrankRun<T: Real> {
+    model: SliderCrank<T>,
+    solver: ConstrainedAlpha<T>,
+    /// The state.
+    pub state: ConstrainedState<T, SLIDER_CRANK_CAPACITY>,
+    work: Workspace<T, SLIDER_CRANK_CAPACITY>,
+}
+
+impl<T: Real> SliderCrankRun<T> {
+    /// The mechanism at rest with its consistent accelerations and multipliers.
+    pub fn new() -> Result<Self> {
+        let model = SliderCrank {
+            torque: T::c(SLIDER_CRANK_TORQUE),
+        };
+        let newton = if T::EPS.to_f64() > 1e-10 {
+            NewtonSettings {
+                relative_tolerance: T::c(1e-5),
+                absolute_tolerance: T::c(1e-6),
+                max_iterations: 25,
+            }
+        } else {
+            NewtonSettings::default()
+        };
+        let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(newton)?;
+        let mut work = Workspace::default();
+        let state = solver.initial_state(
+            &model,
+            T::zero(),
+            &start_coordinates::<T>(),
+            &[T::zero(); 8],
+            Assembly::default(),
+            &mut work,
+        )?;
+        Ok(Self {
+            model,
+            solver,
+            state,
+            work,
+        })
+    }
+
+    /// One step of [`SLIDER_CRANK_DT`].
+    pub fn step(&mut self) -> Result<()> {
+        self.solver
+            .step(
+                &self.model,
+                &mut self.state,
+                &mut self.work,
+                T::c(SLIDER_CRANK_DT),
+            )
+            .map(|_| ())
+    }
+}
+
+/// The slider-crank for `steps` steps: the hash of every coordinate, velocity, acceleration and
+/// multiplier after every step, and the largest deviation of the slider from the loop closure
+/// of the crank angle (m).
+pub fn slider_crank<T: Real>(steps: u32) -> Outcome {
+    let Ok(mut run) = SliderCrankRun::<T>::new() else {
+        return Outcome::failed(0, FNV_OFFSET);
+    };
+    let mut h = FNV_OFFSET;
+    let mut error = 0.0f64;
+    for k in 0..steps {
+        if run.step().is_err() {
+            return Outcome::failed(k, h);
+        }
+        let s = &run.state;
+        h = hash_all(h, &s.q[..8]);
+        h = hash_all(h, &s.v[..8]);
+        h = hash_all(h, &s.acc[..8]);
+        h = hash_all(h, &s.lambda[..7]);
+        let phi = s.q[2].to_f64();
+        let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
+        let x = 2.0 * A0 * libm::cos(phi) + 2.0 * A1 * libm::cos(psi);
+        error = worse(error, libm::fabs(s.q[6].to_f64() - x));
+    }
+    Outcome {
+        steps,
+        value: run.state.q[6].to_f64(),
         hash: h,
         error,
     }

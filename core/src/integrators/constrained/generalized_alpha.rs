@@ -301,6 +301,25 @@ impl<T: Real> ConstrainedAlpha<T> {
         if !finite_state(state, n, m) {
             return Err(Error::NonFiniteState);
         }
+        if self.max_halvings == 0 {
+            // Written only on convergence.
+            return self.newton_step(model, state, work, h, n, m);
+        }
+        self.step_on_trial(model, state, work, h, n, m)
+    }
+
+    /// [`Self::step`] with step halving, on a copy of `state` written back on success.
+    // Out of line: the copy is on the stack only when halving is on.
+    #[inline(never)]
+    fn step_on_trial<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        state: &mut ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+        n: usize,
+        m: usize,
+    ) -> Result<ConstrainedReport<T>> {
         let mut trial = *state;
         let report = self.step_halving(model, &mut trial, work, h, n, m, 0)?;
         *state = trial;
@@ -342,28 +361,26 @@ impl<T: Real> ConstrainedAlpha<T> {
         m: usize,
     ) -> Result<ConstrainedReport<T>> {
         let one = T::one();
-        let s0 = *state;
-        let t1 = s0.t + h;
+        let t1 = state.t + h;
         let c_a = (one - self.alpha_f) / (one - self.alpha_m);
         let h2b = h * h * self.beta;
         let beta_p = h2b * c_a;
         let gamma_p = h * self.gamma * c_a;
-        // a_{n+1} = a_base + c_a q_tt_{n+1}; q and v are linear in a_{n+1}.
-        let mut a_base = [T::zero(); S];
-        let mut q_base = [T::zero(); S];
-        let mut v_base = [T::zero(); S];
+        // a_{n+1} = a_base + c_a q_tt_{n+1}; q and v are linear in a_{n+1}. The iteration's
+        // vectors live in the workspace, not on the stack.
+        let s0 = &*state;
         for i in 0..n {
-            a_base[i] =
+            work.a_base[i] =
                 (s0.acc[i] * self.alpha_f - s0.alg[i] * self.alpha_m) / (one - self.alpha_m);
-            q_base[i] = s0.q[i] + s0.v[i] * h + s0.alg[i] * (h * h * (T::c(0.5) - self.beta));
-            v_base[i] = s0.v[i] + s0.alg[i] * (h * (one - self.gamma));
+            work.q_base[i] = s0.q[i] + s0.v[i] * h + s0.alg[i] * (h * h * (T::c(0.5) - self.beta));
+            work.v_base[i] = s0.v[i] + s0.alg[i] * (h * (one - self.gamma));
         }
-        let mut x = s0.acc;
-        let mut lambda = s0.lambda;
+        work.x = s0.acc;
+        work.lambda = s0.lambda;
         // Stabilized index 2: the position correction's multiplier, scaled `mu = h^2 beta mu~`.
         let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
         let k = if ggl { n + 2 * m } else { n + m };
-        let mut mu = [T::zero(); S];
+        work.mu = [T::zero(); S];
         let hg = h * self.gamma;
         let mut report = ConstrainedReport {
             newton_iterations: 0,
@@ -377,11 +394,10 @@ impl<T: Real> ConstrainedAlpha<T> {
         let eps8 = T::EPS * T::c(8.0);
         let mut stagnated = false;
         loop {
-            let mut alg = [T::zero(); S];
             for i in 0..n {
-                alg[i] = a_base[i] + x[i] * c_a;
-                work.q[i] = q_base[i] + alg[i] * h2b;
-                work.v[i] = v_base[i] + alg[i] * hg;
+                work.alg[i] = work.a_base[i] + work.x[i] * c_a;
+                work.q[i] = work.q_base[i] + work.alg[i] * h2b;
+                work.v[i] = work.v_base[i] + work.alg[i] * hg;
             }
             if ggl {
                 // q_{n+1} = q^GA + h^2 beta C_q(q^GA)^T mu~.
@@ -392,22 +408,20 @@ impl<T: Real> ConstrainedAlpha<T> {
                     &mut Block::new(&mut work.scratch, 0, 0, m, n),
                 )?;
                 for i in 0..n {
-                    let corr = (0..m).fold(T::zero(), |acc, j| acc + work.scratch[j][i] * mu[j]);
+                    let corr =
+                        (0..m).fold(T::zero(), |acc, j| acc + work.scratch[j][i] * work.mu[j]);
                     work.q[i] += h2b * corr;
                 }
             }
-            // The matrix blocks M, C_q^T (upper right), C_q (lower left) at q_{n+1}.
-            zero_block(&mut work.jac, k);
-            model.mass(t1, &work.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
-            constraint_jacobian_both(model, t1, &work.q[..n], &mut work.jac, n, m)?;
-            work.f = [T::zero(); S];
-            model.force(t1, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
-            model.constraint(t1, &work.q[..n], &mut work.c[..m])?;
+            // M, C_q^T (upper right), C_q (lower left), f and C at q_{n+1}, v_{n+1}.
+            evaluate(model, t1, work, n, m, k)?;
             // r_1 = M x + C_q^T lambda - f, r_2 = C / (h^2 beta).
             let (mut inertia, mut reaction) = (T::zero(), T::zero());
             for i in 0..n {
-                let mx = (0..n).fold(T::zero(), |acc, j| acc + work.jac[i][j] * x[j]);
-                let cl = (0..m).fold(T::zero(), |acc, k| acc + work.jac[i][n + k] * lambda[k]);
+                let mx = (0..n).fold(T::zero(), |acc, j| acc + work.jac[i][j] * work.x[j]);
+                let cl = (0..m).fold(T::zero(), |acc, k| {
+                    acc + work.jac[i][n + k] * work.lambda[k]
+                });
                 inertia += mx * mx;
                 reaction += cl * cl;
                 work.rhs[i] = mx + cl - work.f[i];
@@ -446,17 +460,22 @@ impl<T: Real> ConstrainedAlpha<T> {
             if (forces_ok && constraints_ok) || stagnated {
                 report.force_residual = rf;
                 report.constraint_residual = rc;
-                let mut s1 = s0;
-                s1.t = t1;
-                s1.q[..n].copy_from_slice(&work.q[..n]);
-                s1.v[..n].copy_from_slice(&work.v[..n]);
-                s1.acc[..n].copy_from_slice(&x[..n]);
-                s1.alg[..n].copy_from_slice(&alg[..n]);
-                s1.lambda[..m].copy_from_slice(&lambda[..m]);
-                if !finite_state(&s1, n, m) {
+                let finite = work.q[..n]
+                    .iter()
+                    .chain(&work.v[..n])
+                    .chain(&work.x[..n])
+                    .chain(&work.alg[..n])
+                    .chain(&work.lambda[..m])
+                    .all(|x| x.finite());
+                if !(finite && t1.finite()) {
                     return Err(Error::NonFiniteState);
                 }
-                *state = s1;
+                state.t = t1;
+                state.q[..n].copy_from_slice(&work.q[..n]);
+                state.v[..n].copy_from_slice(&work.v[..n]);
+                state.acc[..n].copy_from_slice(&work.x[..n]);
+                state.alg[..n].copy_from_slice(&work.alg[..n]);
+                state.lambda[..m].copy_from_slice(&work.lambda[..m]);
                 return Ok(report);
             }
             if report.newton_iterations >= self.newton.max_iterations {
@@ -483,23 +502,23 @@ impl<T: Real> ConstrainedAlpha<T> {
                     *e *= c_a;
                 }
             }
-            self.add_tangent(model, t1, &lambda, work, n, m, beta_p, gamma_p)?;
+            self.add_tangent(model, t1, work, n, m, beta_p, gamma_p)?;
             for r in work.rhs.iter_mut().take(k) {
                 *r = -*r;
             }
             solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix)?;
             let (mut dx, mut xx) = (T::zero(), T::zero());
             for i in 0..n {
-                x[i] += work.rhs[i];
+                work.x[i] += work.rhs[i];
                 dx += work.rhs[i] * work.rhs[i];
-                xx += x[i] * x[i];
+                xx += work.x[i] * work.x[i];
             }
             for j in 0..m {
-                lambda[j] += work.rhs[n + j];
+                work.lambda[j] += work.rhs[n + j];
             }
             if ggl {
                 for j in 0..m {
-                    mu[j] += work.rhs[n + m + j];
+                    work.mu[j] += work.rhs[n + m + j];
                 }
             }
             report.newton_iterations += 1;
@@ -511,12 +530,13 @@ impl<T: Real> ConstrainedAlpha<T> {
     /// Adds `beta' (d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the upper-left block, the
     /// model's Jacobians where it has them, forward differences where not (at `work.q`,
     /// `work.v`, with `work.f` the force there).
+    // Out of line, as `evaluate`: the model's temporaries are on the stack one call at a time.
+    #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn add_tangent<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
         t: T,
-        lambda: &[T; S],
         work: &mut Workspace<T, S>,
         n: usize,
         m: usize,
@@ -530,8 +550,10 @@ impl<T: Real> ConstrainedAlpha<T> {
             f2,
             q,
             v,
+            lambda,
             ..
         } = work;
+        let lambda = &*lambda;
         let analytic = model.force_jacobians(
             t,
             &q[..n],
@@ -611,6 +633,28 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
         Ok(())
     }
+}
+
+/// The model at `work.q`, `work.v`: the Newton matrix's blocks `M`, `C_q^T` (upper right) and
+/// `C_q` (lower left) of its leading `k x k` block, the force into `work.f` and the constraints
+/// into `work.c`.
+// Out of line: the model's temporaries are on the stack one call at a time (a firmware's
+// stack holds the largest evaluation, not the sum of all).
+#[inline(never)]
+fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    t: T,
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    k: usize,
+) -> Result<()> {
+    zero_block(&mut work.jac, k);
+    model.mass(t, &work.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
+    constraint_jacobian_both(model, t, &work.q[..n], &mut work.jac, n, m)?;
+    work.f = [T::zero(); S];
+    model.force(t, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
+    model.constraint(t, &work.q[..n], &mut work.c[..m])
 }
 
 /// `(n, m)` of `model`, or `CapacityFull` if `n + m > S`.

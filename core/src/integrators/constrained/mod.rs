@@ -167,6 +167,13 @@ pub struct Workspace<T, const S: usize> {
     pub(crate) c: [T; S],
     pub(crate) q: [T; S],
     pub(crate) v: [T; S],
+    pub(crate) a_base: [T; S],
+    pub(crate) q_base: [T; S],
+    pub(crate) v_base: [T; S],
+    pub(crate) x: [T; S],
+    pub(crate) alg: [T; S],
+    pub(crate) lambda: [T; S],
+    pub(crate) mu: [T; S],
 }
 
 impl<T: Real, const S: usize> Default for Workspace<T, S> {
@@ -181,6 +188,13 @@ impl<T: Real, const S: usize> Default for Workspace<T, S> {
             c: z,
             q: z,
             v: z,
+            a_base: z,
+            q_base: z,
+            v_base: z,
+            x: z,
+            alg: z,
+            lambda: z,
+            mu: z,
         }
     }
 }

@@ -1,0 +1,219 @@
+//! The slider-crank of Exudyn's `SliderCrank.py` in redundant coordinates, for any scalar: a
+//! crank and a connecting rod (2D rigid bodies, coordinates `x, y, theta` of their centres)
+//! and a slider (a 2D mass point) joined by three revolute joints, the slider held on the x
+//! axis by a coordinate constraint, a constant torque on the crank, no gravity: 8 coordinates,
+//! 7 constraint equations, every Jacobian analytic (core's planar constraints). Compiled into
+//! the firmware and, through `#[path]`, into the host tests (`tests/constrained_slider_crank.rs`,
+//! `tests/firmware_qemu.rs`).
+
+use mbs_core::constraints::planar::{self, PlanarMarker};
+use mbs_core::integrators::constrained::{Block, ConstrainedModel};
+use mbs_core::{Error, Real, Result};
+use nalgebra::Vector2;
+
+/// Half length of the crank (m).
+pub const A0: f64 = 0.25;
+/// Half length of the rod (m).
+pub const A1: f64 = 0.5;
+/// Mass of the crank (kg).
+pub const M0: f64 = 2.0;
+/// Mass of the rod (kg).
+pub const M1: f64 = 4.0;
+/// Mass of the slider (kg).
+pub const M2: f64 = 1.0;
+
+/// Moment of inertia of the crank about its centre (kg m^2): a bar of length `2 a0`.
+pub fn i0() -> f64 {
+    M0 / 12.0 * (2.0 * A0) * (2.0 * A0)
+}
+
+/// Moment of inertia of the rod about its centre (kg m^2).
+pub fn i1() -> f64 {
+    M1 / 12.0 * (2.0 * A1) * (2.0 * A1)
+}
+
+/// The straight start configuration of Exudyn's example: crank, rod and slider on the x axis.
+pub fn start_coordinates<T: Real>() -> [T; 8] {
+    let c = T::c;
+    [
+        c(A0),
+        T::zero(),
+        T::zero(),
+        c(2.0 * A0 + A1),
+        T::zero(),
+        T::zero(),
+        c(2.0 * A0 + 2.0 * A1),
+        T::zero(),
+    ]
+}
+
+/// Coordinates: crank `x, y, theta` (0..3), rod (3..6), slider `x, y` (6..8); `torque` (N m)
+/// on the crank.
+pub struct SliderCrank<T> {
+    /// The torque on the crank (N m).
+    pub torque: T,
+}
+
+impl<T: Real> SliderCrank<T> {
+    /// The joints' marker pairs: ground-crank, crank-rod, rod-slider.
+    fn markers() -> [(PlanarMarker<T>, PlanarMarker<T>); 3] {
+        let rigid = |offset, x: f64| PlanarMarker::Rigid {
+            offset,
+            local: Vector2::new(T::c(x), T::zero()),
+            angle: T::zero(),
+        };
+        [
+            (
+                PlanarMarker::Ground {
+                    position: Vector2::zeros(),
+                    angle: T::zero(),
+                },
+                rigid(0, -A0),
+            ),
+            (rigid(0, A0), rigid(3, -A1)),
+            (rigid(3, A1), PlanarMarker::Point { offset: 6 }),
+        ]
+    }
+
+    /// The three revolute joints (rows 0..6) and the slider on the x axis (row 6).
+    fn equations<const S: usize>(
+        &self,
+        q: &[T],
+        c: &mut [T],
+        mut jac: Option<&mut Block<'_, T, S>>,
+    ) -> Result<()> {
+        for k in 0..3 {
+            revolute_rows(k, q, c, jac.as_deref_mut())?;
+        }
+        planar::coordinate(q, None, Some(7), T::one(), T::zero(), 6, c, jac)
+            .ok_or(Error::UnknownIndex)
+    }
+}
+
+/// Rows `2k, 2k + 1` of joint `k`.
+// Out of line: one joint's marker states on the stack at a time.
+#[inline(never)]
+fn revolute_rows<T: Real, const S: usize>(
+    k: usize,
+    q: &[T],
+    c: &mut [T],
+    jac: Option<&mut Block<'_, T, S>>,
+) -> Result<()> {
+    let (a, b) = SliderCrank::<T>::markers()[k];
+    let (m0, m1) = marker_pair(&a, &b, q, &[T::zero(); 8])?;
+    planar::revolute(&m0, &m1, 2 * k, c, jac).ok_or(Error::UnknownIndex)
+}
+
+/// `a (d/dq)(C_q^T lambda)` of joint `k` added to `out`.
+#[inline(never)]
+fn revolute_hessian_rows<T: Real, const S: usize>(
+    k: usize,
+    q: &[T],
+    lambda: &[T],
+    a: T,
+    out: &mut Block<'_, T, S>,
+) -> Result<()> {
+    let (m0, m1) = SliderCrank::<T>::markers()[k];
+    let (m0, m1) = marker_pair(&m0, &m1, q, &[T::zero(); 8])?;
+    let l = Vector2::new(lambda[2 * k], lambda[2 * k + 1]);
+    planar::revolute_hessian(&m0, &m1, &l, a, out);
+    Ok(())
+}
+
+/// Both markers of a joint at `q`, `v`.
+fn marker_pair<T: Real>(
+    a: &PlanarMarker<T>,
+    b: &PlanarMarker<T>,
+    q: &[T],
+    v: &[T],
+) -> Result<(planar::MarkerState<T>, planar::MarkerState<T>)> {
+    match (a.state(q, v), b.state(q, v)) {
+        (Some(m0), Some(m1)) => Ok((m0, m1)),
+        _ => Err(Error::UnknownIndex),
+    }
+}
+
+impl<T: Real> ConstrainedModel<T> for SliderCrank<T> {
+    fn coordinates(&self) -> usize {
+        8
+    }
+
+    fn constraints(&self) -> usize {
+        7
+    }
+
+    fn mass<const S: usize>(&self, _t: T, _q: &[T], out: &mut Block<'_, T, S>) -> Result<()> {
+        for (i, m) in [M0, M0, i0(), M1, M1, i1(), M2, M2].iter().enumerate() {
+            out.add(i, i, T::c(*m));
+        }
+        Ok(())
+    }
+
+    fn force(&self, _t: T, _q: &[T], _v: &[T], f: &mut [T]) -> Result<()> {
+        f[2] += self.torque;
+        Ok(())
+    }
+
+    /// A constant torque: both Jacobians are zero.
+    fn force_jacobians<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        _v: &[T],
+        _a: T,
+        _b: T,
+        _out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        Some(Ok(()))
+    }
+
+    fn constraint(&self, _t: T, q: &[T], c: &mut [T]) -> Result<()> {
+        self.equations::<0>(q, c, None)
+    }
+
+    fn constraint_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        let mut c = [T::zero(); 7];
+        self.equations(q, &mut c, Some(out))
+    }
+
+    fn constraint_force_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        lambda: &[T],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        for k in 0..3 {
+            if let Err(e) = revolute_hessian_rows(k, q, lambda, a, out) {
+                return Some(Err(e));
+            }
+        }
+        Some(Ok(())) // the coordinate constraint is linear
+    }
+
+    fn constraint_velocity_term(
+        &self,
+        _t: T,
+        q: &[T],
+        v: &[T],
+        out: &mut [T],
+    ) -> Option<Result<()>> {
+        for (k, (a, b)) in Self::markers().iter().enumerate() {
+            let (m0, m1) = match marker_pair(a, b, q, v) {
+                Ok(p) => p,
+                Err(e) => return Some(Err(e)),
+            };
+            let t = planar::revolute_velocity_term(&m0, &m1);
+            out[2 * k] = t.x;
+            out[2 * k + 1] = t.y;
+        }
+        out[6] = T::zero();
+        Some(Ok(()))
+    }
+}
