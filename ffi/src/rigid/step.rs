@@ -9,8 +9,8 @@
 //!       -> DefaultMidpoint::substep (core): the scheme's equations
 //! ```
 //!
-//! `mbs_rigid_step` chooses the integrator at run time (`step` -> `run_integrator` -> `run`)
-//! and so links all four; `mbs_rigid_midpoint_step` links the midpoint step only.
+//! `mbs_rigid_step` chooses the integrator at run time (`step` -> `run`, the same chain) and so
+//! links all four; `mbs_rigid_midpoint_step` links the midpoint step only.
 
 use crate::convert::{finite, non_null, status_of, FfiResult};
 use crate::guard;
@@ -25,7 +25,7 @@ use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
 use mbs_core::integrators::rigid::midpoint::DefaultMidpoint;
 use mbs_core::integrators::rigid::rk4::Rk4;
 use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
-use mbs_core::integrators::{RigidIntegrator, RigidLoads, StepSettings};
+use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::state::RigidState;
 use mbs_core::Real;
 
@@ -94,7 +94,7 @@ pub unsafe fn midpoint_step<T: Real>(
 }
 
 /// The generic `mbs_rigid_step`: the checks of the pointers, `dt` and the settings, then
-/// `run_integrator`.
+/// `run` with the integrator the settings name.
 ///
 /// # Safety
 /// As `mbs_rigid_step`.
@@ -112,44 +112,27 @@ pub unsafe fn step<T: Real>(
             Ok(v) => v,
             Err(status) => return status,
         };
-        match c.to_core() {
-            // SAFETY: forwarded caller guarantees; `state` checked non-null.
-            Ok((integrator, st)) => unsafe {
-                run_integrator(integrator, st, b, l, state, dt, info_out)
-            },
-            Err(status) => status,
+        let (integrator, settings) = match c.to_core() {
+            Ok(v) => v,
+            Err(status) => return status,
+        };
+        // SAFETY (every arm): forwarded caller guarantees; `state` checked non-null.
+        unsafe {
+            match integrator {
+                MBS_INTEGRATOR_MIDPOINT => {
+                    run(&DefaultMidpoint::new(settings), b, l, state, dt, info_out)
+                }
+                MBS_INTEGRATOR_EXPLICIT_EULER => {
+                    run(&ExplicitEuler { settings }, b, l, state, dt, info_out)
+                }
+                MBS_INTEGRATOR_SYMPLECTIC_EULER => {
+                    run(&SymplecticEuler { settings }, b, l, state, dt, info_out)
+                }
+                MBS_INTEGRATOR_RK4 => run(&Rk4 { settings }, b, l, state, dt, info_out),
+                _ => MBS_ERR_INVALID_ARGUMENT,
+            }
         }
     })
-}
-
-/// [`run`] with the integrator `integrator` (an `MBS_INTEGRATOR_*` value) of step settings `st`.
-///
-/// # Safety
-/// As [`run`].
-unsafe fn run_integrator<T: Real>(
-    integrator: MbsIntegrator,
-    st: StepSettings<T>,
-    b: &mbs_rigid_body_of<T>,
-    l: &mbs_rigid_loads_of<T>,
-    state: *mut mbs_rigid_state_of<T>,
-    dt: T,
-    info_out: *mut mbs_step_info,
-) -> MbsStatus {
-    let settings = st;
-    // SAFETY (every arm): forwarded caller guarantees.
-    unsafe {
-        match integrator {
-            MBS_INTEGRATOR_MIDPOINT => run(&DefaultMidpoint::new(st), b, l, state, dt, info_out),
-            MBS_INTEGRATOR_EXPLICIT_EULER => {
-                run(&ExplicitEuler { settings }, b, l, state, dt, info_out)
-            }
-            MBS_INTEGRATOR_SYMPLECTIC_EULER => {
-                run(&SymplecticEuler { settings }, b, l, state, dt, info_out)
-            }
-            MBS_INTEGRATOR_RK4 => run(&Rk4 { settings }, b, l, state, dt, info_out),
-            _ => MBS_ERR_INVALID_ARGUMENT,
-        }
-    }
 }
 
 /// The step of `scheme` on the caller's state, in place, and its report.

@@ -349,8 +349,31 @@ pub struct SliderCrankRun<T: Real> {
 }
 
 impl<T: Real> SliderCrankRun<T> {
-    /// The mechanism at rest with its consistent accelerations and multipliers.
+    /// The mechanism at rest in the straight configuration with its consistent accelerations
+    /// and multipliers.
     pub fn new() -> Result<Self> {
+        Self::starting_from(start_coordinates::<T>())
+    }
+
+    /// The mechanism at rest with the crank at `phi` (rad): the other bodies placed by the
+    /// loop closure, then projected onto the constraints in `T` (Exudyn's initial assembly).
+    pub fn at_angle(phi: f64) -> Result<Self> {
+        let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
+        let (tip_x, tip_y) = (2.0 * A0 * libm::cos(phi), 2.0 * A0 * libm::sin(phi));
+        let q = [
+            A0 * libm::cos(phi),
+            A0 * libm::sin(phi),
+            phi,
+            tip_x + A1 * libm::cos(psi),
+            tip_y + A1 * libm::sin(psi),
+            psi,
+            tip_x + 2.0 * A1 * libm::cos(psi),
+            0.0,
+        ];
+        Self::starting_from(q.map(T::c))
+    }
+
+    fn starting_from(q0: [T; 8]) -> Result<Self> {
         let model = SliderCrank {
             torque: T::c(SLIDER_CRANK_TORQUE),
         };
@@ -365,14 +388,13 @@ impl<T: Real> SliderCrankRun<T> {
         };
         let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(newton)?;
         let mut work = Workspace::default();
-        let state = solver.initial_state(
-            &model,
-            T::zero(),
-            &start_coordinates::<T>(),
-            &[T::zero(); 8],
-            Assembly::default(),
-            &mut work,
-        )?;
+        // Positions rounded to T satisfy the constraints to T's rounding: assembled.
+        let assembly = Assembly {
+            tolerance: T::EPS * T::c(64.0),
+            solve: true,
+        };
+        let state =
+            solver.initial_state(&model, T::zero(), &q0, &[T::zero(); 8], assembly, &mut work)?;
         Ok(Self {
             model,
             solver,
