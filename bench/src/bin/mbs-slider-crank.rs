@@ -1,0 +1,87 @@
+//! Times the slider-crank of Exudyn's `SliderCrank.py` (firmware/rust/src/slider_crank.rs:
+//! two 2D rigid bodies and a mass point, three revolute joints and a coordinate constraint,
+//! 10 N m on the crank) stepped by core's index-3 generalized-alpha solver in f64, and prints
+//! one JSON object: the step, the spectral radius, ns per step (min and median over repeated
+//! runs of the whole trajectory) and the slider's final x (m), for `bench/slider_crank.sh`
+//! to set beside Exudyn's `SolveDynamic` on the same model.
+//!
+//! Usage: `mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N]`
+//! (defaults 10000, 1, 0.5, 20: Exudyn's example uses rho_inf = 0.5).
+
+#[path = "../../../firmware/rust/src/slider_crank.rs"]
+#[allow(dead_code)]
+mod slider_crank;
+
+use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, Workspace};
+use slider_crank::{start_coordinates, SliderCrank};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let mut steps = 10_000usize;
+    let mut t_end = 1.0f64;
+    let mut rho = 0.5f64;
+    let mut repeats = 20usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(k) = args.next() {
+        let v = args.next().unwrap_or_default();
+        let ok = match k.as_str() {
+            "--steps" => v.parse().map(|x| steps = x).is_ok(),
+            "--t-end" => v.parse().map(|x| t_end = x).is_ok(),
+            "--rho" => v.parse().map(|x| rho = x).is_ok(),
+            "--repeats" => v.parse().map(|x| repeats = x).is_ok(),
+            _ => false,
+        };
+        if !ok {
+            eprintln!("usage: mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N]");
+            return ExitCode::from(2);
+        }
+    }
+    let model = SliderCrank { torque: 10.0 };
+    let Ok(solver) = ConstrainedAlpha::new(rho) else {
+        eprintln!("bad rho {rho}");
+        return ExitCode::from(2);
+    };
+    let h = t_end / steps as f64;
+    let mut times = Vec::new();
+    let mut x = f64::NAN;
+    let mut newton = 0u64;
+    for _ in 0..repeats {
+        let mut work = Box::new(Workspace::<f64, 16>::default());
+        let mut s = match solver.initial_state(
+            &model,
+            0.0,
+            &start_coordinates::<f64>(),
+            &[0.0; 8],
+            Assembly::default(),
+            &mut work,
+        ) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("initial state: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        newton = 0;
+        let start = Instant::now();
+        for _ in 0..steps {
+            match solver.step(&model, &mut s, &mut work, h) {
+                Ok(r) => newton += u64::from(r.newton_iterations),
+                Err(e) => {
+                    eprintln!("step: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e9 / steps as f64);
+        x = s.q[6];
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
+        times[0],
+        times[times.len() / 2],
+        newton as f64 / steps as f64
+    );
+    ExitCode::SUCCESS
+}
