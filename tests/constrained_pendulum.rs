@@ -5,6 +5,7 @@
 //! kind, and the angle from the minimal-coordinate equation `theta'' = -(g/L) sin(theta)`
 //! integrated by RK4 with a tiny step.
 
+mod constrained_support;
 use mbs_core::integrators::constrained::generalized_alpha::RESIDUAL_HISTORY;
 use mbs_core::integrators::constrained::{
     Assembly, Block, ConstrainedAlpha, ConstrainedModel, ConstrainedState, Formulation, Workspace,
@@ -166,16 +167,7 @@ fn the_angle_converges_with_order_two() {
         let theta = s.q[0].atan2(-s.q[1]);
         errors.push((theta - reference).abs());
     }
-    // Least-squares slope of log(error) over log(h).
-    let xs: Vec<f64> = steps.iter().map(|h| h.ln()).collect();
-    let ys: Vec<f64> = errors.iter().map(|e| e.ln()).collect();
-    let (mx, my) = (xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0);
-    let slope = xs
-        .iter()
-        .zip(&ys)
-        .map(|(x, y)| (x - mx) * (y - my))
-        .sum::<f64>()
-        / xs.iter().map(|x| (x - mx) * (x - mx)).sum::<f64>();
+    let slope = constrained_support::order(&steps, &errors);
     eprintln!("errors {errors:?}, order {slope:.3}");
     assert!(
         (1.9..2.1).contains(&slope),

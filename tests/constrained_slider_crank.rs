@@ -10,6 +10,7 @@
 #[path = "../firmware/rust/src/slider_crank.rs"]
 mod slider_crank;
 
+mod constrained_support;
 use mbs_core::integrators::constrained::{
     Assembly, ConstrainedAlpha, ConstrainedState, Formulation, Workspace,
 };
@@ -130,15 +131,7 @@ fn the_motion_converges_with_order_two() {
             }
             errors.push((s.q[6] - x_ref).abs().max((s.q[2] - phi_ref).abs()));
         }
-        let xs: Vec<f64> = steps.iter().map(|h| h.ln()).collect();
-        let ys: Vec<f64> = errors.iter().map(|e| e.ln()).collect();
-        let (mx, my) = (xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0);
-        let slope = xs
-            .iter()
-            .zip(&ys)
-            .map(|(x, y)| (x - mx) * (y - my))
-            .sum::<f64>()
-            / xs.iter().map(|x| (x - mx) * (x - mx)).sum::<f64>();
+        let slope = constrained_support::order(&steps, &errors);
         eprintln!("{formulation:?}: errors {errors:?}, order {slope:.3}");
         assert!(
             (1.85..2.15).contains(&slope),

@@ -36,6 +36,7 @@
 
 use super::{Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
+use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::math::dense::solve_in_place;
 use crate::solver::settings::NewtonSettings;
 use crate::{Error, Param, Real, Result};
@@ -120,16 +121,7 @@ impl<T: Real> ConstrainedAlpha<T> {
     /// `spectralRadius`, default 0.9), default Newton settings and no step halving.
     /// `Err(NotFinite(Setting))` / `Err(OutOfRange(Setting))` unless `0 <= rho_inf <= 1`.
     pub fn new(rho_inf: T) -> Result<Self> {
-        finite(rho_inf, Param::Setting)?;
-        if rho_inf < T::zero() || rho_inf > T::one() {
-            return Err(Error::OutOfRange(Param::Setting));
-        }
-        let one = T::one();
-        let half = T::c(0.5);
-        let alpha_m = (T::c(2.0) * rho_inf - one) / (rho_inf + one);
-        let alpha_f = rho_inf / (rho_inf + one);
-        let gamma = half - alpha_m + alpha_f;
-        let beta = T::c(0.25) * (gamma + half) * (gamma + half);
+        let (alpha_m, alpha_f, gamma, beta) = parameters_of(rho_inf)?;
         Ok(Self {
             rho_inf,
             alpha_m,

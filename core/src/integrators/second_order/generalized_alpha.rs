@@ -65,21 +65,29 @@ fn norm<T: Real, const N: usize>(v: &SVector<T, N>) -> T {
     v.dot(v).sqrt_l()
 }
 
+/// `(alpha_m, alpha_f, gamma, beta)` of the spectral radius at infinite frequency `rho_inf`
+/// (module docs). `Err(NotFinite(Setting))` / `Err(OutOfRange(Setting))` unless
+/// `0 <= rho_inf <= 1`.
+pub fn parameters_of<T: Real>(rho_inf: T) -> Result<(T, T, T, T)> {
+    finite(rho_inf, Param::Setting)?;
+    if rho_inf < T::zero() || rho_inf > T::one() {
+        return Err(Error::OutOfRange(Param::Setting));
+    }
+    let one = T::one();
+    let half = T::c(0.5);
+    let alpha_m = (T::c(2.0) * rho_inf - one) / (rho_inf + one);
+    let alpha_f = rho_inf / (rho_inf + one);
+    let gamma = half - alpha_m + alpha_f;
+    let beta = T::c(0.25) * (gamma + half) * (gamma + half);
+    Ok((alpha_m, alpha_f, gamma, beta))
+}
+
 impl<T: Real> GeneralizedAlpha<T> {
     /// The scheme with spectral radius at infinite frequency `rho_inf` (Exudyn's
     /// `spectralRadius`, default 0.9) and default Newton settings.
     /// `Err(NotFinite(Setting))` / `Err(OutOfRange(Setting))` unless `0 <= rho_inf <= 1`.
     pub fn new(rho_inf: T) -> Result<Self> {
-        finite(rho_inf, Param::Setting)?;
-        if rho_inf < T::zero() || rho_inf > T::one() {
-            return Err(Error::OutOfRange(Param::Setting));
-        }
-        let one = T::one();
-        let half = T::c(0.5);
-        let alpha_m = (T::c(2.0) * rho_inf - one) / (rho_inf + one);
-        let alpha_f = rho_inf / (rho_inf + one);
-        let gamma = half - alpha_m + alpha_f;
-        let beta = T::c(0.25) * (gamma + half) * (gamma + half);
+        let (alpha_m, alpha_f, gamma, beta) = parameters_of(rho_inf)?;
         Ok(Self {
             rho_inf,
             alpha_m,
