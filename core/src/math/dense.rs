@@ -57,25 +57,29 @@ pub fn solve_in_place<T: Real, const S: usize>(
             b.swap(k, p);
         }
         let (top, rest) = a.split_at_mut(k + 1);
-        let pivot_row = &top[k];
-        let pivot = pivot_row[k];
-        for (i, row) in rest.iter_mut().enumerate().take(n - k - 1) {
-            let factor = row[k] / pivot;
+        let pivot_row = &top[k][k..n];
+        let pivot = pivot_row[0];
+        let bk = b[k];
+        for (row, bi) in rest[..n - k - 1].iter_mut().zip(&mut b[k + 1..n]) {
+            let row = &mut row[k..n];
+            let factor = row[0] / pivot;
             if factor != T::zero() {
-                for j in k..n {
-                    row[j] -= factor * pivot_row[j];
+                // Row i -= factor * row k, over the columns k..n (slices: no index checks).
+                for (x, p) in row.iter_mut().zip(pivot_row) {
+                    *x -= factor * *p;
                 }
-                b[k + 1 + i] -= factor * b[k];
+                *bi -= factor * bk;
             }
-            row[k] = factor;
+            row[0] = factor;
         }
     }
     // Back substitution.
     for k in (0..n).rev() {
-        let mut s = b[k];
-        for j in (k + 1)..n {
-            s -= a[k][j] * b[j];
-        }
+        let row = &a[k][k + 1..n];
+        let s = row
+            .iter()
+            .zip(&b[k + 1..n])
+            .fold(b[k], |s, (x, y)| s - *x * *y);
         b[k] = s / a[k][k];
     }
     b.iter().take(n).all(|x| x.finite()).then_some(())

@@ -154,7 +154,8 @@ pub unsafe extern "C" fn mbs_system_step(
         }
         let Inner { sys, buffers, .. } = s;
         let mut sink = CSink::new(buffers);
-        let r = sys.step(dt, &mut sink);
+        let t1 = sys.time() + dt;
+        let r = sys.step_to(dt, t1, &mut sink);
         let r = r.map_err(|e| system_error(e, failed_item))?;
         let dropped = sink.dropped();
         let status = warning(r.status != StepStatus::Ok, dropped);

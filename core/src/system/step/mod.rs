@@ -8,7 +8,8 @@ pub mod solve;
 
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
-use crate::integrators::{RigidLoads, StepInfo, StepStatus};
+use crate::integrators::rigid::driver;
+use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepStatus};
 use crate::state::RigidState;
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::forces::generalized_forces;
@@ -23,7 +24,7 @@ use crate::system::view::View;
 use crate::{Error, Param, Real};
 use heapless::Vec;
 use nalgebra::{Vector2, Vector3};
-use rigid::rigid_step;
+use rigid::with_rigid_scheme;
 
 /// What a step did. The state was advanced; `status` may carry a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -119,39 +120,6 @@ fn kick<T: Real>(
     Ok(())
 }
 
-/// The drift over `h`: mass points `q += h q_t`; rigid bodies the torque-free step of the
-/// chosen scheme (`RigidLoads::none()`), which moves the COM by `h v_com` and turns the body.
-fn drift<T: Real>(
-    sys_scheme: (
-        crate::system::RigidScheme,
-        &crate::integrators::StepSettings<T>,
-    ),
-    objects: &[Object<T>],
-    work: &mut [NodeState<T>],
-    h: T,
-    report: &mut StepReport,
-) -> SystemResult<()> {
-    let none = RigidLoads::none();
-    for (i, o) in objects.iter().enumerate() {
-        let at = ItemRef::Object(ObjectIndex(i as u16));
-        let Some(n) = o.node() else { continue };
-        match (o, work.get_mut(n.get())) {
-            (Object::MassPoint2D { .. }, Some(NodeState::Point2D(s))) => {
-                s.q += s.q_t * h;
-            }
-            (
-                Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
-                Some(NodeState::RigidBody(s)),
-            ) => {
-                let info = rigid_step(sys_scheme.0, sys_scheme.1, body, &none, s, h).at(at)?;
-                report.merge(&info);
-            }
-            _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
-        }
-    }
-    Ok(())
-}
-
 /// Accelerations at the end of a kick-drift-kick step from the last force evaluation `q`:
 /// mass points `q_tt = Q / m`; rigid bodies `a_com = f / m`, `alpha_b = I^-1 (tau - w x I w)`,
 /// and at the reference point `a = a_com - R_0b (alpha_b x c + w x (w x c))`.
@@ -218,8 +186,9 @@ impl<
     }
 
     /// [`System::step`] with the end time `t1` given (a solve computes `t_i = t_0 + i h`
-    /// instead of summing steps).
-    pub(super) fn step_to<K: SensorSink<T> + ?Sized>(
+    /// instead of summing steps): check the inputs, the coupled step on a working copy of
+    /// the node states, check and write them, record the sensors.
+    pub fn step_to<K: SensorSink<T> + ?Sized>(
         &mut self,
         h: T,
         t1: T,
@@ -247,9 +216,13 @@ impl<
             work.push(*s)
                 .map_err(|_| SystemError::new(Error::CapacityFull, ItemRef::System))?;
         }
+        // The coupling and the rigid scheme chosen once; the stages below are generic.
+        let (rigid, st) = (self.settings.rigid, self.settings.step);
         let report = match self.settings.coupling {
-            Coupling::HeldLoads => self.held_loads(&mut work, h)?,
-            _ => self.kick_drift_kick(&mut work, h, t1)?,
+            Coupling::HeldLoads => {
+                with_rigid_scheme!(rigid, st, |r| self.held_loads(r, &mut work, h))?
+            }
+            _ => with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, &mut work, h, t1))?,
         };
         for (i, s) in work.iter().enumerate() {
             if let Some(node) = self.nodes.get(i) {
@@ -274,9 +247,10 @@ impl<
         Ok(report)
     }
 
-    /// Kick-drift-kick (module docs).
-    fn kick_drift_kick(
+    /// Kick-drift-kick (module docs) with the rigid scheme `scheme`.
+    fn kick_drift_kick<R: RigidIntegrator<T>>(
         &self,
+        scheme: &R,
         work: &mut Vec<NodeState<T>, N, u16>,
         h: T,
         t1: T,
@@ -303,14 +277,26 @@ impl<
         eval(work, self.time, q)?;
         report.force_evaluations += 1;
         kick(&self.objects, work, q, half)?;
-        // (2) drift
-        drift(
-            (self.settings.rigid, &self.settings.step),
-            &self.objects,
-            work,
-            h,
-            &mut report,
-        )?;
+        // (2) drift over h: mass points q += h q_t; rigid bodies the torque-free step of the
+        // scheme (it moves the COM by h v_com and turns the body).
+        let none = RigidLoads::none();
+        for (i, o) in self.objects.iter().enumerate() {
+            let at = ItemRef::Object(ObjectIndex(i as u16));
+            let Some(nd) = o.node() else { continue };
+            match (o, work.get_mut(nd.get())) {
+                (Object::MassPoint2D { .. }, Some(NodeState::Point2D(s))) => {
+                    s.q += s.q_t * h;
+                }
+                (
+                    Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
+                    Some(NodeState::RigidBody(s)),
+                ) => {
+                    let info = driver::step(scheme, body, &none, s, h).at(at)?;
+                    report.merge(&info);
+                }
+                _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
+            }
+        }
         // (3) forces at (t + h, q', v*), second half kick
         eval(work, t1, q)?;
         report.force_evaluations += 1;
@@ -334,8 +320,14 @@ impl<
         Ok(report)
     }
 
-    /// Held loads: forces at the start, each body by its own integrator (module docs).
-    fn held_loads(&self, work: &mut Vec<NodeState<T>, N, u16>, h: T) -> SystemResult<StepReport> {
+    /// Held loads: forces at the start, each body by its own integrator (module docs), the
+    /// rigid bodies by `scheme`.
+    fn held_loads<R: RigidIntegrator<T>>(
+        &self,
+        scheme: &R,
+        work: &mut Vec<NodeState<T>, N, u16>,
+        h: T,
+    ) -> SystemResult<StepReport> {
         let n = self.nodes.len();
         let mut report = StepReport {
             status: StepStatus::Ok,
@@ -380,9 +372,7 @@ impl<
                     if qn.iter().any(|x| *x != T::zero()) {
                         loads.add_generalized(body, s, &qn);
                     }
-                    let info =
-                        rigid_step(self.settings.rigid, &self.settings.step, body, &loads, s, h)
-                            .at(at)?;
+                    let info = driver::step(scheme, body, &loads, s, h).at(at)?;
                     report.merge(&info);
                 }
                 _ => return Err(SystemError::new(Error::WrongNodeKind, at)),

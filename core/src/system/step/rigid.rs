@@ -6,10 +6,7 @@
 use crate::bodies::rigid_body::RigidBody;
 use crate::integrators::rigid::com_state::renormalize_near_unit;
 use crate::integrators::rigid::driver::step;
-use crate::integrators::rigid::explicit_euler::ExplicitEuler;
-use crate::integrators::rigid::midpoint::{self, DefaultMidpoint, MidpointSettings};
-use crate::integrators::rigid::rk4::Rk4;
-use crate::integrators::rigid::symplectic_euler::SymplecticEuler;
+use crate::integrators::rigid::midpoint::{self, MidpointSettings};
 use crate::integrators::rigid::ComState;
 use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepSettings};
 use crate::math::Quaternion;
@@ -21,8 +18,8 @@ use crate::{Real, Result};
 /// (`(M/h + R - K/2) dV = F - [0; w x I w] - R V`, see [`midpoint`]), then `r' = r + h v'`
 /// and `q' = q exp(h (w + w')/2)` (the mean of the start and end body rates), with every
 /// input checked up front.
-struct MidpointMeanRate<T> {
-    step: StepSettings<T>,
+pub(crate) struct MidpointMeanRate<T> {
+    pub(crate) step: StepSettings<T>,
 }
 
 impl<T: Real> RigidIntegrator<T> for MidpointMeanRate<T> {
@@ -48,6 +45,43 @@ impl<T: Real> RigidIntegrator<T> for MidpointMeanRate<T> {
     }
 }
 
+/// Evaluates `$body` with `$s` bound to the scheme `$scheme` (a [`RigidScheme`]) names, built
+/// from the step settings `$settings`: one match, then code generic over the scheme.
+macro_rules! with_rigid_scheme {
+    ($scheme:expr, $settings:expr, |$s:ident| $body:expr) => {{
+        use $crate::integrators::rigid::explicit_euler::ExplicitEuler;
+        use $crate::integrators::rigid::midpoint::DefaultMidpoint;
+        use $crate::integrators::rigid::rk4::Rk4;
+        use $crate::integrators::rigid::symplectic_euler::SymplecticEuler;
+        use $crate::system::settings::RigidScheme;
+        let settings = $settings;
+        match $scheme {
+            // LinearlyImplicitMidpoint::with_step_settings, bit for bit, without the options' code.
+            RigidScheme::Midpoint => {
+                let $s = &DefaultMidpoint::new(settings);
+                $body
+            }
+            RigidScheme::MidpointMeanRate => {
+                let $s = &$crate::system::step::rigid::MidpointMeanRate { step: settings };
+                $body
+            }
+            RigidScheme::ExplicitEuler => {
+                let $s = &ExplicitEuler { settings };
+                $body
+            }
+            RigidScheme::SymplecticEuler => {
+                let $s = &SymplecticEuler { settings };
+                $body
+            }
+            RigidScheme::Rk4 => {
+                let $s = &Rk4 { settings };
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use with_rigid_scheme;
+
 /// Advances `state` by `h` (s) under `loads` (held over the step) with `scheme`.
 pub fn rigid_step<T: Real>(
     scheme: RigidScheme,
@@ -57,15 +91,5 @@ pub fn rigid_step<T: Real>(
     state: &mut RigidState<T>,
     h: T,
 ) -> Result<StepInfo> {
-    let settings = *settings;
-    match scheme {
-        // LinearlyImplicitMidpoint::with_step_settings, bit for bit, without the options' code.
-        RigidScheme::Midpoint => step(&DefaultMidpoint::new(settings), body, loads, state, h),
-        RigidScheme::MidpointMeanRate => {
-            step(&MidpointMeanRate { step: settings }, body, loads, state, h)
-        }
-        RigidScheme::ExplicitEuler => step(&ExplicitEuler { settings }, body, loads, state, h),
-        RigidScheme::SymplecticEuler => step(&SymplecticEuler { settings }, body, loads, state, h),
-        RigidScheme::Rk4 => step(&Rk4 { settings }, body, loads, state, h),
-    }
+    with_rigid_scheme!(scheme, *settings, |s| step(s, body, loads, state, h))
 }
