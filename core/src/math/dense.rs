@@ -96,12 +96,12 @@ mod tests {
     #[test]
     fn matches_nalgebra_lu_in_the_leading_block() {
         const S: usize = 7;
-        let mut seed = 12345u64;
+        let mut lcg = 12345u64;
         let mut rnd = || {
-            seed = seed
+            lcg = lcg
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+            ((lcg >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
         };
         for n in 1..=S {
             for _ in 0..20 {
