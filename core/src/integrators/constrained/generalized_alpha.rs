@@ -498,7 +498,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             for r in work.rhs.iter_mut().take(k) {
                 *r = -*r;
             }
-            solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix)?;
+            solve_newton(work, n, m, k, ggl)?;
             let (mut dx, mut xx) = (T::zero(), T::zero());
             for i in 0..n {
                 work.x[i] += work.rhs[i];
@@ -624,6 +624,62 @@ impl<T: Real> ConstrainedAlpha<T> {
             }
         }
         Ok(())
+    }
+}
+
+/// Solves the Newton system `[A B; C 0] [dx; dl] = rhs` (leading `k x k` block of
+/// `work.jac`) in place into `work.rhs`. When `A` (the upper-left `n x n` block) is diagonal
+/// with a nonzero diagonal, as for bodies whose mass matrix is diagonal and whose joints'
+/// `d(C_q^T lambda)/dq` is (planar revolute joints between body centres), by the Schur
+/// complement: `(C A^-1 B) dl = C A^-1 r_1 - r_2` (`m x m`), then `dx = A^-1 (r_1 - B dl)`;
+/// else by the LU of the whole block. `SingularMatrix` if the system is singular.
+fn solve_newton<T: Real, const S: usize>(
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    k: usize,
+    ggl: bool,
+) -> Result<()> {
+    let diagonal = !ggl
+        && m > 0
+        && (0..n).all(|i| {
+            let row = &work.jac[i];
+            row[i] != T::zero() && (0..n).all(|j| j == i || row[j] == T::zero())
+        });
+    if !diagonal {
+        return solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix);
+    }
+    let Workspace {
+        jac,
+        scratch,
+        rhs,
+        f2,
+        c: inv,
+        ..
+    } = work;
+    // A^-1 (its diagonal's reciprocals; `work.c` is free once the residual norms are taken).
+    for i in 0..n {
+        inv[i] = T::one() / jac[i][i];
+    }
+    // S = C A^-1 B, and its right-hand side C A^-1 r_1 - r_2.
+    for a in 0..m {
+        for b in 0..m {
+            scratch[a][b] = (0..n).fold(T::zero(), |acc, i| {
+                acc + jac[n + a][i] * inv[i] * jac[i][n + b]
+            });
+        }
+        f2[a] = (0..n).fold(T::zero(), |acc, i| acc + jac[n + a][i] * inv[i] * rhs[i]) - rhs[n + a];
+    }
+    solve_in_place(scratch, f2, m).ok_or(Error::SingularMatrix)?;
+    for i in 0..n {
+        let bl = (0..m).fold(T::zero(), |acc, b| acc + jac[i][n + b] * f2[b]);
+        rhs[i] = (rhs[i] - bl) * inv[i];
+    }
+    rhs[n..n + m].copy_from_slice(&f2[..m]);
+    if rhs[..k].iter().all(|x| x.finite()) {
+        Ok(())
+    } else {
+        Err(Error::SingularMatrix)
     }
 }
 
