@@ -840,7 +840,7 @@ fn c_loop_firmware_checks(target: &str) {
     // x = 2 m (Exudyn's mini example) to float rounding (LOOP_WORKLOADS).
     let x = f64::from_bits(hex(&run.result("mini_masspoint", "f32")["value_bits"]));
     assert!((x - 2.0).abs() <= 1e-5, "mini example x = {x}");
-    // 912 B in the shipped `dist` build (docs/embedded.md).
+    // The shipped `dist` build's figure is in docs/embedded.md.
     assert_stack(&run, target, 3, 1024);
 }
 
@@ -859,7 +859,7 @@ fn c_loop_firmware_runs_on_cortex_m0() {
 }
 
 /// Flash of the lean firmware (mbs code from its linker map): a regression guard on this
-/// (release, no LTO) build, 21,654 B when set (22 KiB: 4 % margin; 21,826 B now); the 16 KiB budget is for
+/// (release, no LTO) build (22 KiB; its size is in docs/embedded.md); the 16 KiB budget is for
 /// the build that ships, [`c_loop_firmware_mbs_code_fits_16_kib_as_shipped`]. The full firmware
 /// links several times more, which is what the midpoint-only entry point and the float mass
 /// point save.
@@ -889,7 +889,7 @@ fn c_loop_firmware_flash_stays_within_its_guard() {
 
 /// The flash target, on the build that ships: libmbs.a in the `dist` profile (fat LTO,
 /// one codegen unit, opt-level 3) linked into the lean firmware for the Cortex-M4F, whose mbs
-/// code (linker map) must be at most 16 KiB (16,280 B when set, 16,324 B now). Its own build (about a
+/// code (linker map) must be at most 16 KiB (docs/embedded.md has its size). Its own build (about a
 /// minute of CPU from clean); the firmware must also run and pass its checks, so the bytes
 /// counted are those of a working step.
 #[test]

@@ -338,6 +338,28 @@ pub fn revolute_hessian<T: Real, const S: usize>(
     add_position_hessian(out, m0, lambda, -factor);
 }
 
+/// Adds `g a a^T` to `out`, with `a = da_1/dq - da_0/dq` the derivative of a scalar of both
+/// markers' coordinates, `of(m, k)` its derivative by marker `m`'s column `k`.
+fn add_outer<T: Real, const S: usize>(
+    out: &mut Block<'_, T, S>,
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    g: T,
+    of: impl Fn(&MarkerState<T>, usize) -> T,
+) {
+    let signed = [(m1, T::one()), (m0, -T::one())];
+    for (mi, si) in signed {
+        for k in 0..mi.ncols {
+            let ai = si * of(mi, k);
+            for (mj, sj) in signed {
+                for l in 0..mj.ncols {
+                    out.add(mi.cols[k], mj.cols[l], g * ai * (sj * of(mj, l)));
+                }
+            }
+        }
+    }
+}
+
 /// Adds `factor lambda d^2 C / dq^2` of a [`distance`] constraint to `out`:
 /// `(J_1 - J_0)^T (E - u u^T) (J_1 - J_0) / |dr| + u . d^2 (r_1 - r_0) / dq^2`.
 pub fn distance_hessian<T: Real, const S: usize>(
@@ -354,23 +376,9 @@ pub fn distance_hessian<T: Real, const S: usize>(
     }
     let u = dr / len;
     let f = factor * lambda;
-    // The columns of both markers with their signed dr/dq.
-    let cols = |m: &MarkerState<T>, sign: T| {
-        let mut c = [(0usize, Vector2::zeros()); 3];
-        for k in 0..m.ncols {
-            c[k] = (m.cols[k], m.dr[k] * sign);
-        }
-        (c, m.ncols)
-    };
-    let (c1, n1) = cols(m1, T::one());
-    let (c0, n0) = cols(m0, -T::one());
-    let all = c1[..n1].iter().chain(c0[..n0].iter());
-    for &(i, di) in all.clone() {
-        for &(j, dj) in all.clone() {
-            let p = (di.dot(&dj) - u.dot(&di) * u.dot(&dj)) / len;
-            out.add(i, j, f * p);
-        }
-    }
+    // In the plane E - u u^T = w w^T with w = perp(u): the first term is an outer product.
+    let w = perp(&u);
+    add_outer(out, m0, m1, f / len, |m, k| w.dot(&m.dr[k]));
     add_position_hessian(out, m1, &u, f);
     add_position_hessian(out, m0, &u, -f);
     Some(())
@@ -417,21 +425,7 @@ pub fn prismatic_hessian<T: Real, const S: usize>(
     if constrain_rotation {
         // C_1 = t0 . n1, a function of angle_1 - angle_0 whose second derivative is -C_1.
         let g = -factor * lambda[1] * t0.dot(&n1);
-        let terms = |m: &MarkerState<T>, sign: T| {
-            let mut c = [(0usize, T::zero()); 3];
-            for k in 0..m.ncols {
-                c[k] = (m.cols[k], m.dangle[k] * sign);
-            }
-            (c, m.ncols)
-        };
-        let (a1, k1) = terms(m1, T::one());
-        let (a0, k0) = terms(m0, -T::one());
-        let all = a1[..k1].iter().chain(a0[..k0].iter());
-        for &(i, di) in all.clone() {
-            for &(j, dj) in all.clone() {
-                out.add(i, j, g * di * dj);
-            }
-        }
+        add_outer(out, m0, m1, g, |m, k| m.dangle[k]);
     }
 }
 

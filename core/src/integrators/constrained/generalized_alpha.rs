@@ -36,6 +36,7 @@
 
 use super::{Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
+use crate::finite::all_finite_slice;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::math::dense::solve_in_place;
 use crate::solver::settings::NewtonSettings;
@@ -212,11 +213,10 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
         // [M C_q^T; C_q 0] [q_tt; lambda] = [f; -(C_q v)_q v].
         let t = s.t;
-        zero_block(&mut work.jac, n + m);
-        model.mass(t, &s.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
-        constraint_jacobian_both(model, t, &s.q[..n], &mut work.jac, n, m)?;
-        work.rhs = [T::zero(); S];
-        model.force(t, &s.q[..n], &s.v[..n], &mut work.rhs[..n])?;
+        work.q[..n].copy_from_slice(&s.q[..n]);
+        work.v[..n].copy_from_slice(&s.v[..n]);
+        evaluate(model, t, work, n, m, n + m)?;
+        work.rhs = work.f;
         if m > 0 {
             velocity_term(model, t, &s.q[..n], &s.v[..n], work, n, m)?;
             for i in 0..m {
@@ -452,14 +452,8 @@ impl<T: Real> ConstrainedAlpha<T> {
             if (forces_ok && constraints_ok) || stagnated {
                 report.force_residual = rf;
                 report.constraint_residual = rc;
-                let finite = work.q[..n]
-                    .iter()
-                    .chain(&work.v[..n])
-                    .chain(&work.x[..n])
-                    .chain(&work.alg[..n])
-                    .chain(&work.lambda[..m])
-                    .all(|x| x.finite());
-                if !(finite && t1.finite()) {
+                let parts = [&work.q[..n], &work.v[..n], &work.x[..n], &work.alg[..n]];
+                if !(all_finite_parts(&parts, &work.lambda[..m]) && t1.finite()) {
                     return Err(Error::NonFiniteState);
                 }
                 state.t = t1;
@@ -715,14 +709,13 @@ fn sizes<T: Real, M: ConstrainedModel<T>, const S: usize>(model: &M) -> Result<(
 }
 
 fn finite_state<T: Real, const S: usize>(s: &ConstrainedState<T, S>, n: usize, m: usize) -> bool {
-    s.t.finite()
-        && s.q[..n]
-            .iter()
-            .chain(&s.v[..n])
-            .chain(&s.acc[..n])
-            .chain(&s.alg[..n])
-            .chain(&s.lambda[..m])
-            .all(|x| x.finite())
+    let parts = [&s.q[..n], &s.v[..n], &s.acc[..n], &s.alg[..n]];
+    s.t.finite() && all_finite_parts(&parts, &s.lambda[..m])
+}
+
+/// `true` if every entry of the coordinate-sized `parts` and of `lambda` is finite.
+fn all_finite_parts<T: Real>(parts: &[&[T]; 4], lambda: &[T]) -> bool {
+    parts.iter().all(|p| all_finite_slice(p)) && all_finite_slice(lambda)
 }
 
 /// Zeroes the leading `k x k` block.
