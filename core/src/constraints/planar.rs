@@ -5,7 +5,8 @@
 //! A marker ([`PlanarMarker`]) is a point of the ground, of a mass point (`NodePoint2D`: `x, y`)
 //! or of a 2D rigid body (`NodeRigidBody2D`: `x, y, theta`, the reference point and the angle
 //! of the body frame, rad) at a local position `p` (m, body frame), with a local angle for its
-//! frame. Its position is `r = [x, y] + R(theta) p` (world, m).
+//! frame. The coordinates `q` are displacements from the node's reference (Exudyn's ODE2
+//! coordinates): a rigid marker is at `r = r_ref + [x, y] + R(theta_ref + theta) p` (world, m).
 
 // NaN must fail the `!(len > 0)` tests; index loops read as the equations.
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
@@ -24,16 +25,22 @@ pub enum PlanarMarker<T> {
         /// Angle of the marker frame (rad).
         angle: T,
     },
-    /// A mass point whose coordinates `x, y` (m, world) start at `offset` in `q`.
+    /// A mass point at `reference + [x, y]` (m, world), its displacements `x, y` at `offset`
+    /// in `q`.
     Point {
         /// Index of `x` in `q`.
         offset: usize,
+        /// The point at zero displacement (m, world).
+        reference: Vector2<T>,
     },
-    /// A point of a 2D rigid body whose coordinates `x, y, theta` start at `offset` in `q`, at
-    /// `local` (m, body frame), its frame turned by `angle` (rad) from the body frame.
+    /// A point of a 2D rigid body whose displacements `x, y, theta` from `reference` start at
+    /// `offset` in `q`, at `local` (m, body frame), its frame turned by `angle` (rad) from the
+    /// body frame.
     Rigid {
         /// Index of `x` in `q`.
         offset: usize,
+        /// The reference point and angle `[x, y, theta]` (m, m, rad) at zero displacement.
+        reference: nalgebra::Vector3<T>,
         /// Local position (m, body frame).
         local: Vector2<T>,
         /// Angle of the marker frame in the body frame (rad).
@@ -103,10 +110,10 @@ impl<T: Real> PlanarMarker<T> {
                 s.position = position;
                 s.angle = angle;
             }
-            PlanarMarker::Point { offset } => {
+            PlanarMarker::Point { offset, reference } => {
                 let (x, y) = (*q.get(offset)?, *q.get(offset + 1)?);
                 let (vx, vy) = (*v.get(offset)?, *v.get(offset + 1)?);
-                s.position = Vector2::new(x, y);
+                s.position = Vector2::new(reference.x + x, reference.y + y);
                 s.velocity = Vector2::new(vx, vy);
                 s.dr = [Vector2::x(), Vector2::y(), zero2];
                 s.cols = [offset, offset + 1, 0];
@@ -114,10 +121,12 @@ impl<T: Real> PlanarMarker<T> {
             }
             PlanarMarker::Rigid {
                 offset,
+                reference,
                 local,
                 angle,
             } => {
-                let (x, y, th) = (*q.get(offset)?, *q.get(offset + 1)?, *q.get(offset + 2)?);
+                let (x, y) = (reference.x + *q.get(offset)?, reference.y + *q.get(offset + 1)?);
+                let th = reference.z + *q.get(offset + 2)?;
                 let (vx, vy, w) = (*v.get(offset)?, *v.get(offset + 1)?, *v.get(offset + 2)?);
                 let rp = rotate(th, &local);
                 s.position = Vector2::new(x, y) + rp;
@@ -278,8 +287,8 @@ pub fn prismatic_velocity_terms<T: Real>(
     [c0, -dw * dw * t0.dot(&n1)]
 }
 
-/// Exudyn's `ObjectConnectorCoordinate`: `C = q_1 - factor q_0 - offset` for coordinates `i1`
-/// and `i0` of `q` (either may be `None`: the ground, a zero coordinate). 1 equation at `row`;
+/// Exudyn's `ObjectConnectorCoordinate`: `C = factor q_1 - q_0 - offset` for coordinates `i1`
+/// and `i0` of `q` (either may be `None`: a ground coordinate, zero). 1 equation at `row`;
 /// its velocity term is zero.
 #[allow(clippy::too_many_arguments)]
 pub fn coordinate<T: Real, const S: usize>(
@@ -300,13 +309,13 @@ pub fn coordinate<T: Real, const S: usize>(
         Some(i) => *q.get(i)?,
         None => T::zero(),
     };
-    *c.get_mut(row)? = q1 - factor * q0 - offset;
+    *c.get_mut(row)? = factor * q1 - q0 - offset;
     if let Some(out) = jac {
         if let Some(i) = i1 {
-            out.add(row, i, T::one());
+            out.add(row, i, factor);
         }
         if let Some(i) = i0 {
-            out.add(row, i, -factor);
+            out.add(row, i, -T::one());
         }
     }
     Some(())
@@ -442,14 +451,19 @@ mod tests {
                 position: Vector2::new(0.3, -0.2),
                 angle: 0.4,
             },
-            PlanarMarker::Point { offset: 0 },
+            PlanarMarker::Point {
+                offset: 0,
+                reference: Vector2::new(0.1, -0.3),
+            },
             PlanarMarker::Rigid {
                 offset: 2,
+                reference: nalgebra::Vector3::new(-0.4, 0.2, 0.6),
                 local: Vector2::new(0.5, -0.1),
                 angle: 0.3,
             },
             PlanarMarker::Rigid {
                 offset: 5,
+                reference: nalgebra::Vector3::zeros(),
                 local: Vector2::new(-0.2, 0.25),
                 angle: -0.7,
             },
@@ -623,15 +637,21 @@ mod tests {
             Some(&mut Block::new(&mut j, 0, 0, 1, S)),
         )
         .unwrap();
-        assert_eq!(c[0], q[3] - 2.0 * q[1] - 0.5);
-        assert_eq!((j[0][3], j[0][1]), (1.0, -2.0));
+        assert_eq!(c[0], 2.0 * q[3] - q[1] - 0.5);
+        assert_eq!((j[0][3], j[0][1]), (2.0, -1.0));
         coordinate::<f64, S>(&q, None, Some(2), 1.0, 0.0, 0, &mut c, None).unwrap();
         assert_eq!(c[0], q[2]);
-        let p = PlanarMarker::Point { offset: 0 }.state(&q, &v()).unwrap();
+        let p = PlanarMarker::Point {
+            offset: 0,
+            reference: Vector2::zeros(),
+        }
+        .state(&q, &v())
+        .unwrap();
         assert_eq!(distance::<f64, S>(&p, &p, 1.0, 0, &mut c, None), None);
         assert_eq!(distance_velocity_term(&p, &p), None);
         assert!(PlanarMarker::<f64>::Rigid {
             offset: 6,
+            reference: nalgebra::Vector3::zeros(),
             local: Vector2::zeros(),
             angle: 0.0
         }

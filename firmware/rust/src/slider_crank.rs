@@ -9,7 +9,7 @@
 use mbs_core::constraints::planar::{self, PlanarMarker};
 use mbs_core::integrators::constrained::{Block, ConstrainedModel};
 use mbs_core::{Error, Real, Result};
-use nalgebra::Vector2;
+use nalgebra::{Vector2, Vector3};
 
 /// Half length of the crank (m).
 pub const A0: f64 = 0.25;
@@ -59,6 +59,7 @@ impl<T: Real> SliderCrank<T> {
     fn markers() -> [(PlanarMarker<T>, PlanarMarker<T>); 3] {
         let rigid = |offset, x: f64| PlanarMarker::Rigid {
             offset,
+            reference: Vector3::zeros(),
             local: Vector2::new(T::c(x), T::zero()),
             angle: T::zero(),
         };
@@ -71,7 +72,13 @@ impl<T: Real> SliderCrank<T> {
                 rigid(0, -A0),
             ),
             (rigid(0, A0), rigid(3, -A1)),
-            (rigid(3, A1), PlanarMarker::Point { offset: 6 }),
+            (
+                rigid(3, A1),
+                PlanarMarker::Point {
+                    offset: 6,
+                    reference: Vector2::zeros(),
+                },
+            ),
         ]
     }
 
