@@ -136,6 +136,7 @@ int main(void) {
     if (mbs_system_assemble(&sys, &failed) != MBS_OK) return fail(MBS_ERR_INVALID_ARGUMENT, "assemble");
 
     TRY(mbs_simulation_settings_default(&sim), "settings");
+    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING; /* kick-drift-kick: 3D bodies, no constraints */
     sim.end_time = STEPS * DT, sim.number_of_steps = STEPS;
     TRY(mbs_system_solve_dynamic(&sys, &sim, NULL, &failed), "solve");
     TRY(mbs_system_time(&sys, &t), "time");

@@ -472,6 +472,7 @@ static void test_solve_refusals(void) {
     uint32_t nl, extra;
     POISON(r), POISON(sr), POISON(item);
     CHECK_STATUS(mbs_simulation_settings_default(&sim), MBS_OK);
+    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING;
     sim.number_of_steps = 4, sim.end_time = 0.04;
     /* dt */
     REFUSE(mbs_system_step(&sys, 0.0, &r, &item), MBS_ERR_INVALID_TIME_STEP);

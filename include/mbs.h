@@ -1431,9 +1431,17 @@ typedef struct mbs_system_solve_report {
 #define MBS_INTEGRATOR_RK4 3
 
 /**
- * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default.
+ * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default: on a system, on
+ * all its coordinates with the constraints' multipliers (2D systems).
  */
 #define MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA 0
+
+/**
+ * A system's own coupling (`mbs_system_settings.coupling`, kick-drift-kick by default), as
+ * `mbs_system_step` steps; for `mbs_system_solve_dynamic` only (the single-body calls refuse
+ * it with `MBS_ERR_INVALID_ARGUMENT`).
+ */
+#define MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING 1
 
 /**
  * Success.
@@ -1526,6 +1534,13 @@ typedef struct mbs_system_solve_report {
  * give consistent positions).
  */
 #define MBS_ERR_CONSTRAINT_VIOLATED 113
+
+/**
+ * The system's integration scheme cannot step this item: a constraint with an explicit
+ * coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`), or a 3D rigid body with
+ * generalized-alpha (select `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` and an explicit coupling).
+ */
+#define MBS_ERR_NOT_SUPPORTED_BY_SCHEME 114
 
 /**
  * An internal error that should be impossible (a caught panic).
@@ -1642,6 +1657,11 @@ typedef struct mbs_system_solve_report {
  * (`mbs_system_assemble`).
  */
 #define MBS_ERR_NODE_WITHOUT_BODY 221
+
+/**
+ * A node coordinate index beyond the node's coordinates.
+ */
+#define MBS_ERR_INVALID_COORDINATE 222
 
 /**
  * A force (N, world frame) on a position marker.
@@ -1779,6 +1799,11 @@ typedef struct mbs_system_solve_report {
  * A sensor.
  */
 #define MBS_ITEM_SENSOR 6
+
+/**
+ * A constraint.
+ */
+#define MBS_ITEM_CONSTRAINT 7
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@ use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::inertia::MassProperties;
 use mbs_core::math::Quaternion;
 use mbs_core::nodes::NodePoint2D;
-use mbs_core::solver::SimulationSettings;
+use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     CartesianSpringDamper, Connector, ConnectorIndex, ItemRef, Load, LoadIndex, Marker,
     MarkerIndex, MassPointSpec, NoSink, Node, NodeIndex, NodeRigidBody, Object, ObjectIndex,
@@ -323,7 +323,13 @@ fn stepping_an_unassembled_system_is_refused() {
     let before = s.clone();
     assert_eq!(s.step(0.01, &mut NoSink), Err(na));
     assert_eq!(
-        s.solve_dynamic(&SimulationSettings::default(), &mut NoSink),
+        s.solve_dynamic(
+            &SimulationSettings {
+                solver_type: DynamicSolverType::SystemCoupling,
+                ..SimulationSettings::default()
+            },
+            &mut NoSink
+        ),
         Err(na)
     );
     assert_eq!(s, before);
@@ -388,7 +394,13 @@ fn a_callback_writing_nan_fails_the_step_naming_the_load_and_the_state_stays() {
     // a solve that meets the NaN is undone entirely
     let before = s.clone();
     assert_eq!(
-        s.solve_dynamic(&SimulationSettings::default(), &mut NoSink),
+        s.solve_dynamic(
+            &SimulationSettings {
+                solver_type: DynamicSolverType::SystemCoupling,
+                ..SimulationSettings::default()
+            },
+            &mut NoSink
+        ),
         Err(err)
     );
     assert_eq!(s, before);

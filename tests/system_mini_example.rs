@@ -3,7 +3,7 @@
 
 use approx::assert_relative_eq;
 use mbs_core::nodes::NodePoint2D;
-use mbs_core::solver::SimulationSettings;
+use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{FirmwareSystem, NoSink, Node, Object, SystemSettings};
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::Vector2;
@@ -25,7 +25,13 @@ fn mini_example(settings: SystemSettings<f64>) -> f64 {
         .unwrap();
     mbs.assemble().unwrap();
     let report = mbs
-        .solve_dynamic(&SimulationSettings::default(), &mut NoSink)
+        .solve_dynamic(
+            &SimulationSettings {
+                solver_type: DynamicSolverType::SystemCoupling,
+                ..SimulationSettings::default()
+            },
+            &mut NoSink,
+        )
         .unwrap();
     assert_eq!(report.steps, 100);
     assert_relative_eq!(mbs.time(), 1.0);

@@ -12,7 +12,7 @@ use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::math::Quaternion;
-use mbs_core::solver::SimulationSettings;
+use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     Connector, Coupling, HostSystem, Load, Marker, NoSink, RigidBodySpec, RigidScheme,
     SpringDamper, SystemSettings,
@@ -59,6 +59,7 @@ fn falling_body(settings: SystemSettings<f64>, n: u32) -> (Vector3<f64>, Vector3
     let sim = SimulationSettings {
         end_time: 1.0,
         number_of_steps: n,
+        solver_type: DynamicSolverType::SystemCoupling,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -324,6 +325,7 @@ fn body_fixed_and_world_torques_spin_up_as_the_closed_forms_say() {
     let sim = SimulationSettings {
         end_time: 2.0,
         number_of_steps: 400,
+        solver_type: DynamicSolverType::SystemCoupling,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -469,6 +471,7 @@ fn system_errors(settings: SystemSettings<f64>, h: f64, t: f64, reference: &Y) -
     let sim = SimulationSettings {
         end_time: t,
         number_of_steps: (t / h).round() as u32,
+        solver_type: DynamicSolverType::SystemCoupling,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();

@@ -6,7 +6,7 @@
 mod system_support;
 
 use mbs_core::inertia::MassProperties;
-use mbs_core::solver::SimulationSettings;
+use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     CartesianSpringDamper, Connector, HostSystem, Load, Marker, MassPointSpec, NoSink, NodeIndex,
     RigidBodySpec, Sensor, SensorIndex, SliceSink, SystemSettings, UserLoadKind,
@@ -69,6 +69,7 @@ fn sensors_write_rows_into_a_slice_each_step() {
     let sim = SimulationSettings {
         end_time: 0.5,
         number_of_steps: n as u32,
+        solver_type: DynamicSolverType::SystemCoupling,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut sink).unwrap();
@@ -167,6 +168,7 @@ fn sine_error(n: u32) -> f64 {
     let sim = SimulationSettings {
         end_time: 2.0,
         number_of_steps: n,
+        solver_type: DynamicSolverType::SystemCoupling,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -216,6 +218,7 @@ fn cartesian_error(n: u32) -> f64 {
     let sim = SimulationSettings {
         end_time: t,
         number_of_steps: n,
+        solver_type: DynamicSolverType::SystemCoupling,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();

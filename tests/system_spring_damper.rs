@@ -5,7 +5,7 @@
 mod system_support;
 
 use mbs_core::nodes::NodePoint2D;
-use mbs_core::solver::SimulationSettings;
+use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     Connector, Coupling, HostSystem, Marker, NoSink, Node, Object, SpringDamper, SystemSettings,
 };
@@ -82,6 +82,7 @@ fn errors(settings: SystemSettings<f64>, n: u32, use_node_marker: bool) -> (f64,
     let sim = SimulationSettings {
         end_time: T_END,
         number_of_steps: n,
+        solver_type: DynamicSolverType::SystemCoupling,
         ..SimulationSettings::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();

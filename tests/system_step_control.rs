@@ -70,7 +70,17 @@ fn an_f32_firmware_system_runs_the_mini_example_and_a_spring() {
     mbs.add_object(Object::mass_point_2d(node, 1.0).unwrap())
         .unwrap();
     mbs.assemble().unwrap();
-    mbs.solve_dynamic(&Default::default(), &mut NoSink).unwrap();
+    // FirmwareSystem has no generalized-alpha capacity (W = 0): its own coupling
+    let sim = mbs_core::solver::SimulationSettings {
+        solver_type: mbs_core::solver::DynamicSolverType::SystemCoupling,
+        ..Default::default()
+    };
+    assert_eq!(
+        mbs.solve_dynamic(&Default::default(), &mut NoSink)
+            .map_err(|e| e.error),
+        Err(mbs_core::Error::CapacityFull)
+    );
+    mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
     match mbs.node_state(node).unwrap() {
         mbs_core::system::NodeState::Point2D(s) => {
             assert!((1.0 + s.q.x - 2.0).abs() < 1e-6, "{}", 1.0 + s.q.x)

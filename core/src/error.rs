@@ -69,6 +69,8 @@ pub enum Param {
     Color,
     /// A radius of a drawn shape (m).
     Radius,
+    /// A coordinate of a node (its index among the node's coordinates).
+    Coordinate,
 }
 
 /// Everything that can go wrong in `mbs-core`.
@@ -117,6 +119,9 @@ pub enum Error {
     NewtonNotConverged,
     /// The positions violate a constraint beyond the tolerance (and no assembly was asked for).
     ConstraintViolated,
+    /// The system's integration scheme cannot step this item: a constraint with an explicit
+    /// coupling (constraints need generalized-alpha), or a 3D rigid body with generalized-alpha.
+    NotSupportedByScheme,
 }
 
 impl Error {
@@ -159,6 +164,9 @@ impl core::fmt::Display for Error {
             }
             Error::NewtonNotConverged => f.write_str("Newton iteration did not converge"),
             Error::ConstraintViolated => f.write_str("positions violate a constraint"),
+            Error::NotSupportedByScheme => {
+                f.write_str("the integration scheme does not support this item")
+            }
         }
     }
 }

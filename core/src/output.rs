@@ -32,6 +32,12 @@ pub enum OutputVariableType {
     KineticEnergy,
     /// Potential (elastic) energy of the body itself (J); loads such as gravity are not part of it.
     PotentialEnergy,
+    /// A constraint's force: its Lagrange multipliers (N, or N m for a rotation equation;
+    /// each constraint states its convention).
+    Force,
+    /// A constraint's residual `C(q)` (m or rad): zero to the Newton tolerance while the
+    /// constraint holds.
+    ConstraintResidual,
 }
 
 /// The value of an output variable.

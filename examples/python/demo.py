@@ -117,6 +117,7 @@ def spring_damper_system(steps=4000):
     sim = mbs.mbs_simulation_settings()
     check(lib.mbs_simulation_settings_default(byref(sim)))
     sim.end_time, sim.number_of_steps = 1.0, steps
+    sim.solver_type = mbs.MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING  # kick-drift-kick
     report = mbs.mbs_system_solve_report()
     check(lib.mbs_system_solve_dynamic(byref(sys_), byref(sim), byref(report), byref(failed)), "solve")
     n = c_size_t()

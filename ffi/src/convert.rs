@@ -29,6 +29,7 @@ pub fn status_of(e: Error) -> MbsStatus {
         Error::SingularMatrix => MBS_ERR_SINGULAR_MATRIX,
         Error::NewtonNotConverged => MBS_ERR_NEWTON_NOT_CONVERGED,
         Error::ConstraintViolated => MBS_ERR_CONSTRAINT_VIOLATED,
+        Error::NotSupportedByScheme => MBS_ERR_NOT_SUPPORTED_BY_SCHEME,
         _ => MBS_ERR_INVALID_ARGUMENT,
     }
 }
@@ -66,6 +67,7 @@ pub fn status_of_param(p: Param) -> MbsStatus {
         Param::Orientation => MBS_ERR_INVALID_ORIENTATION,
         Param::LocalPosition => MBS_ERR_INVALID_LOCAL_POSITION,
         Param::Sequence => MBS_ERR_INVALID_SEQUENCE,
+        Param::Coordinate => MBS_ERR_INVALID_COORDINATE,
         _ => MBS_ERR_INVALID_ARGUMENT,
     }
 }
@@ -267,6 +269,14 @@ mod tests {
         assert_eq!(
             status_of(Error::ConstraintViolated),
             MBS_ERR_CONSTRAINT_VIOLATED
+        );
+        assert_eq!(
+            status_of(Error::NotSupportedByScheme),
+            MBS_ERR_NOT_SUPPORTED_BY_SCHEME
+        );
+        assert_eq!(
+            status_of(Error::OutOfRange(Param::Coordinate)),
+            MBS_ERR_INVALID_COORDINATE
         );
         assert_eq!(
             status_of(Error::ZeroLength(Param::Length)),

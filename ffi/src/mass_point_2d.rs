@@ -545,7 +545,7 @@ pub unsafe extern "C" fn mbs_mass_point_2d_solve_dynamic(
                 let c = read(body)?;
                 let (_, b) = c.to_core()?;
                 let loads = read(loads)?.to_core()?;
-                let settings = read(settings)?.to_core()?;
+                let settings = read(settings)?.to_core_single_body()?;
                 let q0 = vec2(&read(initial_coordinates)?)?;
                 let v0 = vec2(&read(initial_velocities)?)?;
                 let node =

@@ -13,8 +13,13 @@ use mbs_core::Real;
 /// Which dynamic solver a solve uses (`MBS_DYNAMIC_SOLVER_*`, fixed numbers).
 pub type MbsDynamicSolver = u32;
 
-/// Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default.
+/// Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default: on a system, on
+/// all its coordinates with the constraints' multipliers (2D systems).
 pub const MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA: MbsDynamicSolver = 0;
+/// A system's own coupling (`mbs_system_settings.coupling`, kick-drift-kick by default), as
+/// `mbs_system_step` steps; for `mbs_system_solve_dynamic` only (the single-body calls refuse
+/// it with `MBS_ERR_INVALID_ARGUMENT`).
+pub const MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING: MbsDynamicSolver = 1;
 
 /// Settings of a dynamic simulation, generic over the scalar: use `mbs_simulation_settings`
 /// (double) or `mbs_simulation_settings_f32` (float). Fill with
@@ -76,6 +81,7 @@ impl<T: Real> mbs_simulation_settings_of<T> {
     fn solver(&self) -> FfiResult<DynamicSolverType> {
         match self.solver_type {
             MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA => Ok(DynamicSolverType::GeneralizedAlpha),
+            MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING => Ok(DynamicSolverType::SystemCoupling),
             _ => Err(MBS_ERR_INVALID_ARGUMENT),
         }
     }
@@ -94,6 +100,15 @@ impl<T: Real> mbs_simulation_settings_of<T> {
         };
         s.validate().map_err(status_of)?;
         Ok(s)
+    }
+
+    /// [`Self::to_core`] for a single body's solve: `MBS_ERR_INVALID_ARGUMENT` for
+    /// `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` (a single body has no coupling).
+    pub fn to_core_single_body(&self) -> FfiResult<SimulationSettings<T>> {
+        match self.solver()? {
+            DynamicSolverType::GeneralizedAlpha => self.to_core(),
+            _ => Err(MBS_ERR_INVALID_ARGUMENT),
+        }
     }
 
     /// The checked integrator of one step (only solver type, spectral radius and Newton).

@@ -54,6 +54,10 @@ pub const MBS_ERR_NEWTON_NOT_CONVERGED: MbsStatus = 112;
 /// The positions violate a constraint beyond the tolerance (ask for the initial assembly, or
 /// give consistent positions).
 pub const MBS_ERR_CONSTRAINT_VIOLATED: MbsStatus = 113;
+/// The system's integration scheme cannot step this item: a constraint with an explicit
+/// coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`), or a 3D rigid body with
+/// generalized-alpha (select `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` and an explicit coupling).
+pub const MBS_ERR_NOT_SUPPORTED_BY_SCHEME: MbsStatus = 114;
 /// An internal error that should be impossible (a caught panic).
 pub const MBS_ERR_PANIC: MbsStatus = 199;
 
@@ -103,6 +107,8 @@ pub const MBS_ERR_NODE_ALREADY_USED: MbsStatus = 220;
 /// A node with coordinates (2D point, rigid-body node) that no body gives a mass
 /// (`mbs_system_assemble`).
 pub const MBS_ERR_NODE_WITHOUT_BODY: MbsStatus = 221;
+/// A node coordinate index beyond the node's coordinates.
+pub const MBS_ERR_INVALID_COORDINATE: MbsStatus = 222;
 
 /// A static, NUL-terminated English description of `status` ("unknown status" if unknown).
 /// Never null; the caller must not free it.
@@ -128,6 +134,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         }
         MBS_ERR_NEWTON_NOT_CONVERGED => b"Newton iteration did not converge\0",
         MBS_ERR_CONSTRAINT_VIOLATED => b"positions violate a constraint\0",
+        MBS_ERR_NOT_SUPPORTED_BY_SCHEME => b"the integration scheme does not support this item\0",
         MBS_ERR_PANIC => b"internal error\0",
         MBS_ERR_INVALID_MASS => b"invalid mass\0",
         MBS_ERR_INVALID_DENSITY => b"invalid density\0",
@@ -153,6 +160,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_INVALID_LOAD => b"invalid force or torque\0",
         MBS_ERR_NODE_ALREADY_USED => b"node already carries a body\0",
         MBS_ERR_NODE_WITHOUT_BODY => b"node has no body (no mass)\0",
+        MBS_ERR_INVALID_COORDINATE => b"invalid node coordinate index\0",
         _ => b"unknown status\0",
     };
     s.as_ptr().cast()

@@ -26,8 +26,10 @@ pub fn point<
     const C: usize,
     const S: usize,
     const G: usize,
+    const K: usize,
+    const W: usize,
 >(
-    sys: &System<f64, N, O, M, L, C, S, G>,
+    sys: &System<f64, N, O, M, L, C, S, G, K, W>,
     n: NodeIndex,
 ) -> Point2DState<f64> {
     match sys.node_state(n).unwrap() {
@@ -45,8 +47,10 @@ pub fn rigid<
     const C: usize,
     const S: usize,
     const G: usize,
+    const K: usize,
+    const W: usize,
 >(
-    sys: &System<f64, N, O, M, L, C, S, G>,
+    sys: &System<f64, N, O, M, L, C, S, G, K, W>,
     n: NodeIndex,
 ) -> RigidState<f64> {
     match sys.node_state(n).unwrap() {

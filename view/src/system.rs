@@ -23,8 +23,10 @@ pub fn system_scene<
     const C: usize,
     const S: usize,
     const G: usize,
+    const K: usize,
+    const W: usize,
 >(
-    sys: &System<T, N, O, M, L, C, S, G>,
+    sys: &System<T, N, O, M, L, C, S, G, K, W>,
     settings: &VisualizationSettings,
 ) -> Result<Scene> {
     let mut primitives = Vec::new();
@@ -45,8 +47,10 @@ pub fn render_system<
     const C: usize,
     const S: usize,
     const G: usize,
+    const K: usize,
+    const W: usize,
 >(
-    sys: &System<T, N, O, M, L, C, S, G>,
+    sys: &System<T, N, O, M, L, C, S, G, K, W>,
     settings: &VisualizationSettings,
     opts: &RenderOptions,
 ) -> Result<String> {
@@ -66,8 +70,10 @@ pub fn render_system_png<
     const C: usize,
     const S: usize,
     const G: usize,
+    const K: usize,
+    const W: usize,
 >(
-    sys: &System<T, N, O, M, L, C, S, G>,
+    sys: &System<T, N, O, M, L, C, S, G, K, W>,
     settings: &VisualizationSettings,
     opts: &RenderOptions,
 ) -> Result<Vec<u8>> {

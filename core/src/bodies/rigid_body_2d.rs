@@ -134,27 +134,19 @@ impl<T: Real> Body<T> for RigidBody2D<T> {
         let v3 = |x: Vector2<T>, zz: T| OutputValue::Vector3(Vector3::new(x.x, x.y, zz));
         Ok(match var {
             OutputVariableType::Position => v3(s.point() + rp, local_position.z),
-            OutputVariableType::Displacement => v3(Vector2::new(s.state.q.x, s.state.q.y), z),
             OutputVariableType::Velocity => v3(Vector2::new(v.x, v.y) + perp(&rp) * v.z, z),
             OutputVariableType::Acceleration => v3(
                 Vector2::new(a.x, a.y) + perp(&rp) * a.z - rp * (v.z * v.z),
                 z,
             ),
-            OutputVariableType::RotationMatrix => OutputValue::Matrix3(s.rotation_matrix()),
-            OutputVariableType::Rotation => OutputValue::Vector3(Vector3::new(z, z, s.angle())),
-            OutputVariableType::AngularVelocity | OutputVariableType::AngularVelocityLocal => {
-                OutputValue::Vector3(Vector3::new(z, z, v.z))
-            }
-            OutputVariableType::AngularAcceleration => {
-                OutputValue::Vector3(Vector3::new(z, z, a.z))
-            }
             OutputVariableType::KineticEnergy => {
                 if local_position.iter().any(|x| *x != z) {
                     return Err(Error::LocalPositionMustBeZero);
                 }
                 OutputValue::Scalar(T::c(0.5) * v.dot(&(self.mass_matrix(s) * v)))
             }
-            _ => return Err(Error::OutputNotAvailable),
+            // the same at every point: the node's
+            _ => return s.output(var),
         })
     }
 

@@ -125,7 +125,10 @@ impl<T: Real> PlanarMarker<T> {
                 local,
                 angle,
             } => {
-                let (x, y) = (reference.x + *q.get(offset)?, reference.y + *q.get(offset + 1)?);
+                let (x, y) = (
+                    reference.x + *q.get(offset)?,
+                    reference.y + *q.get(offset + 1)?,
+                );
                 let th = reference.z + *q.get(offset + 2)?;
                 let (vx, vy, w) = (*v.get(offset)?, *v.get(offset + 1)?, *v.get(offset + 2)?);
                 let rp = rotate(th, &local);

@@ -8,7 +8,7 @@
 
 use crate::error::finite_all;
 use crate::finite::all_finite;
-use crate::{Error, Param, Real, Result};
+use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
 use nalgebra::{Matrix3, Vector2, Vector3};
 
 /// Parameters of a 2D rigid-body node (static, validated at construction).
@@ -126,5 +126,31 @@ impl<T: Real> Rigid2DConfiguration<T> {
         let (s, c) = self.angle().sin_cos_l();
         let (o, z) = (T::one(), T::zero());
         Matrix3::new(c, -s, z, s, c, z, z, z, o)
+    }
+
+    /// Exudyn's node outputs (world frame, z = 0): `Position` `[r_x + x, r_y + y, 0]`,
+    /// `Displacement` `[x, y, 0]`, `Velocity`, `Acceleration` of the reference point,
+    /// `RotationMatrix` `R_0b`, `Rotation` `[0, 0, phi]`, `AngularVelocity` =
+    /// `AngularVelocityLocal` `[0, 0, theta_t]`, `AngularAcceleration` `[0, 0, theta_tt]`;
+    /// others `OutputNotAvailable`; `NonFiniteState`.
+    pub fn output(&self, var: OutputVariableType) -> Result<OutputValue<T>> {
+        self.check()?;
+        let z = T::zero();
+        let (q, v, a) = (self.state.q, self.state.q_t, self.state.q_tt);
+        let p = self.point();
+        let v3 = |x, y, w| OutputValue::Vector3(Vector3::new(x, y, w));
+        Ok(match var {
+            OutputVariableType::Position => v3(p.x, p.y, z),
+            OutputVariableType::Displacement => v3(q.x, q.y, z),
+            OutputVariableType::Velocity => v3(v.x, v.y, z),
+            OutputVariableType::Acceleration => v3(a.x, a.y, z),
+            OutputVariableType::RotationMatrix => OutputValue::Matrix3(self.rotation_matrix()),
+            OutputVariableType::Rotation => v3(z, z, self.angle()),
+            OutputVariableType::AngularVelocity | OutputVariableType::AngularVelocityLocal => {
+                v3(z, z, v.z)
+            }
+            OutputVariableType::AngularAcceleration => v3(z, z, a.z),
+            _ => return Err(Error::OutputNotAvailable),
+        })
     }
 }

@@ -151,7 +151,8 @@ impl<T: Real> SecondOrderOde<T, 2> for MassPointOde<'_, T> {
 /// node state (`q_tt` = the accelerations at the end time).
 ///
 /// Errors (nothing is modified; all inputs are borrowed): invalid settings
-/// ([`SimulationSettings::validate`]), an unknown load target or non-finite local position
+/// ([`SimulationSettings::validate`]; `OutOfRange(Setting)` for
+/// [`DynamicSolverType::SystemCoupling`]), an unknown load target or non-finite local position
 /// ([`MassPointOde::new`]), and any error of a step.
 pub fn solve_dynamic<T: Real>(
     node: &NodePoint2D<T>,
@@ -165,6 +166,8 @@ pub fn solve_dynamic<T: Real>(
         DynamicSolverType::GeneralizedAlpha => {
             GeneralizedAlpha::new(settings.spectral_radius)?.with_newton(settings.newton)?
         }
+        // a single body has no system coupling
+        _ => return Err(crate::Error::OutOfRange(crate::Param::Setting)),
     };
     let h = settings.step_size();
     let mut state = integrator.initial_state(

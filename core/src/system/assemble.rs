@@ -3,11 +3,13 @@
 use super::error::{At, SystemError, SystemResult};
 use super::forces::generalized_forces;
 use super::index::{
-    item, ConnectorIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
+    item, ConnectorIndex, ConstraintIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex,
+    SensorIndex,
 };
 use super::items::System;
 use super::node::Node;
 use super::object::Object;
+use super::settings::Coupling;
 use crate::{Error, Real};
 
 impl<
@@ -19,7 +21,9 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
 {
     /// Checks everything and marks the system assembled; the first problem found is returned
     /// with the item it concerns, and the system stays unassembled. In order:
@@ -32,8 +36,19 @@ impl<
     ///    `WrongNodeKind`, `NodeAlreadyUsed`); masses and inertias are valid by construction
     ///    (`MassPoint2D::new`, `RigidBody::new` refuse `m <= 0` and unphysical inertias);
     /// 4. every marker, load, connector, sensor: as their `add_*` checks;
-    /// 5. the forces can be evaluated in the current state (a callback writing NaN, a
-    ///    spring of zero length, ... are found here, naming the load or connector).
+    /// 5. every constraint: its markers, as [`System::add_constraint`] checks them; with a
+    ///    coupling other than [`Coupling::GeneralizedAlpha`] any constraint is
+    ///    `NotSupportedByScheme` (only generalized-alpha keeps constraints);
+    /// 6. the forces can be evaluated in the current state (a callback writing NaN, a
+    ///    spring of zero length, ... are found here, naming the load or connector);
+    /// 7. with [`Coupling::GeneralizedAlpha`]: every node is 2D (`NotSupportedByScheme` at a
+    ///    3D rigid-body node), every constraint joins 2D bodies (`MarkerNotSupported`),
+    ///    coordinates plus equations fit the capacity `W` (`CapacityFull`), and the start
+    ///    values are computed ([`AlphaSettings::assembly`](super::AlphaSettings::assembly)): the positions and velocities
+    ///    satisfy the constraints to the tolerance (`ConstraintViolated`) or are projected
+    ///    onto them, and the consistent accelerations and multipliers are solved
+    ///    (`SingularMatrix` for redundant or contradictory constraints, naming the first
+    ///    constraint that makes the set singular).
     ///
     /// Assembling keeps the current state and time (re-assembling after adding a sensor does
     /// not restart the simulation; [`System::reset`] does).
@@ -58,6 +73,7 @@ impl<
                     (Object::MassPoint2D { .. }, Node::Point2D(_))
                         | (Object::RigidBody { .. }, Node::RigidBody(_))
                         | (Object::BodyCylinder { .. }, Node::RigidBody(_))
+                        | (Object::RigidBody2D { .. }, Node::RigidBody2D(_))
                 );
                 if !kind_ok {
                     return Err(SystemError::new(Error::WrongNodeKind, at));
@@ -79,6 +95,13 @@ impl<
             c.check(&self.markers)
                 .at(ItemRef::Connector(ConnectorIndex(i as u16)))?;
         }
+        for (i, c) in self.constraints.iter().enumerate() {
+            let at = ItemRef::Constraint(ConstraintIndex(i as u16));
+            c.check(&self.markers).at(at)?;
+            if self.settings.coupling != Coupling::GeneralizedAlpha {
+                return Err(SystemError::new(Error::NotSupportedByScheme, at));
+            }
+        }
         for (i, s) in self.sensors.iter().enumerate() {
             self.sensor_value(s)
                 .at(ItemRef::Sensor(SensorIndex(i as u16)))?;
@@ -94,6 +117,17 @@ impl<
             &mut q,
         )?;
         self.velocity_dependent = self.connectors.iter().any(|c| c.is_velocity_dependent());
+        if self.settings.coupling == Coupling::GeneralizedAlpha {
+            let scheme = self.settings.alpha.scheme().at(ItemRef::System)?;
+            let saved = (self.layout.clone(), self.alpha.started);
+            let start = self
+                .alpha_layout(self.settings.alpha.formulation)
+                .and_then(|_| self.alpha_start(&scheme));
+            if start.is_err() {
+                (self.layout, self.alpha.started) = saved;
+            }
+            start?;
+        }
         self.assembled = true;
         Ok(())
     }

@@ -114,7 +114,9 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
 {
     /// Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world).
     pub fn create_ground(&mut self, reference_position: Vector3<T>) -> Result<ObjectIndex> {

@@ -54,6 +54,10 @@ index_type!(
     /// A sensor: [`Sensor`](super::Sensor).
     SensorIndex
 );
+index_type!(
+    /// A constraint: [`Constraint`](super::Constraint).
+    ConstraintIndex
+);
 
 /// Names one item of a system, or the system as a whole (in a
 /// [`SystemError`](super::SystemError)).
@@ -73,6 +77,8 @@ pub enum ItemRef {
     Connector(ConnectorIndex),
     /// A sensor.
     Sensor(SensorIndex),
+    /// A constraint.
+    Constraint(ConstraintIndex),
 }
 
 /// The item at position `i` of `list`, or `UnknownIndex`.

@@ -8,8 +8,10 @@
 //! unassembled.
 
 use super::connector::Connector;
+use super::constraint::Constraint;
 use super::index::{
-    item, ConnectorIndex, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
+    item, ConnectorIndex, ConstraintIndex, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex,
+    SensorIndex,
 };
 use super::load::Load;
 use super::marker::Marker;
@@ -17,6 +19,7 @@ use super::node::{Node, NodeState};
 use super::object::Object;
 use super::sensor::Sensor;
 use super::settings::SystemSettings;
+use super::step::alpha::{AlphaStorage, Layout};
 use super::view::View;
 use crate::graphics::GraphicsData;
 use crate::{Error, Real, Result};
@@ -41,6 +44,8 @@ pub struct System<
     const C: usize,
     const S: usize,
     const G: usize = 0,
+    const K: usize = 0,
+    const W: usize = 0,
 > {
     pub(super) nodes: Vec<Node<T>, N, u16>,
     pub(super) states: Vec<NodeState<T>, N, u16>,
@@ -58,6 +63,13 @@ pub struct System<
     pub(super) assembled: bool,
     /// Set by `assemble`: some force depends on the velocities (a damper).
     pub(super) velocity_dependent: bool,
+    /// Up to `K` constraints.
+    pub(super) constraints: Vec<Constraint<T>, K, u16>,
+    /// Where the nodes' coordinates and the constraints' equations sit in the
+    /// generalized-alpha vectors (set by `assemble` with that coupling).
+    pub(super) layout: Layout<N, K>,
+    /// The generalized-alpha state between steps and its Newton workspace (capacity `W`).
+    pub(super) alpha: AlphaStorage<T, W>,
 }
 
 impl<
@@ -69,7 +81,9 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > Default for System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > Default for System<T, N, O, M, L, C, S, G, K, W>
 {
     fn default() -> Self {
         Self::new()
@@ -85,7 +99,9 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
 {
     /// An empty, unassembled system at time 0 with default [`SystemSettings`].
     pub fn new() -> Self {
@@ -103,6 +119,9 @@ impl<
             time: T::zero(),
             assembled: false,
             velocity_dependent: false,
+            constraints: Vec::new(),
+            layout: Layout::default(),
+            alpha: AlphaStorage::default(),
         }
     }
 
@@ -135,7 +154,7 @@ impl<
 
     /// Adds `object` on its node. Errors: `CapacityFull`; `UnknownIndex` (no such node);
     /// `WrongNodeKind` (a mass point needs a 2D point node, a rigid body or body cylinder a
-    /// rigid-body node); `NodeAlreadyUsed` (the node carries a body already). A rigid body's
+    /// rigid-body node, a 2D rigid body a 2D rigid-body node); `NodeAlreadyUsed` (the node carries a body already). A rigid body's
     /// reference configuration (for `Displacement`) becomes its node's reference pose.
     pub fn add_object(&mut self, object: Object<T>) -> Result<ObjectIndex> {
         if self.objects.is_full() {
@@ -146,7 +165,8 @@ impl<
         if let Some(n) = object.node() {
             let node = item(&self.nodes, n.get())?;
             match (&mut object, node) {
-                (Object::MassPoint2D { .. }, Node::Point2D(_)) => {}
+                (Object::MassPoint2D { .. }, Node::Point2D(_))
+                | (Object::RigidBody2D { .. }, Node::RigidBody2D(_)) => {}
                 (Object::RigidBody { body, .. }, Node::RigidBody(r))
                 | (Object::BodyCylinder { body, .. }, Node::RigidBody(r)) => {
                     *body =
@@ -223,6 +243,25 @@ impl<
         Ok(index)
     }
 
+    /// Adds `constraint`. Errors: `CapacityFull`; `UnknownIndex` (no such marker);
+    /// `SameMarker`; `MarkerNotSupported` (a marker of the wrong kind: position markers for a
+    /// distance or revolute joint, rigid markers for a prismatic joint, coordinate markers for a
+    /// coordinate constraint). Whether its markers are on bodies it can join (2D ones) is
+    /// checked by [`System::assemble`].
+    pub fn add_constraint(&mut self, constraint: Constraint<T>) -> Result<ConstraintIndex> {
+        if self.constraints.is_full() {
+            return Err(Error::CapacityFull);
+        }
+        let index =
+            ConstraintIndex::from_usize(self.constraints.len()).ok_or(Error::CapacityFull)?;
+        constraint.check(&self.markers)?;
+        self.constraints
+            .push(constraint)
+            .map_err(|_| Error::CapacityFull)?;
+        self.assembled = false;
+        Ok(index)
+    }
+
     /// Adds `sensor`. Errors: `CapacityFull`; `UnknownIndex`; `OutputNotAvailable` /
     /// `LocalPositionMustBeZero` if its item does not give the variable (the sensor is read once
     /// here to find out).
@@ -260,12 +299,14 @@ impl<
         self.assembled
     }
 
-    /// Puts every node back to its initial state and the time to 0 (items unchanged).
+    /// Puts every node back to its initial state and the time to 0 (items unchanged); with
+    /// generalized-alpha the next step first computes consistent start values again.
     pub fn reset(&mut self) {
         for (s, n) in self.states.iter_mut().zip(self.nodes.iter()) {
             *s = n.initial_state();
         }
         self.time = T::zero();
+        self.alpha.started = false;
     }
 
     /// Node `i`.
@@ -280,11 +321,16 @@ impl<
 
     /// Sets the state of node `i` (e.g. a measured pose). Errors: `UnknownIndex`,
     /// `WrongNodeKind` (state of another kind), `NonFiniteState`, `OutOfRange(Orientation)`.
+    /// With generalized-alpha the next step first computes consistent accelerations and
+    /// multipliers for the new states (checking them against the constraints, or projecting
+    /// them with the assembly option).
     pub fn set_node_state(&mut self, i: NodeIndex, state: NodeState<T>) -> Result<()> {
         state.check_for(item(&self.nodes, i.get())?)?;
         if let Some(s) = self.states.get_mut(i.get()) {
             *s = state;
         }
+        // generalized-alpha's accelerations and multipliers are computed anew for it
+        self.alpha.started = false;
         Ok(())
     }
 
@@ -311,6 +357,16 @@ impl<
     /// Sensor `i`.
     pub fn sensor(&self, i: SensorIndex) -> Result<&Sensor<T>> {
         item(&self.sensors, i.get())
+    }
+
+    /// Constraint `i`.
+    pub fn constraint(&self, i: ConstraintIndex) -> Result<&Constraint<T>> {
+        item(&self.constraints, i.get())
+    }
+
+    /// Number of constraints.
+    pub fn constraint_count(&self) -> usize {
+        self.constraints.len()
     }
 
     /// Numbers of nodes, objects, markers, loads, connectors, sensors.

@@ -7,6 +7,7 @@
 //! | [`Marker::BodyPosition`] | position, velocity at `local_position` | `Jpos(p)^T f` |
 //! | [`Marker::BodyRigid`] | also `R_0b` and the angular velocity | `Jpos(p)^T f + Jrot^T tau` |
 //! | [`Marker::BodyMass`] | position, velocity of the centre of mass | `(int rho Jpos dV)^T g` |
+//! | [`Marker::NodeCoordinate`] | one coordinate of a node | (constraints on coordinates) |
 //!
 //! `local_position` is in the body frame, from the body's reference point (its node), in m.
 //! A marker a body cannot carry ([`Object`](super::Object)'s table) is refused at creation
@@ -50,6 +51,15 @@ pub enum Marker<T: Real> {
         /// The body.
         object: ObjectIndex,
     },
+    /// Exudyn's `MarkerNodeCoordinate`: coordinate `coordinate` of a node (its displacement
+    /// `q_i`, m or rad; 0 on a ground node), for a
+    /// [`CoordinateConstraint`](super::Constraint::Coordinate).
+    NodeCoordinate {
+        /// The node.
+        node: NodeIndex,
+        /// Which of its coordinates (0-based; a ground node has one, always 0).
+        coordinate: u16,
+    },
 }
 
 /// What a marker is good for (the check of loads and connectors).
@@ -61,6 +71,8 @@ pub enum MarkerKind {
     Rigid,
     /// A mass marker: mass-proportional loads (BodyMass).
     Mass,
+    /// A coordinate marker: coordinate constraints (NodeCoordinate).
+    Coordinate,
 }
 
 impl<T: Real> Marker<T> {
@@ -92,12 +104,21 @@ impl<T: Real> Marker<T> {
         Marker::BodyMass { object }
     }
 
+    /// `MarkerNodeCoordinate` for coordinate `coordinate` of `node`.
+    pub fn node_coordinate(node: NodeIndex, coordinate: u16) -> Self {
+        Marker::NodeCoordinate { node, coordinate }
+    }
+
     /// `true` if the marker is of `kind`.
     pub fn is(&self, kind: MarkerKind) -> bool {
         match kind {
-            MarkerKind::Position => !matches!(self, Marker::BodyMass { .. }),
+            MarkerKind::Position => !matches!(
+                self,
+                Marker::BodyMass { .. } | Marker::NodeCoordinate { .. }
+            ),
             MarkerKind::Rigid => matches!(self, Marker::BodyRigid { .. }),
             MarkerKind::Mass => matches!(self, Marker::BodyMass { .. }),
+            MarkerKind::Coordinate => matches!(self, Marker::NodeCoordinate { .. }),
         }
     }
 
@@ -130,6 +151,12 @@ impl<T: Real> Marker<T> {
                     return Err(Error::MarkerNotSupported);
                 }
             }
+            Marker::NodeCoordinate { node, coordinate } => {
+                let n = nodes.get(node.get()).ok_or(Error::UnknownIndex)?;
+                if usize::from(*coordinate) >= n.coordinates().max(1) {
+                    return Err(Error::OutOfRange(Param::Coordinate));
+                }
+            }
         }
         Ok(())
     }
@@ -138,7 +165,7 @@ impl<T: Real> Marker<T> {
     /// mass marker.
     fn body_point(&self, view: &View<'_, T>) -> Result<Option<(ObjectIndex, Vector3<T>)>> {
         Ok(match self {
-            Marker::NodePosition { .. } => None,
+            Marker::NodePosition { .. } | Marker::NodeCoordinate { .. } => None,
             Marker::BodyPosition {
                 object,
                 local_position,
@@ -169,7 +196,7 @@ impl<T: Real> Marker<T> {
                     vector3(view.body_output(o, OutputVariableType::Velocity, &p)?)?,
                 )),
             },
-            _ => Err(Error::UnknownIndex),
+            _ => Err(Error::MarkerNotSupported),
         }
     }
 
@@ -228,7 +255,9 @@ impl<T: Real> Marker<T> {
                 ))),
                 None => view.body_generalized_force(*object, local_position, force, torque),
             },
-            Marker::BodyMass { .. } => Err(Error::MarkerNotSupported),
+            Marker::BodyMass { .. } | Marker::NodeCoordinate { .. } => {
+                Err(Error::MarkerNotSupported)
+            }
         }
     }
 

@@ -14,12 +14,26 @@
 //! makes it unassembled again, and `step` / `solve_dynamic` refuse with `NotAssembled`.
 //!
 //! # Capacities
-//! `System<T, N, O, M, L, C, S, G>` has one capacity per item kind (nodes, objects, markers,
-//! loads, connectors, sensors, and `G` objects with custom graphics, default 0), so RAM is spent where a model needs it (a chain of `n` bodies with
-//! gravity needs about `n` nodes and objects, `2n` markers, `n` loads, `n` connectors).
-//! [`FirmwareSystem`] and [`HostSystem`] are ready sizes. A step uses, besides the system, a
+//! `System<T, N, O, M, L, C, S, G, K, W>` has one capacity per item kind (nodes, objects,
+//! markers, loads, connectors, sensors, `G` objects with custom graphics, `K` constraints; the
+//! last three default to 0), so RAM is spent where a model needs it (a chain of `n` bodies with
+//! gravity needs about `n` nodes and objects, `2n` markers, `n` loads, `n` connectors), and
+//! `W`, the generalized-alpha workspace: coordinates plus constraint equations (plus the
+//! equations again for the stabilized index-2 formulation) it can solve, default 0 (no
+//! generalized-alpha). The workspace is two `W x W` matrices and 18 vectors of `W` scalars,
+//! `(2 W^2 + 18 W) * size_of::<T>()` bytes, part of the system (no stack, no heap).
+//! [`FirmwareSystem`], [`FirmwareConstrainedSystem`] and [`HostSystem`] are ready sizes. A step uses, besides the system, a
 //! working copy of the node states and one or two arrays of generalized forces on the stack
 //! (about `N * (size_of::<NodeState<T>>() + 2 * 6 * size_of::<T>())` bytes).
+//!
+//! # Generalized-alpha and constraints
+//! [`Coupling::GeneralizedAlpha`] steps the whole system as one index-3 DAE,
+//! `M q_tt + C_q^T lambda = Q`, `C(q) = 0`, in the coordinates of its 2D nodes (see
+//! [`Constraint`] for the constraints, `step/alpha.rs` for how the system becomes the model of
+//! [`ConstrainedAlpha`](crate::integrators::constrained::ConstrainedAlpha)). It is the only
+//! coupling that keeps constraints: with another one a constraint is refused at `assemble`
+//! (`NotSupportedByScheme`); it does not step 3D rigid bodies yet (`NotSupportedByScheme` at
+//! their node).
 //!
 //! # The coupled integrator
 //! Velocity coordinates `V` per body: a mass point `q_t` (m/s, world, 2); a rigid body its
@@ -69,6 +83,7 @@
 
 mod assemble;
 mod connector;
+mod constraint;
 mod create;
 mod default_graphics;
 mod error;
@@ -87,6 +102,7 @@ mod step;
 mod view;
 
 pub use connector::{CartesianSpringDamper, Connector, ConnectorForces, SpringDamper};
+pub use constraint::Constraint;
 pub use create::{CreatedBody, MassPointSpec, RigidBodySpec};
 pub use default_graphics::{
     default_drawing, principal_axes, CylinderShape, DefaultDrawing, MASS_POINT_SPHERE_DENSITY,
@@ -94,7 +110,8 @@ pub use default_graphics::{
 };
 pub use error::{SystemError, SystemResult};
 pub use index::{
-    ConnectorIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
+    ConnectorIndex, ConstraintIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex,
+    SensorIndex,
 };
 pub use items::System;
 pub use load::{Load, LoadFn, UserFunction, UserLoadKind};
@@ -102,17 +119,25 @@ pub use marker::{Marker, MarkerKind};
 pub use node::{Node, NodeRigidBody, NodeState};
 pub use object::Object;
 pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
-pub use settings::{Coupling, RigidScheme, SystemSettings};
+pub use settings::{AlphaSettings, Coupling, RigidScheme, SystemSettings};
 pub use step::rigid::rigid_step;
 pub use step::solve::SolveReport;
 pub use step::StepReport;
 pub use view::View;
 
 /// A system sized for a microcontroller: 8 nodes, 8 objects, 16 markers, 16 loads,
-/// 8 connectors, 8 sensors, no custom graphics (objects are drawn by their default shapes).
+/// 8 connectors, 8 sensors, no custom graphics (objects are drawn by their default shapes), no
+/// constraints and no generalized-alpha workspace (the explicit couplings only; see
+/// [`FirmwareConstrainedSystem`]).
 pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0>;
+
+/// [`FirmwareSystem`] with 8 constraints and a generalized-alpha workspace of 24 coordinates
+/// plus equations (a slider-crank needs 15, a four-bar of three 2D links 17): about
+/// `(2 * 24^2 + 18 * 24) * size_of::<T>()` bytes more, 6.3 KB in `f32`.
+pub type FirmwareConstrainedSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0, 8, 24>;
 
 /// A system sized for a host (simulation, tests, benchmarks of up to ~250 bodies): 256 nodes,
 /// 256 objects, 768 markers, 512 loads, 512 connectors, 64 sensors, custom graphics for 32
-/// objects.
-pub type HostSystem<T> = System<T, 256, 256, 768, 512, 512, 64, 32>;
+/// objects, 128 constraints and a generalized-alpha workspace of 96 coordinates plus equations
+/// (e.g. 16 planar links on 24 revolute joints; 150 KB in `f64`).
+pub type HostSystem<T> = System<T, 256, 256, 768, 512, 512, 64, 32, 128, 96>;

@@ -3,12 +3,15 @@
 //! - [`Node::Point2D`]: Exudyn's `NodePoint2D`, 2 coordinates (displacement in x-y, m, world);
 //! - [`Node::PointGround`]: Exudyn's `NodePointGround`, no coordinates;
 //! - [`Node::RigidBody`]: a rigid-body node ([`NodeRigidBody`]), 6 velocity coordinates
-//!   `[v (m/s, world); w_b (rad/s, body frame)]`, pose `(r, R_0b)`.
+//!   `[v (m/s, world); w_b (rad/s, body frame)]`, pose `(r, R_0b)`;
+//! - [`Node::RigidBody2D`]: Exudyn's `NodeRigidBody2D`, 3 coordinates `[x, y, theta]`
+//!   (displacements from its reference, m, m, rad).
 //!
 //! The parameters (reference and initial values) are static; the state ([`NodeState`]) is
 //! what the integrators advance.
 
 use crate::math::Quaternion;
+use crate::nodes::rigid2d::{NodeRigidBody2D, Rigid2DState};
 use crate::nodes::{NodePoint2D, NodePointGround, Point2DState};
 use crate::state::RigidState;
 use crate::{Error, Real, Result};
@@ -100,6 +103,8 @@ pub enum Node<T: Real> {
     PointGround(NodePointGround<T>),
     /// A rigid-body node.
     RigidBody(NodeRigidBody<T>),
+    /// Exudyn's `NodeRigidBody2D`.
+    RigidBody2D(NodeRigidBody2D<T>),
 }
 
 impl<T: Real> Node<T> {
@@ -109,15 +114,17 @@ impl<T: Real> Node<T> {
             Node::Point2D(n) => NodeState::Point2D(n.initial_state()),
             Node::PointGround(_) => NodeState::Ground,
             Node::RigidBody(n) => NodeState::RigidBody(n.initial_state()),
+            Node::RigidBody2D(n) => NodeState::RigidBody2D(n.initial_state()),
         }
     }
 
-    /// Number of velocity coordinates (2, 0 or 6).
+    /// Number of velocity coordinates (2, 0, 6 or 3).
     pub fn coordinates(&self) -> usize {
         match self {
             Node::Point2D(_) => 2,
             Node::PointGround(_) => 0,
             Node::RigidBody(_) => 6,
+            Node::RigidBody2D(_) => 3,
         }
     }
 }
@@ -131,6 +138,8 @@ pub enum NodeState<T: Real> {
     Ground,
     /// Pose, twist and last accelerations of a [`Node::RigidBody`].
     RigidBody(RigidState<T>),
+    /// Displacements, velocities and last accelerations of a [`Node::RigidBody2D`].
+    RigidBody2D(Rigid2DState<T>),
 }
 
 impl<T: Real> NodeState<T> {
@@ -147,6 +156,13 @@ impl<T: Real> NodeState<T> {
             }
             (Node::PointGround(_), NodeState::Ground) => Ok(()),
             (Node::RigidBody(_), NodeState::RigidBody(s)) => s.validate(),
+            (Node::RigidBody2D(_), NodeState::RigidBody2D(s)) => {
+                if s.is_finite() {
+                    Ok(())
+                } else {
+                    Err(Error::NonFiniteState)
+                }
+            }
             _ => Err(Error::WrongNodeKind),
         }
     }

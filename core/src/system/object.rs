@@ -10,11 +10,13 @@
 //! | [`Object::MassPoint2D`] | [`Node::Point2D`](super::Node::Point2D) | yes | no (no rotation Jacobian) | yes |
 //! | [`Object::RigidBody`] | [`Node::RigidBody`](super::Node::RigidBody) | yes | yes | yes |
 //! | [`Object::BodyCylinder`] | [`Node::RigidBody`](super::Node::RigidBody) | yes | yes | yes |
+//! | [`Object::RigidBody2D`] | [`Node::RigidBody2D`](super::Node::RigidBody2D) | yes | yes | yes |
 
 use super::default_graphics::CylinderShape;
 use super::index::NodeIndex;
 use crate::bodies::body_cylinder::BodyCylinder;
 use crate::bodies::rigid_body::RigidBody;
+use crate::bodies::rigid_body_2d::RigidBody2D;
 use crate::bodies::{MassPoint2D, ObjectGround};
 use crate::{Real, Result};
 use nalgebra::Vector3;
@@ -58,6 +60,15 @@ pub enum Object<T: Real> {
         /// The cylinder's shape and animation parameters, for drawing.
         shape: CylinderShape,
     },
+    /// Exudyn's `ObjectRigidBody2D` on a [`Node::RigidBody2D`](super::Node::RigidBody2D): the
+    /// node is the body's reference point, the centre of mass at `body.center_of_mass()`
+    /// (body frame; Exudyn's body has it at the node).
+    RigidBody2D {
+        /// Its node.
+        node: NodeIndex,
+        /// Mass, inertia about the COM, COM offset (body frame).
+        body: RigidBody2D<T>,
+    },
 }
 
 impl<T: Real> Object<T> {
@@ -92,7 +103,8 @@ impl<T: Real> Object<T> {
             Object::Ground(_) => None,
             Object::MassPoint2D { node, .. }
             | Object::RigidBody { node, .. }
-            | Object::BodyCylinder { node, .. } => Some(*node),
+            | Object::BodyCylinder { node, .. }
+            | Object::RigidBody2D { node, .. } => Some(*node),
         }
     }
 

@@ -2,8 +2,11 @@
 //! `GetNodeOutput`, `GetObjectOutputBody`, `GetMarkerOutput`), sensors, and the recording of
 //! all sensors into a [`SensorSink`].
 
+use super::constraint::Multipliers;
 use super::error::{At, SystemResult};
-use super::index::{item, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex};
+use super::index::{
+    item, ConstraintIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
+};
 use super::items::System;
 use super::sensor::{Sensor, SensorSink};
 use super::view::View;
@@ -16,6 +19,7 @@ pub(super) fn sensor_value<T: Real>(
     view: &View<'_, T>,
     markers: &[super::Marker<T>],
     loads: &[super::Load<T>],
+    constraints: &Multipliers<'_, T>,
     t: T,
 ) -> Result<OutputValue<T>> {
     match sensor {
@@ -27,19 +31,24 @@ pub(super) fn sensor_value<T: Real>(
         } => view.body_output(*object, *variable, local_position),
         Sensor::Marker { marker, variable } => item(markers, marker.get())?.output(view, *variable),
         Sensor::Load { load } => Ok(OutputValue::Vector3(item(loads, load.get())?.value(t)?)),
+        Sensor::Constraint {
+            constraint,
+            variable,
+        } => constraints.output(constraint.get(), view, markers, *variable),
     }
 }
 
 /// Records every sensor at time `t` into `sink`: `begin_row(t)`, `record` per sensor,
 /// `end_row()`. If a sensor cannot be read, the row is left without `end_row` (a sink drops
 /// such a row; [`SliceSink`](super::SliceSink) overwrites it) and the error names the sensor.
-pub(super) fn record_sensors<T: Real, K: SensorSink<T> + ?Sized>(
+pub(super) fn record_sensors<T: Real, Sink: SensorSink<T> + ?Sized>(
     sensors: &[Sensor<T>],
     view: &View<'_, T>,
     markers: &[super::Marker<T>],
     loads: &[super::Load<T>],
+    constraints: &Multipliers<'_, T>,
     t: T,
-    sink: &mut K,
+    sink: &mut Sink,
 ) -> SystemResult<()> {
     if sensors.is_empty() {
         return Ok(());
@@ -49,7 +58,7 @@ pub(super) fn record_sensors<T: Real, K: SensorSink<T> + ?Sized>(
     for (i, s) in sensors.iter().enumerate() {
         let index = SensorIndex::from_usize(i).unwrap_or(SensorIndex(u16::MAX));
         let at = ItemRef::Sensor(index);
-        let v = sensor_value(s, view, markers, loads, t).at(at)?;
+        let v = sensor_value(s, view, markers, loads, constraints, t).at(at)?;
         let n = v.write_to(&mut buf).at(at)?;
         sink.record(index, t, &buf[..n]);
     }
@@ -66,7 +75,9 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
 {
     /// `var` of node `i` now (Exudyn's `GetNodeOutput`): a 2D point or ground node gives
     /// `Position`, `Displacement`, `Velocity`, `Acceleration` (world); a rigid-body node also
@@ -92,6 +103,26 @@ impl<
         item(&self.markers, i.get())?.output(&self.view(), var)
     }
 
+    /// `var` of constraint `i` now ([`Constraint::output`](super::Constraint::output): `Force`,
+    /// `ConstraintResidual`).
+    pub fn constraint_output(
+        &self,
+        i: ConstraintIndex,
+        var: OutputVariableType,
+    ) -> Result<OutputValue<T>> {
+        self.multipliers()
+            .output(i.get(), &self.view(), &self.markers, var)
+    }
+
+    /// The constraints with their current multipliers.
+    pub(super) fn multipliers(&self) -> Multipliers<'_, T> {
+        Multipliers {
+            constraints: &self.constraints,
+            rows: &self.layout.rows,
+            lambda: &self.alpha.state.lambda,
+        }
+    }
+
     /// The vector of load `i` at the current time (a user load's callback is called).
     pub fn load_value(&self, i: LoadIndex) -> Result<Vector3<T>> {
         item(&self.loads, i.get())?.value(self.time)
@@ -113,6 +144,7 @@ impl<
             ItemRef::Marker(i) => self.marker_output(i, var),
             ItemRef::Load(i) => Ok(OutputValue::Vector3(self.load_value(i)?)),
             ItemRef::Sensor(i) => self.read_sensor(i),
+            ItemRef::Constraint(i) => self.constraint_output(i, var),
             ItemRef::Connector(_) | ItemRef::System => Err(crate::Error::OutputNotAvailable),
         }
     }
@@ -124,16 +156,27 @@ impl<
 
     /// The current value of `sensor` (not necessarily added).
     pub(super) fn sensor_value(&self, sensor: &Sensor<T>) -> Result<OutputValue<T>> {
-        sensor_value(sensor, &self.view(), &self.markers, &self.loads, self.time)
+        sensor_value(
+            sensor,
+            &self.view(),
+            &self.markers,
+            &self.loads,
+            &self.multipliers(),
+            self.time,
+        )
     }
 
     /// Writes every sensor's current value into `sink` as one row (as a step does).
-    pub fn record_sensors<K: SensorSink<T> + ?Sized>(&self, sink: &mut K) -> SystemResult<()> {
+    pub fn record_sensors<Sink: SensorSink<T> + ?Sized>(
+        &self,
+        sink: &mut Sink,
+    ) -> SystemResult<()> {
         record_sensors(
             &self.sensors,
             &self.view(),
             &self.markers,
             &self.loads,
+            &self.multipliers(),
             self.time,
             sink,
         )

@@ -54,6 +54,13 @@ fn scene_body<'a, T: Real>(
             s.validate()?;
             (s.position, s.rotation_matrix())
         }
+        Object::RigidBody2D { node, .. } => {
+            let (n, s) = view.rigid2d(*node)?;
+            let c = n.configuration(s);
+            c.check()?;
+            let p = c.point();
+            (Vector3::new(p.x, p.y, T::zero()), c.rotation_matrix())
+        }
     };
     let index = ObjectIndex::from_usize(i).ok_or(Error::UnknownIndex)?;
     let contour = match settings.contour.output_variable {
@@ -105,7 +112,9 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
 {
     /// Gives object `i` its own graphics data (body frame; replaces its default drawing and any
     /// graphics set before). Does not un-assemble (drawing does not change the dynamics).

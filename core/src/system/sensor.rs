@@ -1,4 +1,5 @@
-//! Sensors (Exudyn's `SensorNode`, `SensorBody`, `SensorMarker`, `SensorLoad`) and the sinks
+//! Sensors (Exudyn's `SensorNode`, `SensorBody`, `SensorMarker`, `SensorLoad`, and
+//! `SensorObject` of a constraint) and the sinks
 //! their values are written to after every step.
 //!
 //! Core holds no pointer to a caller's buffer: [`step`](super::System::step) and
@@ -9,7 +10,7 @@
 //! 9 (matrix, row-major) numbers. [`SliceSink`] writes rows `[t, values of sensor 0, values of
 //! sensor 1, ...]` into a `&mut [T]`; the C API implements the trait over C buffers.
 
-use super::index::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex};
+use super::index::{ConstraintIndex, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex};
 use crate::error::finite_all;
 use crate::{OutputVariableType, Param, Real, Result};
 use nalgebra::Vector3;
@@ -47,6 +48,14 @@ pub enum Sensor<T: Real> {
         /// The load.
         load: LoadIndex,
     },
+    /// Exudyn's `SensorObject` of a constraint: its `Force` or `ConstraintResidual`
+    /// ([`Constraint::output`](super::Constraint::output), 3 values).
+    Constraint {
+        /// The constraint.
+        constraint: ConstraintIndex,
+        /// The output.
+        variable: OutputVariableType,
+    },
 }
 
 impl<T: Real> Sensor<T> {
@@ -75,7 +84,7 @@ impl<T: Real> Sensor<T> {
                 OutputVariableType::KineticEnergy | OutputVariableType::PotentialEnergy => 1,
                 _ => 3,
             },
-            Sensor::Load { .. } => 3,
+            Sensor::Load { .. } | Sensor::Constraint { .. } => 3,
         }
     }
 

@@ -1,7 +1,9 @@
 //! How a system integrates: the coupling scheme, the rigid-body scheme, sub-stepping.
 //! (What time span a solve covers is [`SimulationSettings`](crate::solver::SimulationSettings).)
 
+use crate::integrators::constrained::{Assembly, ConstrainedAlpha, Formulation};
 use crate::integrators::StepSettings;
+use crate::solver::NewtonSettings;
 use crate::{Error, Param, Real, Result};
 
 /// How the bodies are coupled within a step (see the [module docs](super) for the equations).
@@ -17,6 +19,57 @@ pub enum Coupling {
     /// advanced by its own integrator. First order in the coupling; for one free rigid body it
     /// is exactly the rigid scheme's step.
     HeldLoads,
+    /// Implicit generalized-alpha on all coordinates with the constraints' Lagrange
+    /// multipliers, Newton on the accelerations and multipliers ([`AlphaSettings`]; Exudyn's
+    /// `SolveDynamic`). The only coupling that steps constraints; it steps 2D nodes (points, 2D
+    /// rigid bodies) and the ground.
+    GeneralizedAlpha,
+}
+
+/// The generalized-alpha coupling's settings (Exudyn's `timeIntegration` defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct AlphaSettings<T: Real> {
+    /// Spectral radius at infinite frequency `rho_inf` in `[0, 1]` (default 0.9; index 3 needs
+    /// it below 1, [`Formulation::StabilizedIndex2`] works at 1).
+    pub spectral_radius: T,
+    /// Newton tolerances and iterations of each step.
+    pub newton: NewtonSettings<T>,
+    /// How the constraints enter (default index 3, Exudyn's).
+    pub formulation: Formulation,
+    /// Halve a step whose Newton iteration fails, up to this many times (Exudyn's automatic
+    /// step reduction; default 0, at most 16).
+    pub step_halving: u32,
+    /// The start: the tolerance of the initial positions and velocities against the
+    /// constraints, and whether to project them onto the constraints (Exudyn's initial
+    /// assembly) instead of refusing them.
+    pub assembly: Assembly<T>,
+}
+
+impl<T: Real> Default for AlphaSettings<T> {
+    fn default() -> Self {
+        Self {
+            spectral_radius: T::c(0.9),
+            newton: NewtonSettings::default(),
+            formulation: Formulation::Index3,
+            step_halving: 0,
+            assembly: Assembly::default(),
+        }
+    }
+}
+
+impl<T: Real> AlphaSettings<T> {
+    /// The scheme of these settings; `NotFinite | OutOfRange(Setting)`.
+    pub fn scheme(&self) -> Result<ConstrainedAlpha<T>> {
+        crate::error::finite(self.assembly.tolerance, Param::Setting)?;
+        if self.assembly.tolerance < T::zero() {
+            return Err(Error::OutOfRange(Param::Setting));
+        }
+        Ok(ConstrainedAlpha::new(self.spectral_radius)?
+            .with_newton(self.newton)?
+            .with_step_halving(self.step_halving)?
+            .with_formulation(self.formulation))
+    }
 }
 
 /// The scheme of the rigid bodies.
@@ -46,7 +99,7 @@ pub enum RigidScheme {
 /// `#[non_exhaustive]`: start from `default()` and set fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct SystemSettings<T> {
+pub struct SystemSettings<T: Real> {
     /// Coupling of the bodies (default [`Coupling::KickDriftKick`]).
     pub coupling: Coupling,
     /// Rigid-body scheme (default [`RigidScheme::MidpointMeanRate`]). Mass points need no
@@ -63,6 +116,8 @@ pub struct SystemSettings<T> {
     /// half-kick). `1` (default) keeps the scheme second order; `0` makes the damping explicit
     /// (first order). Without damping the end forces are evaluated once, whatever this is.
     pub damping_corrections: u32,
+    /// Settings of [`Coupling::GeneralizedAlpha`].
+    pub alpha: AlphaSettings<T>,
 }
 
 impl<T: Real> Default for SystemSettings<T> {
@@ -72,6 +127,7 @@ impl<T: Real> Default for SystemSettings<T> {
             rigid: RigidScheme::default(),
             step: StepSettings::default(),
             damping_corrections: 1,
+            alpha: AlphaSettings::default(),
         }
     }
 }
@@ -95,16 +151,23 @@ impl<T: Real> SystemSettings<T> {
         self
     }
 
+    /// Sets [`SystemSettings::alpha`].
+    pub fn with_alpha(mut self, alpha: AlphaSettings<T>) -> Self {
+        self.alpha = alpha;
+        self
+    }
+
     /// Sets [`SystemSettings::damping_corrections`].
     pub fn with_damping_corrections(mut self, n: u32) -> Self {
         self.damping_corrections = n;
         self
     }
 
-    /// `NotFinite | OutOfRange(Setting)` for bad step settings or more than 16 damping
-    /// corrections (which cost a force evaluation each and gain nothing).
+    /// `NotFinite | OutOfRange(Setting)` for bad step or generalized-alpha settings or more
+    /// than 16 damping corrections (which cost a force evaluation each and gain nothing).
     pub fn validate(&self) -> Result<()> {
         self.step.validate()?;
+        self.alpha.scheme()?;
         if self.damping_corrections > 16 {
             return Err(Error::OutOfRange(Param::Setting));
         }

@@ -7,7 +7,7 @@ use super::node::{Node, NodeState};
 use super::object::Object;
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::{Body, Generalized};
-use crate::nodes::{NodePoint2D, Point2DState, PositionNode};
+use crate::nodes::{NodePoint2D, NodeRigidBody2D, Point2DState, PositionNode, Rigid2DState};
 use crate::state::RigidState;
 use crate::{Error, OutputValue, OutputVariableType, Real, Result};
 use nalgebra::Vector3;
@@ -61,6 +61,15 @@ impl<'a, T: Real> View<'a, T> {
     pub fn point2d(&self, i: NodeIndex) -> Result<(&'a NodePoint2D<T>, &'a Point2DState<T>)> {
         match self.node(i)? {
             (Node::Point2D(n), NodeState::Point2D(s)) => Ok((n, s)),
+            _ => Err(Error::WrongNodeKind),
+        }
+    }
+
+    /// A 2D rigid-body node and its state; `WrongNodeKind` for another node.
+    #[inline]
+    pub fn rigid2d(&self, i: NodeIndex) -> Result<(&'a NodeRigidBody2D<T>, &'a Rigid2DState<T>)> {
+        match self.node(i)? {
+            (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => Ok((n, s)),
             _ => Err(Error::WrongNodeKind),
         }
     }
@@ -178,6 +187,10 @@ impl<'a, T: Real> View<'a, T> {
             Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
                 body.output(self.rigid(*node)?, var, local_position)
             }
+            Object::RigidBody2D { node, body } => {
+                let (n, s) = self.rigid2d(*node)?;
+                body.output(&n.configuration(s), var, local_position)
+            }
         }
     }
 
@@ -208,6 +221,12 @@ impl<'a, T: Real> View<'a, T> {
                     body.generalized_force(self.rigid(*node)?, local_position, force, torque)?;
                 Ok(Some((*node, q)))
             }
+            Object::RigidBody2D { node, body } => {
+                let (n, s) = self.rigid2d(*node)?;
+                let q =
+                    body.generalized_force(&n.configuration(s), local_position, force, torque)?;
+                Ok(Some((*node, q)))
+            }
         }
     }
 
@@ -231,6 +250,11 @@ impl<'a, T: Real> View<'a, T> {
                 let q = Self::rigid_mass_force(body, self.rigid(*node)?, g)?;
                 Ok(Some((*node, q)))
             }
+            Object::RigidBody2D { node, body } => {
+                let (n, s) = self.rigid2d(*node)?;
+                let j = body.mass_jacobian_integral(&n.configuration(s))?;
+                Ok(Some((*node, j.transpose() * g)))
+            }
         }
     }
 
@@ -244,6 +268,15 @@ impl<'a, T: Real> View<'a, T> {
             (Node::RigidBody(_), NodeState::RigidBody(s)) => {
                 s.validate_screened()?;
                 (s.position, s.velocity)
+            }
+            (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => {
+                let c = n.configuration(s);
+                c.check()?;
+                let (p, v) = (c.point(), s.q_t);
+                (
+                    Vector3::new(p.x, p.y, T::zero()),
+                    Vector3::new(v.x, v.y, T::zero()),
+                )
             }
             _ => return Err(Error::WrongNodeKind),
         })
@@ -267,6 +300,10 @@ impl<'a, T: Real> View<'a, T> {
                 i,
                 Generalized::new(force.x, force.y, force.z, T::zero(), T::zero(), T::zero()),
             )),
+            (Node::RigidBody2D(_), NodeState::RigidBody2D(_)) => {
+                let z = T::zero();
+                Some((i, Generalized::new(force.x, force.y, z, z, z, z)))
+            }
             _ => return Err(Error::WrongNodeKind),
         })
     }
@@ -280,6 +317,7 @@ impl<'a, T: Real> View<'a, T> {
         match self.node(i)? {
             (Node::Point2D(n), NodeState::Point2D(s)) => n.output(s, var),
             (Node::PointGround(g), NodeState::Ground) => g.output(&(), var),
+            (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => n.configuration(s).output(var),
             (Node::RigidBody(n), NodeState::RigidBody(s)) => {
                 s.validate_screened()?;
                 use OutputVariableType as O;

@@ -26,6 +26,8 @@ pub const MBS_ITEM_LOAD: MbsItemKind = 4;
 pub const MBS_ITEM_CONNECTOR: MbsItemKind = 5;
 /// A sensor.
 pub const MBS_ITEM_SENSOR: MbsItemKind = 6;
+/// A constraint.
+pub const MBS_ITEM_CONSTRAINT: MbsItemKind = 7;
 
 /// Names the item a whole-system call (assemble, step, solve) failed at.
 #[repr(C)]
@@ -47,6 +49,7 @@ impl mbs_item_ref {
             ItemRef::Load(i) => (MBS_ITEM_LOAD, i.0),
             ItemRef::Connector(i) => (MBS_ITEM_CONNECTOR, i.0),
             ItemRef::Sensor(i) => (MBS_ITEM_SENSOR, i.0),
+            ItemRef::Constraint(i) => (MBS_ITEM_CONSTRAINT, i.0),
             ItemRef::System => (MBS_ITEM_SYSTEM, 0),
         };
         Self {

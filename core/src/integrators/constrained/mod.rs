@@ -54,6 +54,17 @@ impl<'a, T: Real, const S: usize> Block<'a, T, S> {
         }
     }
 
+    /// The same block without its first `k` rows (row `i` of the result is row `k + i`).
+    pub fn shifted(&mut self, k: usize) -> Block<'_, T, S> {
+        Block {
+            a: self.a,
+            row: self.row + k,
+            col: self.col,
+            rows: self.rows.saturating_sub(k),
+            cols: self.cols,
+        }
+    }
+
     /// Number of rows of the block.
     pub fn rows(&self) -> usize {
         self.rows

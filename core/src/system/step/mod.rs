@@ -3,19 +3,24 @@
 //! states only when everything succeeded; each rigid body's part of it ([`rigid`]); and
 //! `solve_dynamic`, the run of many steps ([`solve`]).
 
+pub(crate) mod alpha;
 pub mod rigid;
+mod rigid2d;
 pub mod solve;
 
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
+use crate::integrators::constrained::ConstrainedAlpha;
 use crate::integrators::rigid::driver;
 use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepStatus};
+use crate::nodes::rigid2d::NodeRigidBody2D;
 use crate::state::RigidState;
+use crate::system::constraint::Multipliers;
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::forces::generalized_forces;
 use crate::system::index::{ItemRef, ObjectIndex};
 use crate::system::items::System;
-use crate::system::node::NodeState;
+use crate::system::node::{Node, NodeState};
 use crate::system::object::Object;
 use crate::system::output::record_sensors;
 use crate::system::sensor::SensorSink;
@@ -36,8 +41,13 @@ pub struct StepReport {
     /// The largest number of sub-steps a rigid body took (1 without sub-stepping, 0 without
     /// rigid bodies).
     pub substeps: u32,
-    /// Evaluations of all loads and connector forces in this step.
+    /// Evaluations of all loads and connector forces in this step (generalized-alpha: one per
+    /// Newton iteration and one at the start, besides those of the Jacobians).
     pub force_evaluations: u32,
+    /// Generalized-alpha: Newton updates of the (last sub-)step; 0 otherwise.
+    pub newton_iterations: u32,
+    /// Generalized-alpha: how often the step was halved (its `substeps` is `2^halvings`).
+    pub halvings: u32,
 }
 
 impl StepReport {
@@ -76,9 +86,18 @@ fn com_wrench<T: Real>(
     }
 }
 
+/// Node `i` if it is a 2D rigid-body node; `WrongNodeKind` otherwise.
+fn planar_node<T: Real>(nodes: &[Node<T>], i: usize) -> crate::Result<&NodeRigidBody2D<T>> {
+    match nodes.get(i) {
+        Some(Node::RigidBody2D(n)) => Ok(n),
+        _ => Err(Error::WrongNodeKind),
+    }
+}
+
 /// The half kick `V += hk M^-1 Q` of every body, in centre-of-mass coordinates for a rigid
 /// body: `v_com += hk f / m`, `w_b += hk I^-1 tau` (the pose is not changed).
 fn kick<T: Real>(
+    nodes: &[Node<T>],
     objects: &[Object<T>],
     work: &mut [NodeState<T>],
     q: &[Generalized<T>],
@@ -114,6 +133,10 @@ fn kick<T: Real>(
                     s.velocity = v_com - s.orientation.rotate(&s.angular_velocity.cross(c));
                 }
             }
+            (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
+                let node = planar_node(nodes, n.get()).at(at)?;
+                rigid2d::kick(node, body, s, qn, hk);
+            }
             _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
         }
     }
@@ -124,6 +147,7 @@ fn kick<T: Real>(
 /// mass points `q_tt = Q / m`; rigid bodies `a_com = f / m`, `alpha_b = I^-1 (tau - w x I w)`,
 /// and at the reference point `a = a_com - R_0b (alpha_b x c + w x (w x c))`.
 fn end_accelerations<T: Real>(
+    nodes: &[Node<T>],
     objects: &[Object<T>],
     work: &mut [NodeState<T>],
     q: &[Generalized<T>],
@@ -148,6 +172,11 @@ fn end_accelerations<T: Real>(
                         .rotate(&(alpha.cross(c) + w.cross(&w.cross(c))));
                 s.angular_acceleration = alpha;
             }
+            (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
+                if let Ok(node) = planar_node(nodes, n.get()) {
+                    rigid2d::accelerations(node, body, s, qn);
+                }
+            }
             _ => {}
         }
     }
@@ -162,7 +191,9 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
 {
     /// Advances the system by `dt` (s) from the current time with its [`SystemSettings`]
     /// (the coupled scheme of the [module docs](super)), then records every sensor at the new
@@ -176,10 +207,10 @@ impl<
     /// step, naming the item; `NonFiniteState` if the result overflowed.
     ///
     /// [`SystemSettings`]: crate::system::SystemSettings
-    pub fn step<K: SensorSink<T> + ?Sized>(
+    pub fn step<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         dt: T,
-        sink: &mut K,
+        sink: &mut Sink,
     ) -> SystemResult<StepReport> {
         let t1 = self.time + dt;
         self.step_to(dt, t1, sink)
@@ -188,11 +219,23 @@ impl<
     /// [`System::step`] with the end time `t1` given (a solve computes `t_i = t_0 + i h`
     /// instead of summing steps): check the inputs, the coupled step on a working copy of
     /// the node states, check and write them, record the sensors.
-    pub fn step_to<K: SensorSink<T> + ?Sized>(
+    pub fn step_to<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         h: T,
         t1: T,
-        sink: &mut K,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
+        self.step_with(h, t1, None, sink)
+    }
+
+    /// [`System::step_to`] with the coupling of the settings, or generalized-alpha with
+    /// `alpha` if given (a solve's own settings).
+    pub(super) fn step_with<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        h: T,
+        t1: T,
+        alpha_scheme: Option<&ConstrainedAlpha<T>>,
+        sink: &mut Sink,
     ) -> SystemResult<StepReport> {
         if !self.assembled {
             return Err(SystemError::new(Error::NotAssembled, ItemRef::System));
@@ -218,9 +261,29 @@ impl<
         }
         // The coupling and the rigid scheme chosen once; the stages below are generic.
         let (rigid, st) = (self.settings.rigid, self.settings.step);
-        let report = match self.settings.coupling {
+        let mut alpha = None;
+        let coupling = match alpha_scheme {
+            Some(_) => Coupling::GeneralizedAlpha,
+            None => self.settings.coupling,
+        };
+        let report = match coupling {
             Coupling::HeldLoads => {
                 with_rigid_scheme!(rigid, st, |r| self.held_loads(r, &mut work, h))?
+            }
+            Coupling::GeneralizedAlpha => {
+                let scheme = match alpha_scheme {
+                    Some(s) => *s,
+                    None => self.settings.alpha.scheme().at(ItemRef::System)?,
+                };
+                let (state, newton) = self.alpha_step(&scheme, &mut work, h)?;
+                alpha = Some((state, newton));
+                StepReport {
+                    status: StepStatus::Ok,
+                    substeps: 1 << newton.halvings.min(31),
+                    force_evaluations: newton.newton_iterations + 1,
+                    newton_iterations: newton.newton_iterations,
+                    halvings: newton.halvings,
+                }
             }
             _ => with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, &mut work, h, t1))?,
         };
@@ -239,9 +302,29 @@ impl<
             states: &work,
             objects: &self.objects,
         };
-        record_sensors(&self.sensors, &view, &self.markers, &self.loads, t1, sink)?;
+        let multipliers = Multipliers {
+            constraints: &self.constraints,
+            rows: &self.layout.rows,
+            lambda: match &alpha {
+                Some((state, _)) => &state.lambda,
+                None => &self.alpha.state.lambda,
+            },
+        };
+        record_sensors(
+            &self.sensors,
+            &view,
+            &self.markers,
+            &self.loads,
+            &multipliers,
+            t1,
+            sink,
+        )?;
         for (s, w) in self.states.iter_mut().zip(work.iter()) {
             *s = *w;
+        }
+        if let Some((state, newton)) = alpha {
+            self.alpha.state = state;
+            self.alpha.report = Some(newton);
         }
         self.time = t1;
         Ok(report)
@@ -261,6 +344,8 @@ impl<
             status: StepStatus::Ok,
             substeps: 0,
             force_evaluations: 0,
+            newton_iterations: 0,
+            halvings: 0,
         };
         let mut q = Vec::new();
         zeros::<T, N>(&mut q, n);
@@ -276,7 +361,7 @@ impl<
         // (1) forces at (t, q, v), first half kick
         eval(work, self.time, q)?;
         report.force_evaluations += 1;
-        kick(&self.objects, work, q, half)?;
+        kick(&self.nodes, &self.objects, work, q, half)?;
         // (2) drift over h: mass points q += h q_t; rigid bodies the torque-free step of the
         // scheme (it moves the COM by h v_com and turns the body).
         let none = RigidLoads::none();
@@ -294,13 +379,17 @@ impl<
                     let info = driver::step(scheme, body, &none, s, h).at(at)?;
                     report.merge(&info);
                 }
+                (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
+                    let node = planar_node(&self.nodes, nd.get()).at(at)?;
+                    rigid2d::advance(node, body, s, &Generalized::zeros(), h);
+                }
                 _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
             }
         }
         // (3) forces at (t + h, q', v*), second half kick
         eval(work, t1, q)?;
         report.force_evaluations += 1;
-        kick(&self.objects, work, q, half)?;
+        kick(&self.nodes, &self.objects, work, q, half)?;
         if self.velocity_dependent {
             let mut applied = Vec::new();
             zeros::<T, N>(&mut applied, n);
@@ -313,10 +402,10 @@ impl<
                 for (a, b) in applied.iter_mut().zip(q.iter()) {
                     *a = b - *a;
                 }
-                kick(&self.objects, work, applied, half)?;
+                kick(&self.nodes, &self.objects, work, applied, half)?;
             }
         }
-        end_accelerations(&self.objects, work, q);
+        end_accelerations(&self.nodes, &self.objects, work, q);
         Ok(report)
     }
 
@@ -333,6 +422,8 @@ impl<
             status: StepStatus::Ok,
             substeps: 0,
             force_evaluations: 1,
+            newton_iterations: 0,
+            halvings: 0,
         };
         let mut q = Vec::new();
         zeros::<T, N>(&mut q, n);
@@ -374,6 +465,10 @@ impl<
                     }
                     let info = driver::step(scheme, body, &loads, s, h).at(at)?;
                     report.merge(&info);
+                }
+                (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
+                    let node = planar_node(&self.nodes, nd.get()).at(at)?;
+                    rigid2d::advance(node, body, s, &qn, h);
                 }
                 _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
             }

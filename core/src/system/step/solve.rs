@@ -2,7 +2,7 @@
 //! the span of [`SimulationSettings`] in equal steps.
 
 use crate::integrators::StepStatus;
-use crate::solver::SimulationSettings;
+use crate::solver::{DynamicSolverType, SimulationSettings};
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::index::ItemRef;
 use crate::system::items::System;
@@ -31,26 +31,33 @@ impl<
         const C: usize,
         const S: usize,
         const G: usize,
-    > System<T, N, O, M, L, C, S, G>
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
 {
     /// Exudyn's `SolveDynamic`: puts every node in its initial state at
     /// `settings.start_time`, records the sensors there (one row), and takes
-    /// `settings.number_of_steps` steps of `h = (end - start) / n` with the system's own
-    /// [`SystemSettings`](crate::system::SystemSettings) (step `i` ends at `t_0 + i h`, the last one at
-    /// `end_time` exactly), recording the sensors after each. The system is left at
-    /// `end_time`.
+    /// `settings.number_of_steps` steps of `h = (end - start) / n` (step `i` ends at
+    /// `t_0 + i h`, the last one at `end_time` exactly), recording the sensors after each. The
+    /// system is left at `end_time`.
     ///
-    /// Of `settings`, the time span is used; `solver_type`, `spectral_radius` and `newton`
-    /// belong to generalized-alpha, which the system does not use (it integrates with its
-    /// coupled scheme, module docs); they are validated all the same.
+    /// The scheme is `settings.solver_type`'s:
+    /// - [`DynamicSolverType::GeneralizedAlpha`] (the default, Exudyn's): generalized-alpha on
+    ///   the whole system with `settings.spectral_radius` and `settings.newton` (the system's
+    ///   [`AlphaSettings`](crate::system::AlphaSettings) give the formulation, step halving and
+    ///   start assembly), whatever the system's coupling; it first computes consistent start
+    ///   values. It steps 2D systems: a 3D rigid body is `NotSupportedByScheme`.
+    /// - [`DynamicSolverType::SystemCoupling`]: the system's own
+    ///   [`SystemSettings::coupling`](crate::system::SystemSettings::coupling) (kick-drift-kick
+    ///   by default), as [`System::step`] uses it.
     ///
-    /// Errors: `NotAssembled`; invalid `settings` (at [`ItemRef::System`]); any step's error.
-    /// On error the states and time are those before the call (the rows already recorded stay
-    /// in `sink`).
-    pub fn solve_dynamic<K: SensorSink<T> + ?Sized>(
+    /// Errors: `NotAssembled`; invalid `settings` (at [`ItemRef::System`]); the start's and
+    /// any step's error. On error the states and time are those before the call (the rows
+    /// already recorded stay in `sink`).
+    pub fn solve_dynamic<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         settings: &SimulationSettings<T>,
-        sink: &mut K,
+        sink: &mut Sink,
     ) -> SystemResult<SolveReport> {
         if !self.assembled {
             return Err(SystemError::new(Error::NotAssembled, ItemRef::System));
@@ -58,23 +65,39 @@ impl<
         settings.validate().at(ItemRef::System)?;
         let saved_states = self.states.clone();
         let saved_time = self.time;
+        let saved_layout = self.layout.clone();
+        let saved_alpha = (self.alpha.state, self.alpha.started);
         let result = self.run(settings, sink);
         if result.is_err() {
             self.states = saved_states;
             self.time = saved_time;
+            self.layout = saved_layout;
+            (self.alpha.state, self.alpha.started) = saved_alpha;
         }
         result
     }
 
-    fn run<K: SensorSink<T> + ?Sized>(
+    fn run<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         settings: &SimulationSettings<T>,
-        sink: &mut K,
+        sink: &mut Sink,
     ) -> SystemResult<SolveReport> {
         for (s, n) in self.states.iter_mut().zip(self.nodes.iter()) {
             *s = n.initial_state();
         }
         self.time = settings.start_time;
+        let alpha = match settings.solver_type {
+            DynamicSolverType::GeneralizedAlpha => {
+                let mut a = self.settings.alpha;
+                a.spectral_radius = settings.spectral_radius;
+                a.newton = settings.newton;
+                let scheme = a.scheme().at(ItemRef::System)?;
+                self.alpha_layout(a.formulation)?;
+                self.alpha_start(&scheme)?;
+                Some(scheme)
+            }
+            _ => None,
+        };
         self.record_sensors(sink)?;
         let h = settings.step_size();
         let n = settings.number_of_steps;
@@ -90,7 +113,7 @@ impl<
             } else {
                 settings.start_time + h * T::c(f64::from(i))
             };
-            let r = self.step_to(h, t1, sink)?;
+            let r = self.step_with(h, t1, alpha.as_ref(), sink)?;
             report.steps += 1;
             if r.status != StepStatus::Ok {
                 report.steps_too_large += 1;

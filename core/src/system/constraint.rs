@@ -1,0 +1,329 @@
+//! Constraints between markers, with Exudyn's names and equations: algebraic equations
+//! `C(q) = 0` on the node coordinates that the generalized-alpha step keeps with Lagrange
+//! multipliers `lambda` (`M q_tt + C_q^T lambda = Q`; the constraint forces are
+//! `-C_q^T lambda`). The planar ones act in the x-y plane on 2D nodes (`NodePoint2D`,
+//! `NodeRigidBody2D`, the ground); the z components of local positions are not used.
+//!
+//! | constraint | Exudyn | markers | equations |
+//! |---|---|---|---|
+//! | [`Constraint::Distance`] | `ObjectConnectorDistance` | 2 position | `\|r_1 - r_0\| - d = 0` |
+//! | [`Constraint::Coordinate`] | `ObjectConnectorCoordinate` | 2 coordinate | `f q_1 - q_0 - offset = 0` |
+//! | [`Constraint::Revolute2D`] | `ObjectJointRevolute2D` | 2 position | `r_1 - r_0 = 0` (2) |
+//! | [`Constraint::Prismatic2D`] | `ObjectJointPrismatic2D` | 2 rigid | `(r_1 - r_0) . n_1 = 0`, with `constrain_rotation` also `t_0 . n_1 = 0` |
+//!
+//! (`r_i` marker positions, m, world; `t_0 = R_0 axis_marker0`, `n_1 = R_1 normal_marker1`
+//! turned with the markers' bodies.) Outputs ([`System::constraint_output`](super::System::constraint_output)):
+//! `Force`, the multipliers (Exudyn's joint `Force` output: the force of the joint on marker 0's
+//! body is `+lambda` for a revolute joint, `+lambda u` with `u = (r_1 - r_0)/|r_1 - r_0|` for a
+//! distance, `-lambda` on marker 1's body), and `ConstraintResidual`, `C(q)` (m or rad).
+
+use super::index::{item, MarkerIndex};
+use super::marker::{Marker, MarkerKind};
+use super::node::NodeState;
+use super::view::View;
+use crate::error::finite;
+use crate::finite::all_finite;
+use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
+use nalgebra::{Vector2, Vector3};
+
+/// A constraint of a system (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Constraint<T: Real> {
+    /// Exudyn's `ObjectConnectorDistance`: the markers' points `distance` (m, > 0) apart.
+    Distance {
+        /// Two position markers.
+        markers: [MarkerIndex; 2],
+        /// The distance (m).
+        distance: T,
+    },
+    /// Exudyn's `ObjectConnectorCoordinate`: `factor q_1 - q_0 - offset = 0` for the
+    /// coordinates `q_0`, `q_1` of two `MarkerNodeCoordinate`s (a ground node's coordinate is
+    /// 0: a coordinate fixed at `offset` or `-offset`).
+    Coordinate {
+        /// Two coordinate markers.
+        markers: [MarkerIndex; 2],
+        /// Exudyn's `factorValue1` (-).
+        factor: T,
+        /// Exudyn's `offset` (m or rad).
+        offset: T,
+    },
+    /// Exudyn's `ObjectJointRevolute2D`: the markers' points coincide.
+    Revolute2D {
+        /// Two position markers.
+        markers: [MarkerIndex; 2],
+    },
+    /// Exudyn's `ObjectJointPrismatic2D`: marker 1's point slides along the axis of marker 0.
+    Prismatic2D {
+        /// Two rigid markers.
+        markers: [MarkerIndex; 2],
+        /// The sliding axis in marker 0's body frame (Exudyn's `axisMarker0`, -).
+        axis_marker0: Vector2<T>,
+        /// The normal to the axis in marker 1's body frame (Exudyn's `normalMarker1`, -).
+        normal_marker1: Vector2<T>,
+        /// Also keep the bodies' relative angle (Exudyn's `constrainRotation`).
+        constrain_rotation: bool,
+    },
+}
+
+fn distinct(markers: [MarkerIndex; 2]) -> Result<()> {
+    if markers[0] == markers[1] {
+        Err(Error::SameMarker)
+    } else {
+        Ok(())
+    }
+}
+
+impl<T: Real> Constraint<T> {
+    /// A distance constraint. Errors: `SameMarker`; `NotFinite(Length)`; `OutOfRange(Length)`
+    /// unless `distance > 0` (at zero the direction is undefined).
+    pub fn distance(markers: [MarkerIndex; 2], distance: T) -> Result<Self> {
+        distinct(markers)?;
+        finite(distance, Param::Length)?;
+        if distance <= T::zero() {
+            return Err(Error::OutOfRange(Param::Length));
+        }
+        Ok(Constraint::Distance { markers, distance })
+    }
+
+    /// A coordinate constraint. Errors: `SameMarker`; `NotFinite(Ratio | Position)` for the
+    /// factor or the offset.
+    pub fn coordinate(markers: [MarkerIndex; 2], factor: T, offset: T) -> Result<Self> {
+        distinct(markers)?;
+        finite(factor, Param::Ratio)?;
+        finite(offset, Param::Position)?;
+        Ok(Constraint::Coordinate {
+            markers,
+            factor,
+            offset,
+        })
+    }
+
+    /// A planar revolute joint. Errors: `SameMarker`.
+    pub fn revolute_2d(markers: [MarkerIndex; 2]) -> Result<Self> {
+        distinct(markers)?;
+        Ok(Constraint::Revolute2D { markers })
+    }
+
+    /// A planar prismatic joint. Errors: `SameMarker`; `NotFinite(Direction)`;
+    /// `OutOfRange(Direction)` for a zero axis or normal.
+    pub fn prismatic_2d(
+        markers: [MarkerIndex; 2],
+        axis_marker0: Vector2<T>,
+        normal_marker1: Vector2<T>,
+        constrain_rotation: bool,
+    ) -> Result<Self> {
+        distinct(markers)?;
+        for v in [axis_marker0, normal_marker1] {
+            if !all_finite(&v) {
+                return Err(Error::NotFinite(Param::Direction));
+            }
+            if v.x == T::zero() && v.y == T::zero() {
+                return Err(Error::OutOfRange(Param::Direction));
+            }
+        }
+        Ok(Constraint::Prismatic2D {
+            markers,
+            axis_marker0,
+            normal_marker1,
+            constrain_rotation,
+        })
+    }
+
+    /// The two markers.
+    pub fn markers(&self) -> [MarkerIndex; 2] {
+        match self {
+            Constraint::Distance { markers, .. }
+            | Constraint::Coordinate { markers, .. }
+            | Constraint::Revolute2D { markers }
+            | Constraint::Prismatic2D { markers, .. } => *markers,
+        }
+    }
+
+    /// Number of equations (and multipliers): 1, 1, 2, and 1 or 2.
+    pub fn equations(&self) -> usize {
+        match self {
+            Constraint::Distance { .. } | Constraint::Coordinate { .. } => 1,
+            Constraint::Revolute2D { .. } => 2,
+            Constraint::Prismatic2D {
+                constrain_rotation, ..
+            } => 1 + usize::from(*constrain_rotation),
+        }
+    }
+
+    /// The kind of marker both ends need.
+    fn marker_kind(&self) -> MarkerKind {
+        match self {
+            Constraint::Distance { .. } | Constraint::Revolute2D { .. } => MarkerKind::Position,
+            Constraint::Coordinate { .. } => MarkerKind::Coordinate,
+            Constraint::Prismatic2D { .. } => MarkerKind::Rigid,
+        }
+    }
+
+    /// Checks the markers: they exist (`UnknownIndex`), differ (`SameMarker`) and are of the
+    /// kind the constraint needs (`MarkerNotSupported`). Whether they sit on planar bodies is
+    /// checked when the system is assembled.
+    pub fn check(&self, markers: &[Marker<T>]) -> Result<()> {
+        let [a, b] = self.markers();
+        distinct([a, b])?;
+        for i in [a, b] {
+            if !item(markers, i.get())?.is(self.marker_kind()) {
+                return Err(Error::MarkerNotSupported);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<T: Real> Constraint<T> {
+    /// `C(q)` from the markers' outputs in the states of `view` (`[C_0, C_1, 0]`, m or rad): the
+    /// residual as a sensor reads it, computed from the marker positions and rotation matrices
+    /// (not by the solver's planar code, which it checks).
+    pub fn residual(&self, view: &View<'_, T>, markers: &[Marker<T>]) -> Result<Vector3<T>> {
+        let [a, b] = self.markers();
+        let (m0, m1) = (item(markers, a.get())?, item(markers, b.get())?);
+        let xy = |v: Vector3<T>| Vector2::new(v.x, v.y);
+        let z = T::zero();
+        Ok(match self {
+            Constraint::Distance { distance, .. } => {
+                let d = xy(m1.motion(view)?.0 - m0.motion(view)?.0);
+                Vector3::new(d.norm_squared().sqrt_l() - *distance, z, z)
+            }
+            Constraint::Revolute2D { .. } => {
+                let d = xy(m1.motion(view)?.0 - m0.motion(view)?.0);
+                Vector3::new(d.x, d.y, z)
+            }
+            Constraint::Prismatic2D {
+                axis_marker0,
+                normal_marker1,
+                constrain_rotation,
+                ..
+            } => {
+                let d = xy(m1.motion(view)?.0 - m0.motion(view)?.0);
+                let turn = |m: &Marker<T>, v: &Vector2<T>| -> Result<Vector2<T>> {
+                    Ok(xy(m.rotation(view)?.0 * Vector3::new(v.x, v.y, z)))
+                };
+                let t0 = turn(m0, axis_marker0)?;
+                let n1 = turn(m1, normal_marker1)?;
+                let c1 = if *constrain_rotation { t0.dot(&n1) } else { z };
+                Vector3::new(d.dot(&n1), c1, z)
+            }
+            Constraint::Coordinate { factor, offset, .. } => {
+                let q = |m: &Marker<T>| -> Result<T> {
+                    let Marker::NodeCoordinate { node, coordinate } = m else {
+                        return Err(Error::MarkerNotSupported);
+                    };
+                    let i = usize::from(*coordinate);
+                    let x = match view.node(*node)?.1 {
+                        NodeState::Ground => Some(z),
+                        NodeState::Point2D(s) => s.q.get(i).copied(),
+                        NodeState::RigidBody2D(s) => s.q.get(i).copied(),
+                        NodeState::RigidBody(_) => None,
+                    };
+                    x.ok_or(Error::MarkerNotSupported)
+                };
+                Vector3::new(*factor * q(m1)? - q(m0)? - *offset, z, z)
+            }
+        })
+    }
+
+    /// Exudyn's outputs of a constraint (module docs), as a vector `[x_0, x_1, 0]` of its
+    /// equations: `Force` the multipliers `lambda` (its rows of them), `ConstraintResidual`
+    /// [`Constraint::residual`]; others `OutputNotAvailable`.
+    pub fn output(
+        &self,
+        view: &View<'_, T>,
+        markers: &[Marker<T>],
+        lambda: &[T],
+        var: OutputVariableType,
+    ) -> Result<OutputValue<T>> {
+        match var {
+            OutputVariableType::Force => {
+                let l = |i: usize| {
+                    if i < self.equations() {
+                        lambda.get(i).copied().unwrap_or(T::zero())
+                    } else {
+                        T::zero()
+                    }
+                };
+                Ok(OutputValue::Vector3(Vector3::new(l(0), l(1), T::zero())))
+            }
+            OutputVariableType::ConstraintResidual => {
+                Ok(OutputValue::Vector3(self.residual(view, markers)?))
+            }
+            _ => Err(Error::OutputNotAvailable),
+        }
+    }
+}
+
+/// The constraints with their multipliers, as outputs and sensors read them: constraint `k`'s
+/// multipliers are `lambda[rows[k]..]` (zero before the system was assembled for
+/// generalized-alpha).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Multipliers<'a, T: Real> {
+    pub(super) constraints: &'a [Constraint<T>],
+    pub(super) rows: &'a [u16],
+    pub(super) lambda: &'a [T],
+}
+
+impl<T: Real> Multipliers<'_, T> {
+    /// `var` of constraint `k` ([`Constraint::output`]); `UnknownIndex`.
+    pub(super) fn output(
+        &self,
+        k: usize,
+        view: &View<'_, T>,
+        markers: &[Marker<T>],
+        var: OutputVariableType,
+    ) -> Result<OutputValue<T>> {
+        let c = item(self.constraints, k)?;
+        let lambda = match self.rows.get(k) {
+            Some(r) => self.lambda.get(usize::from(*r)..).unwrap_or(&[]),
+            None => &[],
+        };
+        c.output(view, markers, lambda, var)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const M: [MarkerIndex; 2] = [MarkerIndex(0), MarkerIndex(1)];
+
+    #[test]
+    fn bad_parameters_are_refused() {
+        let same = [MarkerIndex(3), MarkerIndex(3)];
+        assert_eq!(Constraint::<f64>::revolute_2d(same), Err(Error::SameMarker));
+        assert_eq!(
+            Constraint::distance(M, f64::NAN),
+            Err(Error::NotFinite(Param::Length))
+        );
+        assert_eq!(
+            Constraint::distance(M, 0.0),
+            Err(Error::OutOfRange(Param::Length))
+        );
+        assert_eq!(
+            Constraint::coordinate(M, f64::INFINITY, 0.0),
+            Err(Error::NotFinite(Param::Ratio))
+        );
+        assert_eq!(
+            Constraint::coordinate(M, 1.0, f64::NAN),
+            Err(Error::NotFinite(Param::Position))
+        );
+        let x = Vector2::x();
+        assert_eq!(
+            Constraint::prismatic_2d(M, Vector2::zeros(), x, true),
+            Err(Error::OutOfRange(Param::Direction))
+        );
+        assert_eq!(
+            Constraint::prismatic_2d(M, x, Vector2::new(f64::NAN, 1.0), true),
+            Err(Error::NotFinite(Param::Direction))
+        );
+        assert_eq!(
+            Constraint::prismatic_2d(M, x, Vector2::y(), false)
+                .unwrap()
+                .equations(),
+            1
+        );
+    }
+}

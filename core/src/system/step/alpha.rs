@@ -1,0 +1,938 @@
+//! The whole system as one constrained mechanical system ([`ConstrainedModel`]) for the
+//! generalized-alpha coupling: the coordinates of all 2D nodes in one vector, the bodies' mass
+//! matrices, the loads' and connectors' generalized forces, and the constraints' equations.
+//!
+//! The vector `q` holds each node's coordinates in node order (Exudyn's ODE2 coordinates:
+//! displacements from the node's reference): a `NodePoint2D` 2 (`x, y`, m), a
+//! `NodeRigidBody2D` 3 (`x, y` m, `theta` rad), a ground node none; the rows of `C` hold each
+//! constraint's equations in constraint order. With these, `M q_tt + C_q^T lambda = Q + f_v`
+//! where `Q` is the sum of the loads' and connectors' `J^T f` (as the explicit couplings use
+//! it) and `f_v` the 2D rigid bodies' centrifugal force of an offset centre of mass.
+//!
+//! The Newton matrix's Jacobians: constraints analytic (`C_q`, `d(C_q^T lambda)/dq`, the
+//! velocity terms: [`crate::constraints::planar`]); loads analytic (a force at a point `p` of a
+//! 2D rigid body gives `dQ_theta/dtheta = -(R p) . f`; torques and forces on points do not depend
+//! on `q`); `f_v` analytic; connectors by forward differences over their two nodes'
+//! coordinates and velocities (one evaluation of that connector per coordinate).
+
+use super::zeros;
+use crate::body::Generalized;
+use crate::constraints::planar::{self, MarkerState, PlanarMarker};
+use crate::integrators::constrained::{
+    Block, ConstrainedAlpha, ConstrainedModel, ConstrainedReport, ConstrainedState, Formulation,
+    Workspace,
+};
+use crate::nodes::rigid2d::{Rigid2DConfiguration, Rigid2DState};
+use crate::nodes::Point2DState;
+use crate::system::connector::Connector;
+use crate::system::constraint::Constraint;
+use crate::system::error::{SystemError, SystemResult};
+use crate::system::forces::generalized_forces;
+use crate::system::index::{ConnectorIndex, ItemRef, MarkerIndex, NodeIndex};
+use crate::system::items::System;
+use crate::system::load::Load;
+use crate::system::marker::Marker;
+use crate::system::node::{Node, NodeState};
+use crate::system::object::Object;
+use crate::system::view::View;
+use crate::{Error, Real, Result};
+use core::cell::Cell;
+use heapless::Vec;
+use nalgebra::{Vector2, Vector3};
+
+/// Where each node's coordinates and each constraint's equations sit in the solver's vectors
+/// (set when the system is assembled for generalized-alpha).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Layout<const N: usize, const K: usize> {
+    /// Per node: the index of its first coordinate.
+    pub(crate) offsets: Vec<u16, N, u16>,
+    /// Per constraint: the index of its first equation.
+    pub(crate) rows: Vec<u16, K, u16>,
+    /// Number of coordinates `n`.
+    pub(crate) n: usize,
+    /// Number of equations `m`.
+    pub(crate) m: usize,
+}
+
+impl<const N: usize, const K: usize> Layout<N, K> {
+    /// The layout of `nodes` and `constraints`. `NotSupportedByScheme` at a 3D rigid-body node.
+    pub fn of<T: Real>(nodes: &[Node<T>], constraints: &[Constraint<T>]) -> SystemResult<Self> {
+        let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
+        let mut layout = Layout::default();
+        for (i, node) in nodes.iter().enumerate() {
+            if matches!(node, Node::RigidBody(_)) {
+                return Err(SystemError::new(
+                    Error::NotSupportedByScheme,
+                    ItemRef::Node(NodeIndex(i as u16)),
+                ));
+            }
+            let at = u16::try_from(layout.n).map_err(|_| full())?;
+            layout.offsets.push(at).map_err(|_| full())?;
+            layout.n += node.coordinates();
+        }
+        for c in constraints {
+            let at = u16::try_from(layout.m).map_err(|_| full())?;
+            layout.rows.push(at).map_err(|_| full())?;
+            layout.m += c.equations();
+        }
+        Ok(layout)
+    }
+}
+
+/// The generalized-alpha state kept between steps (accelerations, algorithmic accelerations,
+/// multipliers; positions and velocities are the node states') and the Newton workspace, both
+/// of capacity `W` (coordinates plus equations).
+#[derive(Clone)]
+pub struct AlphaStorage<T: Real, const W: usize> {
+    pub(crate) state: ConstrainedState<T, W>,
+    pub(crate) work: Workspace<T, W>,
+    /// `state` holds consistent accelerations and multipliers for the node states (set by the
+    /// start computation; cleared when the states are set from outside).
+    pub(crate) started: bool,
+    /// What the last step's Newton iteration did.
+    pub(crate) report: Option<ConstrainedReport<T>>,
+}
+
+impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
+    fn default() -> Self {
+        let z = [T::zero(); W];
+        Self {
+            state: ConstrainedState {
+                t: T::zero(),
+                q: z,
+                v: z,
+                acc: z,
+                alg: z,
+                lambda: z,
+            },
+            work: Workspace::default(),
+            started: false,
+            report: None,
+        }
+    }
+}
+
+/// The workspace is scratch memory, not part of the system's value: two systems with equal
+/// items, states and multipliers are equal whatever their last Newton matrices were.
+impl<T: Real, const W: usize> PartialEq for AlphaStorage<T, W> {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state && self.started == other.started
+    }
+}
+
+impl<T: Real, const W: usize> core::fmt::Debug for AlphaStorage<T, W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AlphaStorage")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The system's items as a [`ConstrainedModel`]. A failing item's error is kept in `failure`
+/// (the model's interface returns a plain error; the step reports the item from here).
+pub struct SystemModel<'a, T: Real, const N: usize, const K: usize> {
+    pub(crate) nodes: &'a [Node<T>],
+    pub(crate) objects: &'a [Object<T>],
+    pub(crate) markers: &'a [Marker<T>],
+    pub(crate) loads: &'a [Load<T>],
+    pub(crate) connectors: &'a [Connector<T>],
+    pub(crate) constraints: &'a [Constraint<T>],
+    pub(crate) layout: &'a Layout<N, K>,
+    pub(crate) failure: Cell<Option<SystemError>>,
+}
+
+/// A constraint's markers resolved against the coordinate vector.
+enum Ends<T> {
+    Planar(PlanarMarker<T>, PlanarMarker<T>),
+    Coordinates(Option<usize>, Option<usize>),
+}
+
+/// A constraint's ends at `q`, `v`: two marker states, or two coordinates.
+enum Evaluated<T> {
+    Planar(MarkerState<T>, MarkerState<T>),
+    Coordinates(Option<usize>, Option<usize>),
+}
+
+impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
+    /// Records `e` at `at` and returns its plain error.
+    fn fail(&self, e: Error, at: ItemRef) -> Error {
+        if self.failure.get().is_none() {
+            self.failure.set(Some(SystemError::new(e, at)));
+        }
+        e
+    }
+
+    fn offset(&self, node: NodeIndex) -> Result<usize> {
+        self.layout
+            .offsets
+            .get(node.get())
+            .map(|o| usize::from(*o))
+            .ok_or(Error::UnknownIndex)
+    }
+
+    /// The node states at coordinates `q` and velocities `v` (accelerations zero).
+    pub(crate) fn states(&self, q: &[T], v: &[T]) -> Result<Vec<NodeState<T>, N, u16>> {
+        let mut out = Vec::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            let o = usize::from(*self.layout.offsets.get(i).ok_or(Error::UnknownIndex)?);
+            let at = |k: usize, x: &[T]| x.get(o + k).copied().ok_or(Error::UnknownIndex);
+            let s = match node {
+                Node::PointGround(_) => NodeState::Ground,
+                Node::Point2D(_) => NodeState::Point2D(Point2DState {
+                    q: Vector2::new(at(0, q)?, at(1, q)?),
+                    q_t: Vector2::new(at(0, v)?, at(1, v)?),
+                    q_tt: Vector2::zeros(),
+                }),
+                Node::RigidBody2D(_) => NodeState::RigidBody2D(Rigid2DState {
+                    q: Vector3::new(at(0, q)?, at(1, q)?, at(2, q)?),
+                    q_t: Vector3::new(at(0, v)?, at(1, v)?, at(2, v)?),
+                    q_tt: Vector3::zeros(),
+                }),
+                Node::RigidBody(_) => return Err(Error::NotSupportedByScheme),
+            };
+            out.push(s).map_err(|_| Error::CapacityFull)?;
+        }
+        Ok(out)
+    }
+
+    /// The 2D rigid bodies: each with its node's configuration at `q`, `v` and its offset.
+    fn rigid_bodies<'s>(
+        &'s self,
+        q: &'s [T],
+        v: &'s [T],
+    ) -> impl Iterator<
+        Item = (
+            &'a crate::bodies::RigidBody2D<T>,
+            Rigid2DConfiguration<T>,
+            usize,
+        ),
+    > + 's {
+        self.objects.iter().filter_map(move |o| match o {
+            Object::RigidBody2D { node, body } => {
+                let Some(Node::RigidBody2D(n)) = self.nodes.get(node.get()) else {
+                    return None;
+                };
+                let off = self.offset(*node).ok()?;
+                let st = Rigid2DState {
+                    q: Vector3::new(*q.get(off)?, *q.get(off + 1)?, *q.get(off + 2)?),
+                    q_t: Vector3::new(*v.get(off)?, *v.get(off + 1)?, *v.get(off + 2)?),
+                    q_tt: Vector3::zeros(),
+                };
+                Some((body, n.configuration(&st), off))
+            }
+            _ => None,
+        })
+    }
+
+    /// Adds node-wise generalized forces `g` to the coordinate vector `f`.
+    fn scatter(&self, g: &[Generalized<T>], f: &mut [T]) {
+        for (i, node) in self.nodes.iter().enumerate() {
+            let (Some(o), Some(gi)) = (self.layout.offsets.get(i), g.get(i)) else {
+                continue;
+            };
+            let o = usize::from(*o);
+            for k in 0..node.coordinates() {
+                if let Some(x) = f.get_mut(o + k) {
+                    *x += gi[k];
+                }
+            }
+        }
+    }
+
+    /// A position or rigid marker as a planar marker; `MarkerNotSupported` on a 3D body.
+    fn planar_marker(&self, i: MarkerIndex) -> Result<PlanarMarker<T>> {
+        let marker = self.markers.get(i.get()).ok_or(Error::UnknownIndex)?;
+        let xy = |v: Vector3<T>| Vector2::new(v.x, v.y);
+        let on_node = |node: NodeIndex, local: Vector3<T>| -> Result<PlanarMarker<T>> {
+            let offset = self.offset(node)?;
+            Ok(
+                match self.nodes.get(node.get()).ok_or(Error::UnknownIndex)? {
+                    Node::Point2D(n) => PlanarMarker::Point {
+                        offset,
+                        reference: n.reference_coordinates() + xy(local),
+                    },
+                    Node::PointGround(g) => PlanarMarker::Ground {
+                        position: xy(g.reference_coordinates() + local),
+                        angle: T::zero(),
+                    },
+                    Node::RigidBody2D(n) => PlanarMarker::Rigid {
+                        offset,
+                        reference: n.reference_coordinates(),
+                        local: xy(local),
+                        angle: T::zero(),
+                    },
+                    Node::RigidBody(_) => return Err(Error::MarkerNotSupported),
+                },
+            )
+        };
+        match marker {
+            Marker::NodePosition { node } => on_node(*node, Vector3::zeros()),
+            Marker::BodyPosition {
+                object,
+                local_position,
+            }
+            | Marker::BodyRigid {
+                object,
+                local_position,
+            } => match self.objects.get(object.get()).ok_or(Error::UnknownIndex)? {
+                Object::Ground(g) => Ok(PlanarMarker::Ground {
+                    position: xy(g.reference_position() + local_position),
+                    angle: T::zero(),
+                }),
+                Object::MassPoint2D { node, .. } | Object::RigidBody2D { node, .. } => {
+                    on_node(*node, *local_position)
+                }
+                _ => Err(Error::MarkerNotSupported),
+            },
+            _ => Err(Error::MarkerNotSupported),
+        }
+    }
+
+    /// The coordinate of a coordinate marker (`None` on a ground node).
+    fn coordinate(&self, i: MarkerIndex) -> Result<Option<usize>> {
+        match self.markers.get(i.get()).ok_or(Error::UnknownIndex)? {
+            Marker::NodeCoordinate { node, coordinate } => {
+                match self.nodes.get(node.get()).ok_or(Error::UnknownIndex)? {
+                    Node::PointGround(_) => Ok(None),
+                    Node::RigidBody(_) => Err(Error::MarkerNotSupported),
+                    _ => Ok(Some(self.offset(*node)? + usize::from(*coordinate))),
+                }
+            }
+            _ => Err(Error::MarkerNotSupported),
+        }
+    }
+
+    /// Constraint `k`'s markers resolved; errors recorded at the constraint.
+    fn ends(&self, k: usize, c: &Constraint<T>) -> Result<Ends<T>> {
+        let [a, b] = c.markers();
+        let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
+        let r = match c {
+            Constraint::Coordinate { .. } => self
+                .coordinate(a)
+                .and_then(|i0| Ok(Ends::Coordinates(i0, self.coordinate(b)?))),
+            _ => self
+                .planar_marker(a)
+                .and_then(|m0| Ok(Ends::Planar(m0, self.planar_marker(b)?))),
+        };
+        r.map_err(|e| self.fail(e, at))
+    }
+
+    /// Checks that every constraint's markers are on bodies it can join; the first that is not
+    /// is named.
+    pub(crate) fn check_constraints(&self) -> SystemResult<()> {
+        for (k, c) in self.constraints.iter().enumerate() {
+            if let Err(e) = self.ends(k, c) {
+                return Err(self
+                    .failure
+                    .take()
+                    .unwrap_or(SystemError::new(e, ItemRef::System)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Row of constraint `k`.
+    fn row(&self, k: usize) -> usize {
+        self.layout.rows.get(k).map_or(0, |r| usize::from(*r))
+    }
+
+    /// Calls `f(row, constraint, ends)` for each constraint with its ends evaluated at `q`,
+    /// `v`; a `None` from `f` (a distance of zero length: no direction) is `ZeroLength` at the
+    /// constraint.
+    fn each<F>(&self, q: &[T], v: &[T], mut f: F) -> Result<()>
+    where
+        F: FnMut(usize, &Constraint<T>, Evaluated<T>) -> Option<()>,
+    {
+        for (k, c) in self.constraints.iter().enumerate() {
+            let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
+            let row = self.row(k);
+            let ends = match self.ends(k, c)? {
+                Ends::Planar(a, b) => match (a.state(q, v), b.state(q, v)) {
+                    (Some(m0), Some(m1)) => Some(Evaluated::Planar(m0, m1)),
+                    _ => None,
+                },
+                Ends::Coordinates(i0, i1) => Some(Evaluated::Coordinates(i0, i1)),
+            };
+            ends.and_then(|e| f(row, c, e))
+                .ok_or_else(|| self.fail(Error::ZeroLength(crate::Param::Length), at))?;
+        }
+        Ok(())
+    }
+
+    /// The generalized forces of connector `k` at both its ends in `states`.
+    fn connector_ends(
+        &self,
+        c: &Connector<T>,
+        k: usize,
+        states: &[NodeState<T>],
+    ) -> Result<crate::system::ConnectorForces<T>> {
+        let view = View {
+            nodes: self.nodes,
+            states,
+            objects: self.objects,
+        };
+        let at = ItemRef::Connector(ConnectorIndex(k as u16));
+        c.generalized_forces(&view, self.markers)
+            .map_err(|e| self.fail(e, at))
+    }
+
+    /// Adds `a dQ_c/dq + b dQ_c/dq_t` of connector `k` by forward differences: each
+    /// coordinate (and, for a damper, velocity) of its ends' nodes perturbed by
+    /// `sqrt(eps) (1 + |x|)`, one evaluation of the connector each.
+    #[allow(clippy::too_many_arguments)]
+    fn connector_jacobian<const S: usize>(
+        &self,
+        c: &Connector<T>,
+        k: usize,
+        states: &mut [NodeState<T>],
+        a: T,
+        b: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        let base = self.connector_ends(c, k, states)?;
+        let nodes = [base[0].map(|e| e.0), base[1].map(|e| e.0)];
+        let velocity = c.is_velocity_dependent() && b != T::zero();
+        let sqrt_eps = T::EPS.sqrt_l();
+        for (e, node) in nodes.iter().enumerate() {
+            let Some(node) = *node else { continue };
+            if e == 1 && nodes[0] == Some(node) {
+                continue; // both ends on one node
+            }
+            let col0 = self.offset(node)?;
+            let count = self.nodes.get(node.get()).map_or(0, |n| n.coordinates());
+            for i in 0..count {
+                for (rate, scale) in [(false, a), (true, b)] {
+                    if rate && !velocity {
+                        continue;
+                    }
+                    let Some(x) = states
+                        .get_mut(node.get())
+                        .and_then(|s| coordinate_mut(s, i, rate))
+                    else {
+                        continue;
+                    };
+                    let x0 = *x;
+                    *x = x0 + sqrt_eps * (T::one() + x0.abs_l());
+                    let dx = *x - x0;
+                    let pert = self.connector_ends(c, k, states);
+                    if let Some(x) = states
+                        .get_mut(node.get())
+                        .and_then(|s| coordinate_mut(s, i, rate))
+                    {
+                        *x = x0;
+                    }
+                    for (p, b0) in pert?.iter().zip(base.iter()) {
+                        let (Some((n1, g1)), Some((_, g0))) = (p, b0) else {
+                            continue;
+                        };
+                        let row0 = self.offset(*n1)?;
+                        let rows = self.nodes.get(n1.get()).map_or(0, |n| n.coordinates());
+                        for r in 0..rows {
+                            out.add(row0 + r, col0 + i, scale * (g1[r] - g0[r]) / dx);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The point of a force-like load on a 2D rigid body (its marker's local position, or the
+    /// centre of mass for a mass-proportional load), `None` for torques and other bodies.
+    fn load_point(&self, l: &Load<T>) -> Option<Vector2<T>> {
+        use crate::system::load::UserLoadKind;
+        let marker = match l {
+            Load::ForceVector { marker, .. } | Load::MassProportional { marker, .. } => *marker,
+            Load::User {
+                marker,
+                kind: UserLoadKind::Force | UserLoadKind::MassProportional,
+                ..
+            } => *marker,
+            _ => return None,
+        };
+        match self.markers.get(marker.get())? {
+            Marker::BodyPosition {
+                object,
+                local_position,
+            }
+            | Marker::BodyRigid {
+                object,
+                local_position,
+            } => match self.objects.get(object.get())? {
+                Object::RigidBody2D { .. } => {
+                    Some(Vector2::new(local_position.x, local_position.y))
+                }
+                _ => None,
+            },
+            Marker::BodyMass { object } => match self.objects.get(object.get())? {
+                Object::RigidBody2D { body, .. } => Some(body.center_of_mass()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Coordinate `i` (or its velocity) of a 2D node's state.
+fn coordinate_mut<T: Real>(s: &mut NodeState<T>, i: usize, rate: bool) -> Option<&mut T> {
+    match (s, rate) {
+        (NodeState::Point2D(p), false) => p.q.get_mut(i),
+        (NodeState::Point2D(p), true) => p.q_t.get_mut(i),
+        (NodeState::RigidBody2D(r), false) => r.q.get_mut(i),
+        (NodeState::RigidBody2D(r), true) => r.q_t.get_mut(i),
+        _ => None,
+    }
+}
+
+impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemModel<'_, T, N, K> {
+    fn coordinates(&self) -> usize {
+        self.layout.n
+    }
+
+    fn constraints(&self) -> usize {
+        self.layout.m
+    }
+
+    /// Mass points `m E2`; 2D rigid bodies their 3x3 mass matrix at `q`.
+    fn mass<const S: usize>(&self, _t: T, q: &[T], out: &mut Block<'_, T, S>) -> Result<()> {
+        for o in self.objects {
+            if let Object::MassPoint2D { node, body } = o {
+                let off = self.offset(*node)?;
+                out.add(off, off, body.mass());
+                out.add(off + 1, off + 1, body.mass());
+            }
+        }
+        for (body, config, off) in self.rigid_bodies(q, q) {
+            let m = body.mass_matrix(&config);
+            for i in 0..3 {
+                for j in 0..3 {
+                    out.add(off + i, off + j, m[(i, j)]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `Q + f_v` (module docs).
+    fn force(&self, t: T, q: &[T], v: &[T], f: &mut [T]) -> Result<()> {
+        let states = self.states(q, v)?;
+        let view = View {
+            nodes: self.nodes,
+            states: &states,
+            objects: self.objects,
+        };
+        let mut g = Vec::new();
+        zeros::<T, N>(&mut g, self.nodes.len());
+        if let Err(e) =
+            generalized_forces(&view, self.markers, self.loads, self.connectors, t, &mut g)
+        {
+            return Err(self.fail(e.error, e.item));
+        }
+        self.scatter(&g, f);
+        for (body, config, off) in self.rigid_bodies(q, v) {
+            let fv = body.quadratic_velocity_force(&config);
+            for i in 0..2 {
+                if let Some(x) = f.get_mut(off + i) {
+                    *x += fv[i];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `a dQ/dq + b dQ/dq_t` (module docs: loads and `f_v` analytic, connectors by differences).
+    fn force_jacobians<const S: usize>(
+        &self,
+        t: T,
+        q: &[T],
+        v: &[T],
+        a: T,
+        b: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        Some(self.add_force_jacobians(t, q, v, a, b, out))
+    }
+
+    fn constraint(&self, _t: T, q: &[T], c: &mut [T]) -> Result<()> {
+        self.equations::<0>(q, Some(c), None)
+    }
+
+    fn constraint_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        self.equations(q, None, Some(out))
+    }
+
+    fn constraint_force_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        lambda: &[T],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        let l = |i: usize| lambda.get(i).copied().unwrap_or(T::zero());
+        Some(self.each(q, q, |row, c, ends| {
+            let Evaluated::Planar(m0, m1) = ends else {
+                return Some(()); // a coordinate constraint is linear
+            };
+            let (m0, m1) = (&m0, &m1);
+            match c {
+                Constraint::Distance { .. } => {
+                    planar::distance_hessian(m0, m1, l(row), a, out)?;
+                }
+                Constraint::Revolute2D { .. } => {
+                    planar::revolute_hessian(m0, m1, &Vector2::new(l(row), l(row + 1)), a, out)
+                }
+                Constraint::Prismatic2D {
+                    axis_marker0,
+                    normal_marker1,
+                    constrain_rotation,
+                    ..
+                } => planar::prismatic_hessian(
+                    m0,
+                    m1,
+                    axis_marker0,
+                    normal_marker1,
+                    *constrain_rotation,
+                    &[l(row), l(row + 1)],
+                    a,
+                    out,
+                ),
+                Constraint::Coordinate { .. } => {}
+            }
+            Some(())
+        }))
+    }
+
+    fn constraint_velocity_term(
+        &self,
+        _t: T,
+        q: &[T],
+        v: &[T],
+        out: &mut [T],
+    ) -> Option<Result<()>> {
+        Some(self.each(q, v, |row, c, ends| {
+            let Evaluated::Planar(m0, m1) = ends else {
+                *out.get_mut(row)? = T::zero(); // a coordinate constraint's is zero
+                return Some(());
+            };
+            let (m0, m1) = (&m0, &m1);
+            match c {
+                Constraint::Distance { .. } => {
+                    *out.get_mut(row)? = planar::distance_velocity_term(m0, m1)?;
+                }
+                Constraint::Revolute2D { .. } => {
+                    let w = planar::revolute_velocity_term(m0, m1);
+                    *out.get_mut(row)? = w.x;
+                    *out.get_mut(row + 1)? = w.y;
+                }
+                Constraint::Prismatic2D {
+                    axis_marker0,
+                    normal_marker1,
+                    constrain_rotation,
+                    ..
+                } => {
+                    let w = planar::prismatic_velocity_terms(m0, m1, axis_marker0, normal_marker1);
+                    *out.get_mut(row)? = w[0];
+                    if *constrain_rotation {
+                        *out.get_mut(row + 1)? = w[1];
+                    }
+                }
+                Constraint::Coordinate { .. } => {}
+            }
+            Some(())
+        }))
+    }
+}
+
+impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
+    /// `C(q)` into `c` (all `m` rows) if given, and `C_q` added to `jac` if given; each
+    /// constraint writes from its row on.
+    fn equations<const S: usize>(
+        &self,
+        q: &[T],
+        mut c: Option<&mut [T]>,
+        mut jac: Option<&mut Block<'_, T, S>>,
+    ) -> Result<()> {
+        let mut scratch = [T::zero(); 2];
+        self.each(q, q, |row, con, ends| {
+            let cc: &mut [T] = match c.as_deref_mut() {
+                Some(c) => c.get_mut(row..)?,
+                None => &mut scratch,
+            };
+            let mut sub = jac.as_deref_mut().map(|b| b.shifted(row));
+            let j = sub.as_mut();
+            match (con, ends) {
+                (Constraint::Distance { distance, .. }, Evaluated::Planar(m0, m1)) => {
+                    planar::distance(&m0, &m1, *distance, 0, cc, j)
+                }
+                (Constraint::Revolute2D { .. }, Evaluated::Planar(m0, m1)) => {
+                    planar::revolute(&m0, &m1, 0, cc, j)
+                }
+                (
+                    Constraint::Prismatic2D {
+                        axis_marker0,
+                        normal_marker1,
+                        constrain_rotation,
+                        ..
+                    },
+                    Evaluated::Planar(m0, m1),
+                ) => planar::prismatic(
+                    &m0,
+                    &m1,
+                    axis_marker0,
+                    normal_marker1,
+                    *constrain_rotation,
+                    0,
+                    cc,
+                    j,
+                ),
+                (Constraint::Coordinate { factor, offset, .. }, Evaluated::Coordinates(i0, i1)) => {
+                    planar::coordinate(q, i0, i1, *factor, *offset, 0, cc, j)
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// `a dQ/dq + b dQ/dq_t` added to `out` (module docs).
+    fn add_force_jacobians<const S: usize>(
+        &self,
+        t: T,
+        q: &[T],
+        v: &[T],
+        a: T,
+        b: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        // f_v = m theta_t^2 R c: d/dtheta = m theta_t^2 perp(R c), d/dtheta_t = 2 m theta_t R c.
+        for (body, config, off) in self.rigid_bodies(q, v) {
+            let c = body.center_of_mass();
+            if c.x == T::zero() && c.y == T::zero() {
+                continue;
+            }
+            let (sn, cs) = config.angle().sin_cos_l();
+            let s = Vector2::new(cs * c.x - sn * c.y, sn * c.x + cs * c.y);
+            let w = config.state.q_t.z;
+            let m = body.mass();
+            let dq = Vector2::new(-s.y, s.x) * (m * w * w);
+            let dv = s * (T::c(2.0) * m * w);
+            for i in 0..2 {
+                out.add(off + i, off + 2, a * dq[i] + b * dv[i]);
+            }
+        }
+        // Loads: a force f at the point p of a 2D rigid body: dQ_theta/dtheta = -(R p) . f.
+        let states = self.states(q, v)?;
+        let view = View {
+            nodes: self.nodes,
+            states: &states,
+            objects: self.objects,
+        };
+        for (k, l) in self.loads.iter().enumerate() {
+            let Some(p) = self.load_point(l) else {
+                continue;
+            };
+            let at = ItemRef::Load(crate::system::index::LoadIndex(k as u16));
+            let Some((node, g)) = l
+                .generalized_force(&view, self.markers, t)
+                .map_err(|e| self.fail(e, at))?
+            else {
+                continue;
+            };
+            let Some(Node::RigidBody2D(n)) = self.nodes.get(node.get()) else {
+                continue;
+            };
+            let Some(NodeState::RigidBody2D(st)) = states.get(node.get()) else {
+                continue;
+            };
+            let (sn, cs) = n.configuration(st).angle().sin_cos_l();
+            let rp = Vector2::new(cs * p.x - sn * p.y, sn * p.x + cs * p.y);
+            let off = self.offset(node)?;
+            out.add(off + 2, off + 2, -a * (rp.x * g[0] + rp.y * g[1]));
+        }
+        // Connectors: forward differences over their nodes' coordinates and velocities.
+        let mut states = states;
+        for (k, c) in self.connectors.iter().enumerate() {
+            self.connector_jacobian(c, k, &mut states, a, b, out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The system's items as a constrained model, borrowing the item lists field by field (so that
+/// the workspace can be borrowed mutably beside it).
+macro_rules! model_of {
+    ($sys:expr) => {
+        SystemModel {
+            nodes: &$sys.nodes,
+            objects: &$sys.objects,
+            markers: &$sys.markers,
+            loads: &$sys.loads,
+            connectors: &$sys.connectors,
+            constraints: &$sys.constraints,
+            layout: &$sys.layout,
+            failure: Cell::new(None),
+        }
+    };
+}
+
+/// The node states' coordinates, velocities and accelerations into `st` (first `n` entries).
+fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
+    layout: &Layout<N, K>,
+    states: &[NodeState<T>],
+    st: &mut ConstrainedState<T, W>,
+) {
+    for (s, o) in states.iter().zip(layout.offsets.iter()) {
+        let o = usize::from(*o);
+        let (q, v, a): (&[T], &[T], &[T]) = match s {
+            NodeState::Point2D(p) => (p.q.as_slice(), p.q_t.as_slice(), p.q_tt.as_slice()),
+            NodeState::RigidBody2D(r) => (r.q.as_slice(), r.q_t.as_slice(), r.q_tt.as_slice()),
+            _ => continue,
+        };
+        for i in 0..q.len() {
+            if let (Some(x), Some(y), Some(z)) = (
+                st.q.get_mut(o + i),
+                st.v.get_mut(o + i),
+                st.acc.get_mut(o + i),
+            ) {
+                *x = q[i];
+                *y = v[i];
+                *z = a[i];
+            }
+        }
+    }
+}
+
+/// `st`'s coordinates, velocities and accelerations into the node states.
+fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
+    layout: &Layout<N, K>,
+    st: &ConstrainedState<T, W>,
+    states: &mut [NodeState<T>],
+) {
+    for (s, o) in states.iter_mut().zip(layout.offsets.iter()) {
+        let o = usize::from(*o);
+        let (q, v, a): (&mut [T], &mut [T], &mut [T]) = match s {
+            NodeState::Point2D(p) => (
+                p.q.as_mut_slice(),
+                p.q_t.as_mut_slice(),
+                p.q_tt.as_mut_slice(),
+            ),
+            NodeState::RigidBody2D(r) => (
+                r.q.as_mut_slice(),
+                r.q_t.as_mut_slice(),
+                r.q_tt.as_mut_slice(),
+            ),
+            _ => continue,
+        };
+        for i in 0..q.len() {
+            if let (Some(x), Some(y), Some(z)) =
+                (st.q.get(o + i), st.v.get(o + i), st.acc.get(o + i))
+            {
+                q[i] = *x;
+                v[i] = *y;
+                a[i] = *z;
+            }
+        }
+    }
+}
+
+impl<
+        T: Real,
+        const N: usize,
+        const O: usize,
+        const M: usize,
+        const L: usize,
+        const C: usize,
+        const S: usize,
+        const G: usize,
+        const K: usize,
+        const W: usize,
+    > System<T, N, O, M, L, C, S, G, K, W>
+{
+    /// The system's items as a constrained model (layout as assembled).
+    fn model(&self) -> SystemModel<'_, T, N, K> {
+        model_of!(self)
+    }
+
+    /// The layout of the coordinates and equations for generalized-alpha, checked: every node
+    /// 2D (`NotSupportedByScheme` at a 3D rigid-body node), every constraint between markers
+    /// it can join (`MarkerNotSupported` at the constraint), `n + m` (`n + 2m` stabilized)
+    /// within the capacity `W` (`CapacityFull` at the system).
+    pub(crate) fn alpha_layout(&mut self, formulation: Formulation) -> SystemResult<()> {
+        self.layout = Layout::of(&self.nodes, &self.constraints)?;
+        let (n, m) = (self.layout.n, self.layout.m);
+        let need = match formulation {
+            Formulation::StabilizedIndex2 => n + 2 * m,
+            _ => n + m,
+        };
+        if need > W {
+            return Err(SystemError::new(Error::CapacityFull, ItemRef::System));
+        }
+        self.model().check_constraints()
+    }
+
+    /// Consistent start values for generalized-alpha at the current time from the current node
+    /// states ([`ConstrainedAlpha::initial_state`]: positions checked or projected, velocities
+    /// likewise, accelerations and multipliers solved): written into the node states and the
+    /// stored state. On error nothing changes.
+    pub(crate) fn alpha_start(&mut self, scheme: &ConstrainedAlpha<T>) -> SystemResult<()> {
+        let assembly = self.settings.alpha.assembly;
+        let mut st = self.alpha.state;
+        gather(&self.layout, &self.states, &mut st);
+        let model = model_of!(self);
+        let n = self.layout.n;
+        let start = scheme.initial_state(
+            &model,
+            self.time,
+            &st.q[..n],
+            &st.v[..n],
+            assembly,
+            &mut self.alpha.work,
+        );
+        let start = start.map_err(|e| {
+            model
+                .failure
+                .take()
+                .unwrap_or(SystemError::new(e, ItemRef::System))
+        })?;
+        scatter_states(&self.layout, &start, &mut self.states);
+        self.alpha.state = start;
+        self.alpha.started = true;
+        Ok(())
+    }
+
+    /// One generalized-alpha step of `h` from the node states `work` (written on success) and
+    /// the stored accelerations and multipliers: the new state (stored by the caller once the
+    /// step is complete) and what the Newton iteration did.
+    pub(crate) fn alpha_step(
+        &mut self,
+        scheme: &ConstrainedAlpha<T>,
+        work: &mut [NodeState<T>],
+        h: T,
+    ) -> SystemResult<(ConstrainedState<T, W>, ConstrainedReport<T>)> {
+        if !self.alpha.started {
+            self.alpha_start(scheme)?;
+            for (w, s) in work.iter_mut().zip(self.states.iter()) {
+                *w = *s;
+            }
+        }
+        let mut st = self.alpha.state;
+        st.t = self.time;
+        gather(&self.layout, work, &mut st);
+        let model = model_of!(self);
+        let report = scheme
+            .step(&model, &mut st, &mut self.alpha.work, h)
+            .map_err(|e| {
+                model
+                    .failure
+                    .take()
+                    .unwrap_or(SystemError::new(e, ItemRef::System))
+            })?;
+        scatter_states(&self.layout, &st, work);
+        Ok((st, report))
+    }
+}
