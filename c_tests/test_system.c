@@ -206,7 +206,7 @@ static void test_settings_refusals(void) {
           d.rigid_scheme == MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE && !d.substep &&
           d.max_rotation_per_step == 0.5 && d.max_substeps == 1024 && d.damping_corrections == 1);
     CHECK_STATUS(mbs_system_settings_default(NULL), MBS_ERR_NULL_POINTER);
-    s = d, s.coupling = 2;
+    s = d, s.coupling = 3;
     REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_INVALID_ARGUMENT);
     s = d, s.rigid_scheme = 5;
     REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_INVALID_ARGUMENT);
@@ -372,9 +372,9 @@ static void test_sensor_refusals(void) {
     size_t n = 12345, rows = 12345;
     memset(&ok, 0, sizeof ok);
     ok.kind = MBS_SENSOR_BODY, ok.index = rigid.object, ok.variable = MBS_OUTPUT_VELOCITY;
-    spec = ok, spec.kind = 4;
+    spec = ok, spec.kind = 5;
     REFUSE(mbs_system_add_sensor(&sys, &spec, NULL, 0, &idx), MBS_ERR_INVALID_ARGUMENT);
-    spec = ok, spec.variable = 11;
+    spec = ok, spec.variable = 13;
     REFUSE(mbs_system_add_sensor(&sys, &spec, NULL, 0, &idx), MBS_ERR_INVALID_ARGUMENT);
     spec = ok, spec.local_position[2] = NAN;
     REFUSE(mbs_system_add_sensor(&sys, &spec, NULL, 0, &idx), MBS_ERR_NOT_FINITE);
@@ -413,7 +413,7 @@ static void test_output_and_state_refusals(void) {
     mbs_point2d_state ps, bad_ps;
     POISON(out), POISON(v), POISON(rs), POISON(ps);
     REFUSE(mbs_system_node_output(&sys, 9, MBS_OUTPUT_POSITION, out, 9, &n), MBS_ERR_UNKNOWN_INDEX);
-    REFUSE(mbs_system_node_output(&sys, mass.node, 11, out, 9, &n), MBS_ERR_INVALID_ARGUMENT);
+    REFUSE(mbs_system_node_output(&sys, mass.node, 13, out, 9, &n), MBS_ERR_INVALID_ARGUMENT);
     REFUSE(mbs_system_node_output(&sys, mass.node, MBS_OUTPUT_ROTATION_MATRIX, out, 9, &n),
            MBS_ERR_NOT_AVAILABLE);
     REFUSE(mbs_system_node_output(&sys, rigid.node, MBS_OUTPUT_ROTATION_MATRIX, out, 8, &n),

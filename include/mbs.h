@@ -78,15 +78,28 @@
 #define MBS_SYSTEM_MAX_SENSORS 32
 
 /**
+ * Capacity of an `mbs_system`: constraints.
+ */
+#define MBS_SYSTEM_MAX_CONSTRAINTS 32
+
+/**
+ * Capacity of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
+ * constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
+ * 12 planar links on 12 revolute joints (36 + 24). The workspace is
+ * `(2 * 64^2 + 18 * 64 + 1) * 8` bytes, 74,760 B of the storage.
+ */
+#define MBS_SYSTEM_SOLVER_CAPACITY 64
+
+/**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 6656
+#define MBS_SYSTEM_WORDS 16256
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 53248
+#define MBS_SYSTEM_SIZE 130048
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -97,6 +110,11 @@
  * Index value meaning "no item" (e.g. the gravity marker of a body created without gravity).
  */
 #define MBS_NO_INDEX 4294967295
+
+/**
+ * Number of Newton residuals an `mbs_newton_report` keeps.
+ */
+#define MBS_NEWTON_HISTORY 8
 
 /**
  * `contour_output_variable` value meaning "no contour" (Exudyn's `_None`, the default).
@@ -988,10 +1006,44 @@ typedef struct mbs_system_counts {
    */
   uint32_t sensors;
   /**
+   * Constraints (at most `MBS_SYSTEM_MAX_CONSTRAINTS`).
+   */
+  uint32_t constraints;
+  /**
    * `true` after a successful `mbs_system_assemble` with no item added since.
    */
   bool assembled;
 } mbs_system_counts;
+
+/**
+ * What the Newton iteration of the last generalized-alpha step did.
+ */
+typedef struct mbs_newton_report {
+  /**
+   * Newton updates (linear solves) of the last (sub-)step.
+   */
+  uint32_t iterations;
+  /**
+   * How often the step was halved (`alpha_step_halving`).
+   */
+  uint32_t halvings;
+  /**
+   * `|r_1|`, the residual of the equations of motion at convergence (N).
+   */
+  double force_residual;
+  /**
+   * `|C(q)|` at convergence (m or rad).
+   */
+  double constraint_residual;
+  /**
+   * The Newton residual before each update and at convergence (first `history_len`).
+   */
+  double history[MBS_NEWTON_HISTORY];
+  /**
+   * Valid entries of `history`.
+   */
+  uint32_t history_len;
+} mbs_newton_report;
 
 /**
  * The items a `mbs_system_create_*` helper added.
@@ -1029,6 +1081,25 @@ typedef uint32_t MbsUserLoadKind;
  * system.
  */
 typedef void (*mbs_load_fn)(void *ctx, double t, double *out);
+
+/**
+ * The state of a 2D rigid-body node: displacements `q = [x, y, theta]` from its reference
+ * (m, m, rad), velocities `q_t` (m/s, m/s, rad/s), accelerations of the last step `q_tt`.
+ */
+typedef struct mbs_rigid2d_state {
+  /**
+   * Displacements `[x, y, theta]` (m, m, rad).
+   */
+  double q[3];
+  /**
+   * Velocities (m/s, m/s, rad/s).
+   */
+  double q_t[3];
+  /**
+   * Accelerations (m/s^2, m/s^2, rad/s^2).
+   */
+  double q_tt[3];
+} mbs_rigid2d_state;
 
 /**
  * The drawing settings (Exudyn's names and defaults). Fill with
@@ -1200,7 +1271,7 @@ typedef struct mbs_sensor_spec {
    */
   MbsSensorKind kind;
   /**
-   * Index of the node, body, marker or load.
+   * Index of the node, body, marker, load or constraint.
    */
   uint32_t index;
   /**
@@ -1246,6 +1317,11 @@ typedef uint32_t MbsCoupling;
 typedef uint32_t MbsRigidScheme;
 
 /**
+ * How constraints enter generalized-alpha (`MBS_FORMULATION_*`, fixed numbers).
+ */
+typedef uint32_t MbsFormulation;
+
+/**
  * How a system integrates (core's `SystemSettings`). Fill with
  * `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
  */
@@ -1278,6 +1354,48 @@ typedef struct mbs_system_settings {
    * (0..=16, default 1; 0 makes the damping explicit, first order).
    */
   uint32_t damping_corrections;
+  /**
+   * Generalized-alpha: spectral radius at infinite frequency in [0, 1] (default 0.9).
+   */
+  double alpha_spectral_radius;
+  /**
+   * Generalized-alpha: Newton relative tolerance (default 1e-8).
+   */
+  double alpha_newton_relative_tolerance;
+  /**
+   * Generalized-alpha: Newton absolute tolerance per coordinate (default 1e-10).
+   */
+  double alpha_newton_absolute_tolerance;
+  /**
+   * Generalized-alpha: most Newton updates per step (>= 1, default 25); then the step is
+   * halved (`alpha_step_halving`) or fails with `MBS_ERR_NEWTON_NOT_CONVERGED`.
+   */
+  uint32_t alpha_newton_max_iterations;
+  /**
+   * Generalized-alpha: `MBS_FORMULATION_*` (default index 3).
+   */
+  MbsFormulation alpha_formulation;
+  /**
+   * Generalized-alpha: halve a step whose Newton iteration fails up to this many times
+   * (0..=16, default 0; Exudyn's automatic step reduction).
+   */
+  uint32_t alpha_step_halving;
+  /**
+   * Generalized-alpha start: the largest accepted `|C(q0)|` (m or rad; default 1e-8).
+   */
+  double alpha_assembly_tolerance;
+  /**
+   * Generalized-alpha start: the largest accepted `|C_q v0|` relative to `1 + |v0|`
+   * (default 1e-4: an index-3 run keeps the velocity constraints only to its accuracy, and a
+   * re-assembly or a state set mid-run restarts from such a state).
+   */
+  double alpha_assembly_velocity_tolerance;
+  /**
+   * Generalized-alpha start: 1 to project inconsistent initial positions and velocities
+   * onto the constraints (Exudyn's initial assembly), 0 (default) to refuse them with
+   * `MBS_ERR_CONSTRAINT_VIOLATED`; another value is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  uint32_t alpha_assembly_solve;
 } mbs_system_settings;
 
 /**
@@ -1315,13 +1433,23 @@ typedef struct mbs_system_step_report {
    */
   uint32_t substeps;
   /**
-   * Evaluations of all loads and connector forces in this step (2, or 3 with damping).
+   * Evaluations of all loads and connector forces in this step (kick-drift-kick 2, or 3
+   * with damping; generalized-alpha one per Newton iteration and one more).
    */
   uint32_t force_evaluations;
   /**
    * Sensor rows not written because their buffer was full, in this step.
    */
   uint32_t sensor_rows_dropped;
+  /**
+   * Generalized-alpha: Newton updates of this step (of its last half when halved); 0
+   * otherwise. `mbs_system_newton_report` has the residuals.
+   */
+  uint32_t newton_iterations;
+  /**
+   * Generalized-alpha: how often the step was halved (`alpha_step_halving`); 0 otherwise.
+   */
+  uint32_t halvings;
 } mbs_system_step_report;
 
 /**
@@ -1352,6 +1480,14 @@ typedef struct mbs_system_solve_report {
    * Sensor rows not written because their buffer was full.
    */
   uint64_t sensor_rows_dropped;
+  /**
+   * Generalized-alpha: Newton updates over all steps.
+   */
+  uint64_t newton_iterations;
+  /**
+   * Generalized-alpha: step halvings over all steps.
+   */
+  uint32_t halvings;
 } mbs_system_solve_report;
 
 /**
@@ -1408,6 +1544,18 @@ typedef struct mbs_system_solve_report {
  * Potential (elastic) energy stored in the body itself (J), 1 value.
  */
 #define MBS_OUTPUT_POTENTIAL_ENERGY 10
+
+/**
+ * A constraint's force: its Lagrange multipliers `[lambda_0, lambda_1, 0]` (N, or N m for a
+ * rotation equation; see `mbs_system_constraint_output`).
+ */
+#define MBS_OUTPUT_FORCE 11
+
+/**
+ * A constraint's residual `[C_0, C_1, 0]` (m or rad): zero to the Newton tolerance while the
+ * constraint holds.
+ */
+#define MBS_OUTPUT_CONSTRAINT_RESIDUAL 12
 
 /**
  * The linearly implicit midpoint step (the one to use): energy and |L| converge
@@ -1725,6 +1873,12 @@ typedef struct mbs_system_solve_report {
 #define MBS_SENSOR_LOAD 3
 
 /**
+ * Exudyn's `SensorObject` of a constraint: `MBS_OUTPUT_FORCE` or
+ * `MBS_OUTPUT_CONSTRAINT_RESIDUAL` of constraint `index` (see `mbs_system_constraint_output`).
+ */
+#define MBS_SENSOR_CONSTRAINT 4
+
+/**
  * Kick-drift-kick (Strang splitting, velocity Verlet generalized to rigid bodies): second
  * order for position- and velocity-dependent forces, symplectic for conservative ones. The
  * default.
@@ -1737,6 +1891,24 @@ typedef struct mbs_system_solve_report {
  * scheme's step).
  */
 #define MBS_COUPLING_HELD_LOADS 1
+
+/**
+ * Implicit generalized-alpha on all coordinates with the constraints' Lagrange multipliers
+ * (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only coupling that keeps constraints.
+ * Steps 2D systems (2D points, 2D rigid bodies, the ground).
+ */
+#define MBS_COUPLING_GENERALIZED_ALPHA 2
+
+/**
+ * Position constraints (index 3), Exudyn's default; needs a spectral radius below 1.
+ */
+#define MBS_FORMULATION_INDEX3 0
+
+/**
+ * Gear-Gupta-Leimkuhler stabilized index 2: position and velocity constraints both hold,
+ * also at spectral radius 1.
+ */
+#define MBS_FORMULATION_STABILIZED_INDEX2 1
 
 /**
  * The linearly implicit midpoint step with its default options: orientation turned by the end
@@ -2474,6 +2646,122 @@ mbs_status mbs_system_time(const struct mbs_system *sys, double *out);
 mbs_status mbs_system_get_counts(const struct mbs_system *sys, struct mbs_system_counts *out);
 
 /**
+ * Adds Exudyn's `ObjectConnectorDistance`: the points of the position markers `marker0` and
+ * `marker1` stay `distance` (m, > 0) apart, `|r_1 - r_0| - d = 0` (in the x-y plane).
+ * `MBS_OUTPUT_FORCE` is `[lambda, 0, 0]`: the rod's tension (N; the force on marker 0's body
+ * is `lambda u`, `u` the unit vector from marker 0 to marker 1).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_LENGTH` (`distance <= 0`),
+ * `MBS_ERR_SAME_MARKER`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a position
+ * marker), `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_distance_constraint(struct mbs_system *sys,
+                                              uint32_t marker0,
+                                              uint32_t marker1,
+                                              double distance,
+                                              uint32_t *constraint);
+
+/**
+ * Adds Exudyn's `ObjectConnectorCoordinate` between two coordinate markers
+ * (`mbs_system_add_marker_node_coordinate`): `factor q_1 - q_0 - offset = 0` (Exudyn's
+ * `factorValue1` and `offset`; a ground node's coordinate is 0, so a marker on it fixes the
+ * other coordinate). `MBS_OUTPUT_FORCE` is `[lambda, 0, 0]` (N or N m).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_SAME_MARKER`,
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a coordinate marker),
+ * `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_coordinate_constraint(struct mbs_system *sys,
+                                                uint32_t marker0,
+                                                uint32_t marker1,
+                                                double factor,
+                                                double offset,
+                                                uint32_t *constraint);
+
+/**
+ * Adds Exudyn's `ObjectJointRevolute2D`: the points of the position markers `marker0` and
+ * `marker1` coincide, `r_1 - r_0 = 0` (2 equations, x-y plane). `MBS_OUTPUT_FORCE` is
+ * `[lambda_x, lambda_y, 0]`: the force of the joint on marker 0's body (N, world); marker 1's
+ * body gets the opposite.
+ *
+ * Errors (nothing added): as `mbs_system_add_distance_constraint` without the distance.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_revolute_joint_2d(struct mbs_system *sys,
+                                            uint32_t marker0,
+                                            uint32_t marker1,
+                                            uint32_t *constraint);
+
+/**
+ * Adds Exudyn's `ObjectJointPrismatic2D` between two rigid markers: marker 1's point slides
+ * along `axis_marker0` (2 doubles, marker 0's body frame), `(r_1 - r_0) . n_1 = 0` with the
+ * normal `normal_marker1` (2 doubles, marker 1's body frame) turned with its body; with
+ * `constrain_rotation` = 1 also `t_0 . n_1 = 0` (the bodies keep their relative angle), with 0
+ * not. `MBS_OUTPUT_FORCE` is `[lambda_0, lambda_1, 0]` (N, N m).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DIRECTION` (a zero axis
+ * or normal), `MBS_ERR_INVALID_ARGUMENT` (`constrain_rotation` not 0 or 1),
+ * `MBS_ERR_SAME_MARKER`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a rigid
+ * marker), `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `axis_marker0` and `normal_marker1` are null or hold 2
+ * doubles; `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_prismatic_joint_2d(struct mbs_system *sys,
+                                             uint32_t marker0,
+                                             uint32_t marker1,
+                                             const double *axis_marker0,
+                                             const double *normal_marker1,
+                                             uint32_t constrain_rotation,
+                                             uint32_t *constraint);
+
+/**
+ * Output `var` of constraint `constraint` now into `out[0 .. 3)` and 3 into `*written`:
+ * `MBS_OUTPUT_FORCE`, its multipliers `[lambda_0, lambda_1, 0]` (each constraint's add call
+ * says what they are; 0 before the system was assembled for generalized-alpha), or
+ * `MBS_OUTPUT_CONSTRAINT_RESIDUAL`, `[C_0, C_1, 0]` (m or rad) from the markers' positions
+ * and orientations.
+ *
+ * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_ARGUMENT` (unknown
+ * variable), `MBS_ERR_NOT_AVAILABLE` (another variable), `MBS_ERR_STORAGE`
+ * (`out_len < 3`), `MBS_ERR_INVALID_MARKER` (a marker on a 3D body).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
+ * `written` is null or writable.
+ */
+mbs_status mbs_system_constraint_output(const struct mbs_system *sys,
+                                        uint32_t constraint,
+                                        mbs_output_variable var,
+                                        double *out,
+                                        size_t out_len,
+                                        size_t *written);
+
+/**
+ * The Newton report of the last generalized-alpha step into `*out`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_AVAILABLE` (no generalized-alpha step yet).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_newton_report(const struct mbs_system *sys, struct mbs_newton_report *out);
+
+/**
  * Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world); its index
  * into `*object`.
  *
@@ -2989,6 +3277,93 @@ mbs_status mbs_system_set_rigid_state(struct mbs_system *sys,
                                       const mbs_rigid_state *state);
 
 /**
+ * Adds Exudyn's `NodeRigidBody2D`: a body's reference point and angle in the x-y plane at
+ * `reference` `[x, y, theta]` (m, m, rad), with the initial displacements
+ * `initial_coordinates` and velocities `initial_velocities` (m/s, m/s, rad/s). Carries one
+ * `rigid_body_2d` object.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; the arrays are null or hold 3 doubles; `node` is null or
+ * writable.
+ */
+mbs_status mbs_system_add_node_rigid_2d(struct mbs_system *sys,
+                                        const double *reference,
+                                        const double *initial_coordinates,
+                                        const double *initial_velocities,
+                                        uint32_t *node);
+
+/**
+ * Adds Exudyn's `ObjectRigidBody2D` on the 2D rigid-body node `node`: `mass` (kg, > 0),
+ * `inertia` about the centre of mass and the z axis (kg m^2, > 0), the centre of mass at
+ * `center_of_mass` (m, body frame, from the node's point; Exudyn's body has it at the node:
+ * `[0, 0]`).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_MASS`,
+ * `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_WRONG_NODE_KIND` (not a 2D rigid-body node), `MBS_ERR_NODE_ALREADY_USED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `center_of_mass` is null or holds 2 doubles; `object` is
+ * null or writable.
+ */
+mbs_status mbs_system_add_object_rigid_body_2d(struct mbs_system *sys,
+                                               uint32_t node,
+                                               double mass,
+                                               double inertia,
+                                               const double *center_of_mass,
+                                               uint32_t *object);
+
+/**
+ * Adds Exudyn's `MarkerNodeCoordinate`: coordinate `coordinate` (0-based) of node `node`, its
+ * displacement (m or rad; always 0 on a ground node, whose one coordinate is 0), for
+ * `mbs_system_add_coordinate_constraint`.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_COORDINATE` (beyond the node's coordinates).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `marker` is null or writable.
+ */
+mbs_status mbs_system_add_marker_node_coordinate(struct mbs_system *sys,
+                                                 uint32_t node,
+                                                 uint32_t coordinate,
+                                                 uint32_t *marker);
+
+/**
+ * The state of the 2D rigid-body node `node` into `*out`.
+ *
+ * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `out` is null or writable.
+ */
+mbs_status mbs_system_get_rigid2d_state(const struct mbs_system *sys,
+                                        uint32_t node,
+                                        struct mbs_rigid2d_state *out);
+
+/**
+ * Sets the state of the 2D rigid-body node `node` (e.g. a measured pose). Does not
+ * un-assemble; with generalized-alpha the next step computes consistent accelerations and
+ * multipliers for it first (and checks it against the constraints, or projects it).
+ *
+ * Errors (state unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_WRONG_NODE_KIND`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `state` is null or valid.
+ */
+mbs_status mbs_system_set_rigid2d_state(struct mbs_system *sys,
+                                        uint32_t node,
+                                        const struct mbs_rigid2d_state *state);
+
+/**
  * Writes Exudyn's default visualization settings (see each field).
  *
  * Errors: `MBS_ERR_NULL_POINTER`.
@@ -3105,7 +3480,9 @@ mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
 /**
  * Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
  * orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
- * correction.
+ * correction; for generalized-alpha Exudyn's defaults (spectral radius 0.9, Newton 1e-8 /
+ * 1e-10 / 25 iterations, index 3, no step halving, start tolerances 1e-8 (positions) and 1e-4
+ * (velocities, relative), no assembly).
  *
  * # Safety
  * `out` is null or writable.
@@ -3113,12 +3490,14 @@ mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
 mbs_status mbs_system_settings_default(struct mbs_system_settings *out);
 
 /**
- * Sets the integration settings of the system (does not un-assemble).
+ * Sets the integration settings of the system; a change of `coupling` or `alpha_formulation`
+ * un-assembles it (assemble again), other changes do not.
  *
  * Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling or scheme),
- * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16
- * damping corrections).
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme or
+ * formulation, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16 damping corrections or
+ * halvings, spectral radius outside [0, 1], a negative tolerance, 0 Newton iterations).
  *
  * # Safety
  * `sys` is null or an `mbs_system`; `settings` is null or valid.
@@ -3150,7 +3529,15 @@ mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_syst
  * `MBS_ERR_NODE_WITHOUT_BODY`, `MBS_ERR_NODE_ALREADY_USED`, `MBS_ERR_WRONG_NODE_KIND`,
  * `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
  * `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
- * `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN).
+ * `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN),
+ * `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling, or a 3D rigid
+ * body with generalized-alpha). With `MBS_COUPLING_GENERALIZED_ALPHA` also: every constraint
+ * joins 2D bodies (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
+ * `MBS_SYSTEM_SOLVER_CAPACITY` (`MBS_ERR_CAPACITY_FULL`), and the start values are computed:
+ * the current positions and velocities satisfy the constraints to `alpha_assembly_tolerance`
+ * (`MBS_ERR_CONSTRAINT_VIOLATED`) or are projected onto them (`alpha_assembly_solve`), and the
+ * consistent accelerations and multipliers are solved (`MBS_ERR_SINGULAR_MATRIX`: redundant or
+ * contradictory constraints).
  *
  * # Safety
  * `sys` is null or an `mbs_system`; `failed_item` is null or writable.
@@ -3170,7 +3557,10 @@ mbs_status mbs_system_assemble(struct mbs_system *sys, struct mbs_item_ref *fail
  * item): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
  * `MBS_ERR_NOT_FINITE` (`dt`, or a callback's NaN), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`),
  * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_INVALID_LENGTH` (a spring of zero length),
- * `MBS_ERR_NON_FINITE_STATE` (the result overflowed), `MBS_ERR_SOLVER_FAILED`.
+ * `MBS_ERR_NON_FINITE_STATE` (the result overflowed), `MBS_ERR_SOLVER_FAILED`; with
+ * generalized-alpha `MBS_ERR_NEWTON_NOT_CONVERGED`, `MBS_ERR_SINGULAR_MATRIX` (after the
+ * halvings `alpha_step_halving` allows), and the start's errors (see `mbs_system_assemble`)
+ * when the states were set or reset since.
  *
  * # Safety
  * `sys` is null or an `mbs_system`; `report` and `failed_item` are null or writable; every
@@ -3184,11 +3574,16 @@ mbs_status mbs_system_step(struct mbs_system *sys,
 /**
  * Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
  * node put in its initial state at `settings->start_time`, one sensor row recorded there, then
- * `settings->number_of_steps` equal steps to `settings->end_time` with the system's own
- * settings (`mbs_system_set_settings`), a sensor row after each. A buffer of
- * `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`. Of
- * `*settings` the time span is used; the generalized-alpha fields are validated but the
- * system integrates with its coupled scheme.
+ * `settings->number_of_steps` equal steps to `settings->end_time`, a sensor row after each. A
+ * buffer of `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`.
+ *
+ * The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
+ * default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
+ * the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
+ * `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
+ * coupling: 2D systems only (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at a 3D rigid body).
+ * `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
+ * (`mbs_system_set_settings`), as `mbs_system_step` does.
  *
  * Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
  * `*report` (may be NULL) receives what the solve did.
@@ -3197,7 +3592,10 @@ mbs_status mbs_system_step(struct mbs_system *sys,
  * past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
  * `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
  * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
- * `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), any step's error.
+ * `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME`,
+ * `MBS_ERR_CAPACITY_FULL` (coordinates plus equations beyond `MBS_SYSTEM_SOLVER_CAPACITY`),
+ * the start's errors (`MBS_ERR_CONSTRAINT_VIOLATED`, `MBS_ERR_SINGULAR_MATRIX`), any step's
+ * error.
  *
  * # Safety
  * As `mbs_system_step`; `settings` is null or valid.

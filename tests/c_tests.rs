@@ -34,3 +34,8 @@ fn c_mass_point_2d_api_results_and_refusals() {
 fn c_system_api_results_and_refusals_at_every_entry_point() {
     run_c_test("test_system");
 }
+
+#[test]
+fn c_constraint_api_results_and_refusals() {
+    run_c_test("test_constraints");
+}

@@ -7,71 +7,17 @@
 //! at every step), and the minimal-coordinate equation of motion of the crank angle
 //! (`J(phi) phi'' + J'(phi) phi'^2 / 2 = tau`) integrated by RK4 with a tiny step.
 
-#[path = "../firmware/rust/src/slider_crank.rs"]
-mod slider_crank;
-
 mod constrained_support;
+use constrained_support::slider_crank::{i0, i1, start_coordinates, SliderCrank, A0, M0, M1, M2};
+use constrained_support::{loop_closure, slider_crank_reference};
 use mbs_core::integrators::constrained::{
     Assembly, ConstrainedAlpha, ConstrainedState, Formulation, Workspace,
 };
 use mbs_core::solver::settings::NewtonSettings;
-use nalgebra::Vector2;
-use slider_crank::{i0, i1, start_coordinates, SliderCrank, A0, A1, M0, M1, M2};
 
 const TORQUE: f64 = 10.0; // N m on the crank, as in Exudyn's example
 const S: usize = 24;
 const DRIVEN: SliderCrank<f64> = SliderCrank { torque: TORQUE };
-
-/// The mechanism's kinematics from the crank angle `phi`: the rod angle `psi`
-/// (`2 a0 sin phi + 2 a1 sin psi = 0`) and the slider's `x`, with their derivatives.
-fn loop_closure(phi: f64) -> (f64, f64) {
-    let psi = (-(A0 / A1) * phi.sin()).asin();
-    (psi, 2.0 * A0 * phi.cos() + 2.0 * A1 * psi.cos())
-}
-
-/// The generalized inertia `J(phi)` of the crank angle: every body's kinetic energy per
-/// `phi_t^2 / 2`.
-fn inertia(phi: f64) -> f64 {
-    let (psi, _) = loop_closure(phi);
-    let dpsi = -(A0 / A1) * phi.cos() / psi.cos();
-    // Velocities per unit phi_t: crank centre, crank tip A, slider B, rod centre (A + B)/2.
-    let crank = Vector2::new(-A0 * phi.sin(), A0 * phi.cos());
-    let tip = crank * 2.0;
-    let slider = Vector2::new(-2.0 * A0 * phi.sin() - 2.0 * A1 * psi.sin() * dpsi, 0.0);
-    let rod = (tip + slider) * 0.5;
-    M0 * crank.norm_squared()
-        + i0()
-        + M1 * rod.norm_squared()
-        + i1() * dpsi * dpsi
-        + M2 * slider.norm_squared()
-}
-
-/// `phi(t)`, `phi_t(t)` of `J phi_tt + J'/2 phi_t^2 = tau` from rest at `phi = 0`: RK4 with
-/// `h = 2e-6`, `J'` by central differences of the closed form (step 1e-5, error ~1e-11).
-fn reference(t_end: f64) -> (f64, f64) {
-    let h = 2e-6;
-    let n = (t_end / h).round() as usize;
-    let acc = |phi: f64, w: f64| {
-        let dj = (inertia(phi + 1e-5) - inertia(phi - 1e-5)) / 2e-5;
-        (TORQUE - 0.5 * dj * w * w) / inertia(phi)
-    };
-    let (mut phi, mut w) = (0.0f64, 0.0f64);
-    for _ in 0..n {
-        let k1 = (w, acc(phi, w));
-        let k2 = (
-            w + 0.5 * h * k1.1,
-            acc(phi + 0.5 * h * k1.0, w + 0.5 * h * k1.1),
-        );
-        let k3 = (
-            w + 0.5 * h * k2.1,
-            acc(phi + 0.5 * h * k2.0, w + 0.5 * h * k2.1),
-        );
-        let k4 = (w + h * k3.1, acc(phi + h * k3.0, w + h * k3.1));
-        phi += h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0);
-        w += h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1);
-    }
-    (phi, w)
-}
 
 fn start(
     rho: f64,
@@ -119,7 +65,7 @@ fn the_slider_follows_the_crank_angle_at_every_step() {
 #[test]
 fn the_motion_converges_with_order_two() {
     let t_end = 0.5;
-    let (phi_ref, _) = reference(t_end);
+    let (phi_ref, _) = slider_crank_reference(TORQUE, t_end);
     let (_, x_ref) = loop_closure(phi_ref);
     for formulation in [Formulation::Index3, Formulation::StabilizedIndex2] {
         let steps = [4e-3f64, 2e-3, 1e-3, 5e-4];

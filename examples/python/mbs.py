@@ -135,7 +135,9 @@ output_variable = c_uint32
     MBS_OUTPUT_ANGULAR_ACCELERATION,
     MBS_OUTPUT_KINETIC_ENERGY,
     MBS_OUTPUT_POTENTIAL_ENERGY,
-) = range(11)
+    MBS_OUTPUT_FORCE,
+    MBS_OUTPUT_CONSTRAINT_RESIDUAL,
+) = range(13)
 
 MBS_INTEGRATOR_MIDPOINT = 0
 MBS_INTEGRATOR_EXPLICIT_EULER = 1
@@ -323,9 +325,9 @@ _fn("mbs_mass_point_2d_solve_dynamic", _M, _ML, _MS, _d, _d, _P(mbs_point2d_stat
 
 
 # ---- the whole system (mbs_system_*) --------------------------------------------------------
-MBS_SYSTEM_WORDS = 6656
+MBS_SYSTEM_WORDS = 16256
 MBS_NO_INDEX = 0xFFFFFFFF
-MBS_COUPLING_KICK_DRIFT_KICK, MBS_COUPLING_HELD_LOADS = 0, 1
+MBS_COUPLING_KICK_DRIFT_KICK, MBS_COUPLING_HELD_LOADS, MBS_COUPLING_GENERALIZED_ALPHA = 0, 1, 2
 (
     MBS_RIGID_SCHEME_MIDPOINT,
     MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE,
@@ -334,7 +336,7 @@ MBS_COUPLING_KICK_DRIFT_KICK, MBS_COUPLING_HELD_LOADS = 0, 1
     MBS_RIGID_SCHEME_RK4,
 ) = range(5)
 MBS_USER_LOAD_FORCE, MBS_USER_LOAD_TORQUE_GLOBAL, MBS_USER_LOAD_TORQUE_LOCAL, MBS_USER_LOAD_MASS_PROPORTIONAL = range(4)
-MBS_SENSOR_NODE, MBS_SENSOR_BODY, MBS_SENSOR_MARKER, MBS_SENSOR_LOAD = range(4)
+MBS_SENSOR_NODE, MBS_SENSOR_BODY, MBS_SENSOR_MARKER, MBS_SENSOR_LOAD, MBS_SENSOR_CONSTRAINT = range(5)
 (
     MBS_ITEM_SYSTEM,
     MBS_ITEM_NODE,
@@ -355,9 +357,9 @@ class mbs_system(Structure):
 
 
 class mbs_system_counts(Structure):
-    _fields_ = [(n, c_uint32) for n in ("nodes", "objects", "markers", "loads", "connectors", "sensors")] + [
-        ("assembled", c_bool)
-    ]
+    _fields_ = [
+        (n, c_uint32) for n in ("nodes", "objects", "markers", "loads", "connectors", "sensors", "constraints")
+    ] + [("assembled", c_bool)]
 
 
 class mbs_system_settings(Structure):
@@ -368,6 +370,15 @@ class mbs_system_settings(Structure):
         ("max_rotation_per_step", c_double),
         ("max_substeps", c_uint32),
         ("damping_corrections", c_uint32),
+        ("alpha_spectral_radius", c_double),
+        ("alpha_newton_relative_tolerance", c_double),
+        ("alpha_newton_absolute_tolerance", c_double),
+        ("alpha_newton_max_iterations", c_uint32),
+        ("alpha_formulation", c_uint32),
+        ("alpha_step_halving", c_uint32),
+        ("alpha_assembly_tolerance", c_double),
+        ("alpha_assembly_velocity_tolerance", c_double),
+        ("alpha_assembly_solve", c_uint32),
     ]
 
 
@@ -380,7 +391,10 @@ class mbs_item_ref(Structure):
 
 
 class mbs_system_step_report(Structure):
-    _fields_ = [(n, c_uint32) for n in ("status", "substeps", "force_evaluations", "sensor_rows_dropped")]
+    _fields_ = [
+        (n, c_uint32)
+        for n in ("status", "substeps", "force_evaluations", "sensor_rows_dropped", "newton_iterations", "halvings")
+    ]
 
 
 class mbs_system_solve_report(Structure):
@@ -391,6 +405,8 @@ class mbs_system_solve_report(Structure):
         ("max_substeps", c_uint32),
         ("force_evaluations", c_uint64),
         ("sensor_rows_dropped", c_uint64),
+        ("newton_iterations", c_uint64),
+        ("halvings", c_uint32),
     ]
 
 

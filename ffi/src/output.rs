@@ -34,6 +34,12 @@ pub const MBS_OUTPUT_ANGULAR_ACCELERATION: MbsOutputVariable = 8;
 pub const MBS_OUTPUT_KINETIC_ENERGY: MbsOutputVariable = 9;
 /// Potential (elastic) energy stored in the body itself (J), 1 value.
 pub const MBS_OUTPUT_POTENTIAL_ENERGY: MbsOutputVariable = 10;
+/// A constraint's force: its Lagrange multipliers `[lambda_0, lambda_1, 0]` (N, or N m for a
+/// rotation equation; see `mbs_system_constraint_output`).
+pub const MBS_OUTPUT_FORCE: MbsOutputVariable = 11;
+/// A constraint's residual `[C_0, C_1, 0]` (m or rad): zero to the Newton tolerance while the
+/// constraint holds.
+pub const MBS_OUTPUT_CONSTRAINT_RESIDUAL: MbsOutputVariable = 12;
 
 /// The core variable of a C value, or `MBS_ERR_INVALID_ARGUMENT`.
 pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
@@ -50,6 +56,8 @@ pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
         MBS_OUTPUT_ANGULAR_ACCELERATION => O::AngularAcceleration,
         MBS_OUTPUT_KINETIC_ENERGY => O::KineticEnergy,
         MBS_OUTPUT_POTENTIAL_ENERGY => O::PotentialEnergy,
+        MBS_OUTPUT_FORCE => O::Force,
+        MBS_OUTPUT_CONSTRAINT_RESIDUAL => O::ConstraintResidual,
         _ => return Err(MBS_ERR_INVALID_ARGUMENT),
     })
 }
@@ -61,6 +69,7 @@ pub extern "C" fn mbs_output_variable_len(var: MbsOutputVariable) -> usize {
         MBS_OUTPUT_KINETIC_ENERGY | MBS_OUTPUT_POTENTIAL_ENERGY => 1,
         MBS_OUTPUT_ROTATION_MATRIX => 9,
         v if v <= MBS_OUTPUT_ANGULAR_ACCELERATION => 3,
+        MBS_OUTPUT_FORCE | MBS_OUTPUT_CONSTRAINT_RESIDUAL => 3,
         _ => 0,
     }
 }
@@ -104,7 +113,7 @@ mod tests {
     #[test]
     fn every_number_maps_and_lengths_match_the_core_values() {
         use nalgebra::{Matrix3, Vector3};
-        for v in 0..=10 {
+        for v in 0..=12 {
             let var = variable(v).unwrap();
             let len = match var {
                 OutputVariableType::KineticEnergy | OutputVariableType::PotentialEnergy => {
@@ -117,8 +126,8 @@ mod tests {
             };
             assert_eq!(mbs_output_variable_len(v), len, "{var:?}");
         }
-        assert_eq!(variable(11), Err(MBS_ERR_INVALID_ARGUMENT));
-        assert_eq!(mbs_output_variable_len(11), 0);
+        assert_eq!(variable(13), Err(MBS_ERR_INVALID_ARGUMENT));
+        assert_eq!(mbs_output_variable_len(13), 0);
         assert_eq!(mbs_output_variable_len(u32::MAX), 0);
     }
 }

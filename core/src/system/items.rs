@@ -287,9 +287,15 @@ impl<
     }
 
     /// Sets the integration settings (checked by [`SystemSettings::validate`]; on error the old
-    /// ones stay). Does not un-assemble.
+    /// ones stay). Un-assembles only if the coupling or the generalized-alpha formulation
+    /// changes (what `assemble` checks and prepares depends on them).
     pub fn set_settings(&mut self, settings: SystemSettings<T>) -> Result<()> {
         settings.validate()?;
+        if settings.coupling != self.settings.coupling
+            || settings.alpha.formulation != self.settings.alpha.formulation
+        {
+            self.assembled = false;
+        }
         self.settings = settings;
         Ok(())
     }

@@ -114,6 +114,12 @@ impl<
             .output(i.get(), &self.view(), &self.markers, var)
     }
 
+    /// What the Newton iteration of the last generalized-alpha step did (`None` before the
+    /// first one).
+    pub fn newton_report(&self) -> Option<crate::integrators::constrained::ConstrainedReport<T>> {
+        self.alpha.report
+    }
+
     /// The constraints with their current multipliers.
     pub(super) fn multipliers(&self) -> Multipliers<'_, T> {
         Multipliers {

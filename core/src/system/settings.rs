@@ -40,7 +40,7 @@ pub struct AlphaSettings<T: Real> {
     /// Halve a step whose Newton iteration fails, up to this many times (Exudyn's automatic
     /// step reduction; default 0, at most 16).
     pub step_halving: u32,
-    /// The start: the tolerance of the initial positions and velocities against the
+    /// The start: the tolerances of the initial positions and velocities against the
     /// constraints, and whether to project them onto the constraints (Exudyn's initial
     /// assembly) instead of refusing them.
     pub assembly: Assembly<T>,
@@ -61,9 +61,11 @@ impl<T: Real> Default for AlphaSettings<T> {
 impl<T: Real> AlphaSettings<T> {
     /// The scheme of these settings; `NotFinite | OutOfRange(Setting)`.
     pub fn scheme(&self) -> Result<ConstrainedAlpha<T>> {
-        crate::error::finite(self.assembly.tolerance, Param::Setting)?;
-        if self.assembly.tolerance < T::zero() {
-            return Err(Error::OutOfRange(Param::Setting));
+        for tol in [self.assembly.tolerance, self.assembly.velocity_tolerance] {
+            crate::error::finite(tol, Param::Setting)?;
+            if tol < T::zero() {
+                return Err(Error::OutOfRange(Param::Setting));
+            }
         }
         Ok(ConstrainedAlpha::new(self.spectral_radius)?
             .with_newton(self.newton)?

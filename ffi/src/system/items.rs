@@ -22,7 +22,7 @@ use mbs_core::system::{
 use nalgebra::Vector3;
 
 /// Runs an add on the system of `sys` and writes the index it returns to `*out`.
-fn add<I>(
+pub(crate) fn add<I>(
     sys: *mut mbs_system,
     out: *mut u32,
     f: impl FnOnce(&mut crate::system::CSystem) -> FfiResult<I>,

@@ -15,9 +15,11 @@
 //! (`MBS_ERR_NOT_INITIALIZED`), through `system_ref` / `system_mut`: the one place where an
 //! `mbs_system*` becomes a Rust reference.
 
+pub mod constraints;
 pub mod create;
 pub mod items;
 pub mod output;
+pub mod planar;
 pub mod scene;
 pub mod sensors;
 pub mod settings;
@@ -38,6 +40,9 @@ pub type CSystem = System<
     { MBS_SYSTEM_MAX_LOADS as usize },
     { MBS_SYSTEM_MAX_CONNECTORS as usize },
     { MBS_SYSTEM_MAX_SENSORS as usize },
+    0,
+    { MBS_SYSTEM_MAX_CONSTRAINTS as usize },
+    { MBS_SYSTEM_SOLVER_CAPACITY as usize },
 >;
 
 /// Capacity of an `mbs_system`: nodes.
@@ -52,12 +57,19 @@ pub const MBS_SYSTEM_MAX_LOADS: u32 = 128;
 pub const MBS_SYSTEM_MAX_CONNECTORS: u32 = 64;
 /// Capacity of an `mbs_system`: sensors.
 pub const MBS_SYSTEM_MAX_SENSORS: u32 = 32;
+/// Capacity of an `mbs_system`: constraints.
+pub const MBS_SYSTEM_MAX_CONSTRAINTS: u32 = 32;
+/// Capacity of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
+/// constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
+/// 12 planar links on 12 revolute joints (36 + 24). The workspace is
+/// `(2 * 64^2 + 18 * 64 + 1) * 8` bytes, 74,760 B of the storage.
+pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
-pub const MBS_SYSTEM_WORDS: usize = 6656;
+pub const MBS_SYSTEM_WORDS: usize = 16256;
 /// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
 /// bookkeeping, on a 64-bit host (checked at compile time).
-pub const MBS_SYSTEM_SIZE: usize = 53248;
+pub const MBS_SYSTEM_SIZE: usize = 130048;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
 
@@ -320,6 +332,8 @@ pub struct mbs_system_counts {
     pub connectors: u32,
     /// Sensors (at most `MBS_SYSTEM_MAX_SENSORS`).
     pub sensors: u32,
+    /// Constraints (at most `MBS_SYSTEM_MAX_CONSTRAINTS`).
+    pub constraints: u32,
     /// `true` after a successful `mbs_system_assemble` with no item added since.
     pub assembled: bool,
 }
@@ -348,6 +362,7 @@ pub unsafe extern "C" fn mbs_system_get_counts(
                 loads: c[3],
                 connectors: c[4],
                 sensors: c[5],
+                constraints: s.sys.constraint_count() as u32,
                 assembled: s.sys.is_assembled(),
             },
         );

@@ -15,7 +15,7 @@ use mbs_core::OutputValue;
 use nalgebra::{Vector2, Vector3};
 
 /// Writes an output value (checked pointers first).
-fn output(
+pub(crate) fn output(
     out: *mut f64,
     out_len: usize,
     written: *mut usize,

@@ -19,7 +19,7 @@ use crate::convert::{non_null_out, status_of, FfiResult};
 use crate::output::{variable, write_value, MbsOutputVariable};
 use crate::status::*;
 use crate::system::{mbs_system, put, with_mut, with_ref, SensorBuffer, MBS_SYSTEM_MAX_SENSORS};
-use mbs_core::system::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
+use mbs_core::system::{ConstraintIndex, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
 use mbs_core::system::{Sensor, SensorIndex, SensorSink};
 use nalgebra::Vector3;
 
@@ -112,6 +112,9 @@ pub const MBS_SENSOR_BODY: MbsSensorKind = 1;
 pub const MBS_SENSOR_MARKER: MbsSensorKind = 2;
 /// Exudyn's `SensorLoad`: the vector of load `index` (3 values; `variable` ignored).
 pub const MBS_SENSOR_LOAD: MbsSensorKind = 3;
+/// Exudyn's `SensorObject` of a constraint: `MBS_OUTPUT_FORCE` or
+/// `MBS_OUTPUT_CONSTRAINT_RESIDUAL` of constraint `index` (see `mbs_system_constraint_output`).
+pub const MBS_SENSOR_CONSTRAINT: MbsSensorKind = 4;
 
 /// What a sensor reads.
 #[repr(C)]
@@ -119,7 +122,7 @@ pub const MBS_SENSOR_LOAD: MbsSensorKind = 3;
 pub struct mbs_sensor_spec {
     /// `MBS_SENSOR_*`.
     pub kind: MbsSensorKind,
-    /// Index of the node, body, marker or load.
+    /// Index of the node, body, marker, load or constraint.
     pub index: u32,
     /// The output (`MBS_OUTPUT_*`; ignored for a load sensor).
     pub variable: MbsOutputVariable,
@@ -151,6 +154,10 @@ impl mbs_sensor_spec {
             },
             MBS_SENSOR_LOAD => Sensor::Load {
                 load: index(self.index, LoadIndex)?,
+            },
+            MBS_SENSOR_CONSTRAINT => Sensor::Constraint {
+                constraint: index(self.index, ConstraintIndex)?,
+                variable: variable(self.variable)?,
             },
             _ => return Err(MBS_ERR_INVALID_ARGUMENT),
         })

@@ -5,8 +5,10 @@ use crate::convert::{finite, non_null_out, read, status_of, FfiResult};
 use crate::guard;
 use crate::status::*;
 use crate::system::{mbs_system, put, with_mut, with_ref};
+use mbs_core::integrators::constrained::Formulation;
 use mbs_core::integrators::StepSettings;
-use mbs_core::system::{Coupling, RigidScheme, SystemSettings};
+use mbs_core::solver::NewtonSettings;
+use mbs_core::system::{AlphaSettings, Coupling, RigidScheme, SystemSettings};
 
 /// How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
 pub type MbsCoupling = u32;
@@ -18,6 +20,18 @@ pub const MBS_COUPLING_KICK_DRIFT_KICK: MbsCoupling = 0;
 /// its own integrator (first order in the coupling; for one free rigid body exactly the rigid
 /// scheme's step).
 pub const MBS_COUPLING_HELD_LOADS: MbsCoupling = 1;
+/// Implicit generalized-alpha on all coordinates with the constraints' Lagrange multipliers
+/// (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only coupling that keeps constraints.
+/// Steps 2D systems (2D points, 2D rigid bodies, the ground).
+pub const MBS_COUPLING_GENERALIZED_ALPHA: MbsCoupling = 2;
+
+/// How constraints enter generalized-alpha (`MBS_FORMULATION_*`, fixed numbers).
+pub type MbsFormulation = u32;
+/// Position constraints (index 3), Exudyn's default; needs a spectral radius below 1.
+pub const MBS_FORMULATION_INDEX3: MbsFormulation = 0;
+/// Gear-Gupta-Leimkuhler stabilized index 2: position and velocity constraints both hold,
+/// also at spectral radius 1.
+pub const MBS_FORMULATION_STABILIZED_INDEX2: MbsFormulation = 1;
 
 /// The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
 pub type MbsRigidScheme = u32;
@@ -55,6 +69,30 @@ pub struct mbs_system_settings {
     /// Kick-drift-kick with damping: fixed-point corrections of the implicit last half kick
     /// (0..=16, default 1; 0 makes the damping explicit, first order).
     pub damping_corrections: u32,
+    /// Generalized-alpha: spectral radius at infinite frequency in [0, 1] (default 0.9).
+    pub alpha_spectral_radius: f64,
+    /// Generalized-alpha: Newton relative tolerance (default 1e-8).
+    pub alpha_newton_relative_tolerance: f64,
+    /// Generalized-alpha: Newton absolute tolerance per coordinate (default 1e-10).
+    pub alpha_newton_absolute_tolerance: f64,
+    /// Generalized-alpha: most Newton updates per step (>= 1, default 25); then the step is
+    /// halved (`alpha_step_halving`) or fails with `MBS_ERR_NEWTON_NOT_CONVERGED`.
+    pub alpha_newton_max_iterations: u32,
+    /// Generalized-alpha: `MBS_FORMULATION_*` (default index 3).
+    pub alpha_formulation: MbsFormulation,
+    /// Generalized-alpha: halve a step whose Newton iteration fails up to this many times
+    /// (0..=16, default 0; Exudyn's automatic step reduction).
+    pub alpha_step_halving: u32,
+    /// Generalized-alpha start: the largest accepted `|C(q0)|` (m or rad; default 1e-8).
+    pub alpha_assembly_tolerance: f64,
+    /// Generalized-alpha start: the largest accepted `|C_q v0|` relative to `1 + |v0|`
+    /// (default 1e-4: an index-3 run keeps the velocity constraints only to its accuracy, and a
+    /// re-assembly or a state set mid-run restarts from such a state).
+    pub alpha_assembly_velocity_tolerance: f64,
+    /// Generalized-alpha start: 1 to project inconsistent initial positions and velocities
+    /// onto the constraints (Exudyn's initial assembly), 0 (default) to refuse them with
+    /// `MBS_ERR_CONSTRAINT_VIOLATED`; another value is `MBS_ERR_INVALID_ARGUMENT`.
+    pub alpha_assembly_solve: u32,
 }
 
 impl mbs_system_settings {
@@ -63,6 +101,7 @@ impl mbs_system_settings {
         Self {
             coupling: match s.coupling {
                 Coupling::HeldLoads => MBS_COUPLING_HELD_LOADS,
+                Coupling::GeneralizedAlpha => MBS_COUPLING_GENERALIZED_ALPHA,
                 _ => MBS_COUPLING_KICK_DRIFT_KICK,
             },
             rigid_scheme: match s.rigid {
@@ -76,6 +115,18 @@ impl mbs_system_settings {
             max_rotation_per_step: s.step.max_rotation_per_step,
             max_substeps: s.step.max_substeps,
             damping_corrections: s.damping_corrections,
+            alpha_spectral_radius: s.alpha.spectral_radius,
+            alpha_newton_relative_tolerance: s.alpha.newton.relative_tolerance,
+            alpha_newton_absolute_tolerance: s.alpha.newton.absolute_tolerance,
+            alpha_newton_max_iterations: s.alpha.newton.max_iterations,
+            alpha_formulation: match s.alpha.formulation {
+                Formulation::StabilizedIndex2 => MBS_FORMULATION_STABILIZED_INDEX2,
+                _ => MBS_FORMULATION_INDEX3,
+            },
+            alpha_step_halving: s.alpha.step_halving,
+            alpha_assembly_tolerance: s.alpha.assembly.tolerance,
+            alpha_assembly_velocity_tolerance: s.alpha.assembly.velocity_tolerance,
+            alpha_assembly_solve: u32::from(s.alpha.assembly.solve),
         }
     }
 
@@ -85,6 +136,7 @@ impl mbs_system_settings {
         let coupling = match self.coupling {
             MBS_COUPLING_KICK_DRIFT_KICK => Coupling::KickDriftKick,
             MBS_COUPLING_HELD_LOADS => Coupling::HeldLoads,
+            MBS_COUPLING_GENERALIZED_ALPHA => Coupling::GeneralizedAlpha,
             _ => return Err(MBS_ERR_INVALID_ARGUMENT),
         };
         let rigid = match self.rigid_scheme {
@@ -99,11 +151,32 @@ impl mbs_system_settings {
             .with_max_rotation_per_step(finite(self.max_rotation_per_step)?)
             .with_substep(self.substep)
             .with_max_substeps(self.max_substeps);
+        let mut alpha = AlphaSettings::default();
+        alpha.spectral_radius = finite(self.alpha_spectral_radius)?;
+        alpha.newton = NewtonSettings {
+            relative_tolerance: finite(self.alpha_newton_relative_tolerance)?,
+            absolute_tolerance: finite(self.alpha_newton_absolute_tolerance)?,
+            max_iterations: self.alpha_newton_max_iterations,
+        };
+        alpha.formulation = match self.alpha_formulation {
+            MBS_FORMULATION_INDEX3 => Formulation::Index3,
+            MBS_FORMULATION_STABILIZED_INDEX2 => Formulation::StabilizedIndex2,
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        };
+        alpha.step_halving = self.alpha_step_halving;
+        alpha.assembly.tolerance = finite(self.alpha_assembly_tolerance)?;
+        alpha.assembly.velocity_tolerance = finite(self.alpha_assembly_velocity_tolerance)?;
+        alpha.assembly.solve = match self.alpha_assembly_solve {
+            0 => false,
+            1 => true,
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        };
         let s = SystemSettings::default()
             .with_coupling(coupling)
             .with_rigid(rigid)
             .with_step(step)
-            .with_damping_corrections(self.damping_corrections);
+            .with_damping_corrections(self.damping_corrections)
+            .with_alpha(alpha);
         s.validate().map_err(status_of)?;
         Ok(s)
     }
@@ -111,7 +184,9 @@ impl mbs_system_settings {
 
 /// Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
 /// orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
-/// correction.
+/// correction; for generalized-alpha Exudyn's defaults (spectral radius 0.9, Newton 1e-8 /
+/// 1e-10 / 25 iterations, index 3, no step halving, start tolerances 1e-8 (positions) and 1e-4
+/// (velocities, relative), no assembly).
 ///
 /// # Safety
 /// `out` is null or writable.
@@ -126,12 +201,14 @@ pub unsafe extern "C" fn mbs_system_settings_default(out: *mut mbs_system_settin
     })
 }
 
-/// Sets the integration settings of the system (does not un-assemble).
+/// Sets the integration settings of the system; a change of `coupling` or `alpha_formulation`
+/// un-assembles it (assemble again), other changes do not.
 ///
 /// Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
-/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling or scheme),
-/// `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16
-/// damping corrections).
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme or
+/// formulation, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
+/// `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16 damping corrections or
+/// halvings, spectral radius outside [0, 1], a negative tolerance, 0 Newton iterations).
 ///
 /// # Safety
 /// `sys` is null or an `mbs_system`; `settings` is null or valid.

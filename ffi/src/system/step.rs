@@ -81,7 +81,15 @@ fn system_error(e: SystemError, failed: *mut mbs_item_ref) -> MbsStatus {
 /// `MBS_ERR_NODE_WITHOUT_BODY`, `MBS_ERR_NODE_ALREADY_USED`, `MBS_ERR_WRONG_NODE_KIND`,
 /// `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
 /// `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
-/// `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN).
+/// `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN),
+/// `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling, or a 3D rigid
+/// body with generalized-alpha). With `MBS_COUPLING_GENERALIZED_ALPHA` also: every constraint
+/// joins 2D bodies (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
+/// `MBS_SYSTEM_SOLVER_CAPACITY` (`MBS_ERR_CAPACITY_FULL`), and the start values are computed:
+/// the current positions and velocities satisfy the constraints to `alpha_assembly_tolerance`
+/// (`MBS_ERR_CONSTRAINT_VIOLATED`) or are projected onto them (`alpha_assembly_solve`), and the
+/// consistent accelerations and multipliers are solved (`MBS_ERR_SINGULAR_MATRIX`: redundant or
+/// contradictory constraints).
 ///
 /// # Safety
 /// `sys` is null or an `mbs_system`; `failed_item` is null or writable.
@@ -107,10 +115,16 @@ pub struct mbs_system_step_report {
     /// The largest number of sub-steps a rigid body took (1 without sub-stepping, 0 without
     /// rigid bodies).
     pub substeps: u32,
-    /// Evaluations of all loads and connector forces in this step (2, or 3 with damping).
+    /// Evaluations of all loads and connector forces in this step (kick-drift-kick 2, or 3
+    /// with damping; generalized-alpha one per Newton iteration and one more).
     pub force_evaluations: u32,
     /// Sensor rows not written because their buffer was full, in this step.
     pub sensor_rows_dropped: u32,
+    /// Generalized-alpha: Newton updates of this step (of its last half when halved); 0
+    /// otherwise. `mbs_system_newton_report` has the residuals.
+    pub newton_iterations: u32,
+    /// Generalized-alpha: how often the step was halved (`alpha_step_halving`); 0 otherwise.
+    pub halvings: u32,
 }
 
 fn warning(too_large: bool, dropped: u64) -> MbsStatus {
@@ -135,7 +149,10 @@ fn warning(too_large: bool, dropped: u64) -> MbsStatus {
 /// item): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
 /// `MBS_ERR_NOT_FINITE` (`dt`, or a callback's NaN), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`),
 /// `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_INVALID_LENGTH` (a spring of zero length),
-/// `MBS_ERR_NON_FINITE_STATE` (the result overflowed), `MBS_ERR_SOLVER_FAILED`.
+/// `MBS_ERR_NON_FINITE_STATE` (the result overflowed), `MBS_ERR_SOLVER_FAILED`; with
+/// generalized-alpha `MBS_ERR_NEWTON_NOT_CONVERGED`, `MBS_ERR_SINGULAR_MATRIX` (after the
+/// halvings `alpha_step_halving` allows), and the start's errors (see `mbs_system_assemble`)
+/// when the states were set or reset since.
 ///
 /// # Safety
 /// `sys` is null or an `mbs_system`; `report` and `failed_item` are null or writable; every
@@ -170,6 +187,8 @@ pub unsafe extern "C" fn mbs_system_step(
                     substeps: r.substeps,
                     force_evaluations: r.force_evaluations,
                     sensor_rows_dropped: u32::try_from(dropped).unwrap_or(u32::MAX),
+                    newton_iterations: r.newton_iterations,
+                    halvings: r.halvings,
                 },
             );
         }
@@ -193,15 +212,24 @@ pub struct mbs_system_solve_report {
     pub force_evaluations: u64,
     /// Sensor rows not written because their buffer was full.
     pub sensor_rows_dropped: u64,
+    /// Generalized-alpha: Newton updates over all steps.
+    pub newton_iterations: u64,
+    /// Generalized-alpha: step halvings over all steps.
+    pub halvings: u32,
 }
 
 /// Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
 /// node put in its initial state at `settings->start_time`, one sensor row recorded there, then
-/// `settings->number_of_steps` equal steps to `settings->end_time` with the system's own
-/// settings (`mbs_system_set_settings`), a sensor row after each. A buffer of
-/// `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`. Of
-/// `*settings` the time span is used; the generalized-alpha fields are validated but the
-/// system integrates with its coupled scheme.
+/// `settings->number_of_steps` equal steps to `settings->end_time`, a sensor row after each. A
+/// buffer of `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`.
+///
+/// The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
+/// default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
+/// the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
+/// `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
+/// coupling: 2D systems only (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at a 3D rigid body).
+/// `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
+/// (`mbs_system_set_settings`), as `mbs_system_step` does.
 ///
 /// Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
 /// `*report` (may be NULL) receives what the solve did.
@@ -210,7 +238,10 @@ pub struct mbs_system_solve_report {
 /// past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
 /// `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
 /// `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
-/// `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), any step's error.
+/// `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME`,
+/// `MBS_ERR_CAPACITY_FULL` (coordinates plus equations beyond `MBS_SYSTEM_SOLVER_CAPACITY`),
+/// the start's errors (`MBS_ERR_CONSTRAINT_VIOLATED`, `MBS_ERR_SINGULAR_MATRIX`), any step's
+/// error.
 ///
 /// # Safety
 /// As `mbs_system_step`; `settings` is null or valid.
@@ -252,6 +283,8 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic(
                             max_substeps: r.max_substeps,
                             force_evaluations: r.force_evaluations,
                             sensor_rows_dropped: dropped,
+                            newton_iterations: r.newton_iterations,
+                            halvings: r.halvings,
                         },
                     );
                 }

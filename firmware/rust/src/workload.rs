@@ -392,6 +392,7 @@ impl<T: Real> SliderCrankRun<T> {
         let assembly = Assembly {
             tolerance: T::EPS * T::c(64.0),
             solve: true,
+            ..Assembly::default()
         };
         let state =
             solver.initial_state(&model, T::zero(), &q0, &[T::zero(); 8], assembly, &mut work)?;

@@ -96,9 +96,14 @@ pub struct ConstrainedReport<T> {
 /// the constraints.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Assembly<T> {
-    /// Largest accepted `|C(q_0)|` (m or rad) and `|C_q v_0|` relative to `1 + |v_0|`;
-    /// default `1e-8`.
+    /// Largest accepted `|C(q_0)|` (m or rad); default `1e-8`.
     pub tolerance: T,
+    /// Largest accepted `|C_q v_0|` relative to `1 + |v_0|`; default `1e-4`. Looser than the
+    /// positions': an index-3 step keeps `C(q) = 0` to the Newton tolerance but `C_q q_t = 0`
+    /// only to the scheme's accuracy, so a restart from a state of a run (a re-assembly, a
+    /// reset of the accelerations) must accept that; a velocity that breaks a constraint
+    /// grossly is still refused.
+    pub velocity_tolerance: T,
     /// Project inconsistent positions and velocities onto the constraints (the smallest change
     /// that satisfies them, Exudyn's initial assembly) instead of refusing them; default `false`.
     pub solve: bool,
@@ -108,6 +113,7 @@ impl<T: Real> Default for Assembly<T> {
     fn default() -> Self {
         Self {
             tolerance: T::c(1e-8),
+            velocity_tolerance: T::c(1e-4),
             solve: false,
         }
     }
@@ -190,6 +196,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         let (n, m) = sizes::<T, M, S>(model)?;
         finite(t0, Param::SimulationTime)?;
         finite(assembly.tolerance, Param::Setting)?;
+        finite(assembly.velocity_tolerance, Param::Setting)?;
         if q0.len() < n || v0.len() < n {
             return Err(Error::CapacityFull);
         }
@@ -778,7 +785,7 @@ fn assemble_velocities<T: Real, M: ConstrainedModel<T>, const S: usize>(
     for (k, wk) in w.iter_mut().enumerate().take(m) {
         *wk = (0..n).fold(T::zero(), |acc, j| acc + work.jac[n + k][j] * s.v[j]);
     }
-    let bound = assembly.tolerance * (T::one() + norm(&s.v[..n]));
+    let bound = assembly.velocity_tolerance * (T::one() + norm(&s.v[..n]));
     if norm(&w[..m]) <= bound {
         return Ok(());
     }

@@ -20,6 +20,10 @@ pub struct SolveReport {
     pub max_substeps: u32,
     /// Evaluations of all loads and connector forces.
     pub force_evaluations: u64,
+    /// Generalized-alpha: Newton updates over all steps.
+    pub newton_iterations: u64,
+    /// Generalized-alpha: step halvings over all steps.
+    pub halvings: u32,
 }
 
 impl<
@@ -106,6 +110,8 @@ impl<
             steps_too_large: 0,
             max_substeps: 0,
             force_evaluations: 0,
+            newton_iterations: 0,
+            halvings: 0,
         };
         for i in 1..=n {
             let t1 = if i == n {
@@ -120,6 +126,8 @@ impl<
             }
             report.max_substeps = report.max_substeps.max(r.substeps);
             report.force_evaluations += u64::from(r.force_evaluations);
+            report.newton_iterations += u64::from(r.newton_iterations);
+            report.halvings = report.halvings.saturating_add(r.halvings);
         }
         Ok(report)
     }

@@ -1,0 +1,226 @@
+//! Constraints from C (Exudyn's `ObjectConnectorDistance`, `ObjectConnectorCoordinate`,
+//! `ObjectJointRevolute2D`, `ObjectJointPrismatic2D`), their outputs, and the Newton report of
+//! the last generalized-alpha step. Constraints are stepped only by the generalized-alpha
+//! coupling (`MBS_COUPLING_GENERALIZED_ALPHA`); `mbs_system_assemble` refuses them with
+//! another one (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME`).
+
+use crate::convert::{array, finite, index, non_null_out, status_of, vec2};
+use crate::output::{variable, MbsOutputVariable};
+use crate::status::*;
+use crate::system::items::add;
+use crate::system::output::output;
+use crate::system::{mbs_system, put, with_ref};
+use mbs_core::integrators::constrained::generalized_alpha::RESIDUAL_HISTORY;
+use mbs_core::system::{Constraint, ConstraintIndex, MarkerIndex};
+
+fn pair(m0: u32, m1: u32) -> crate::convert::FfiResult<[MarkerIndex; 2]> {
+    Ok([index(m0, MarkerIndex)?, index(m1, MarkerIndex)?])
+}
+
+/// Adds a constraint made by `make` and writes its index to `*constraint`.
+fn add_constraint(
+    sys: *mut mbs_system,
+    constraint: *mut u32,
+    make: impl FnOnce() -> crate::convert::FfiResult<Constraint<f64>>,
+) -> MbsStatus {
+    add(
+        sys,
+        constraint,
+        |s| s.add_constraint(make()?).map_err(status_of),
+        |i| i.0,
+    )
+}
+
+/// Adds Exudyn's `ObjectConnectorDistance`: the points of the position markers `marker0` and
+/// `marker1` stay `distance` (m, > 0) apart, `|r_1 - r_0| - d = 0` (in the x-y plane).
+/// `MBS_OUTPUT_FORCE` is `[lambda, 0, 0]`: the rod's tension (N; the force on marker 0's body
+/// is `lambda u`, `u` the unit vector from marker 0 to marker 1).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_LENGTH` (`distance <= 0`),
+/// `MBS_ERR_SAME_MARKER`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a position
+/// marker), `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_distance_constraint(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    distance: f64,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        Constraint::distance(pair(marker0, marker1)?, finite(distance)?).map_err(status_of)
+    })
+}
+
+/// Adds Exudyn's `ObjectConnectorCoordinate` between two coordinate markers
+/// (`mbs_system_add_marker_node_coordinate`): `factor q_1 - q_0 - offset = 0` (Exudyn's
+/// `factorValue1` and `offset`; a ground node's coordinate is 0, so a marker on it fixes the
+/// other coordinate). `MBS_OUTPUT_FORCE` is `[lambda, 0, 0]` (N or N m).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_SAME_MARKER`,
+/// `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a coordinate marker),
+/// `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_coordinate_constraint(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    factor: f64,
+    offset: f64,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        Constraint::coordinate(pair(marker0, marker1)?, finite(factor)?, finite(offset)?)
+            .map_err(status_of)
+    })
+}
+
+/// Adds Exudyn's `ObjectJointRevolute2D`: the points of the position markers `marker0` and
+/// `marker1` coincide, `r_1 - r_0 = 0` (2 equations, x-y plane). `MBS_OUTPUT_FORCE` is
+/// `[lambda_x, lambda_y, 0]`: the force of the joint on marker 0's body (N, world); marker 1's
+/// body gets the opposite.
+///
+/// Errors (nothing added): as `mbs_system_add_distance_constraint` without the distance.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_revolute_joint_2d(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        Constraint::revolute_2d(pair(marker0, marker1)?).map_err(status_of)
+    })
+}
+
+/// Adds Exudyn's `ObjectJointPrismatic2D` between two rigid markers: marker 1's point slides
+/// along `axis_marker0` (2 doubles, marker 0's body frame), `(r_1 - r_0) . n_1 = 0` with the
+/// normal `normal_marker1` (2 doubles, marker 1's body frame) turned with its body; with
+/// `constrain_rotation` = 1 also `t_0 . n_1 = 0` (the bodies keep their relative angle), with 0
+/// not. `MBS_OUTPUT_FORCE` is `[lambda_0, lambda_1, 0]` (N, N m).
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DIRECTION` (a zero axis
+/// or normal), `MBS_ERR_INVALID_ARGUMENT` (`constrain_rotation` not 0 or 1),
+/// `MBS_ERR_SAME_MARKER`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_MARKER` (not a rigid
+/// marker), `MBS_ERR_CAPACITY_FULL`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `axis_marker0` and `normal_marker1` are null or hold 2
+/// doubles; `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_prismatic_joint_2d(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    axis_marker0: *const f64,
+    normal_marker1: *const f64,
+    constrain_rotation: u32,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        // SAFETY: the caller's guarantee.
+        let (a, n) = unsafe { (array::<2>(axis_marker0)?, array::<2>(normal_marker1)?) };
+        let rotation = match constrain_rotation {
+            0 => false,
+            1 => true,
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        };
+        Constraint::prismatic_2d(pair(marker0, marker1)?, vec2(&a)?, vec2(&n)?, rotation)
+            .map_err(status_of)
+    })
+}
+
+/// Output `var` of constraint `constraint` now into `out[0 .. 3)` and 3 into `*written`:
+/// `MBS_OUTPUT_FORCE`, its multipliers `[lambda_0, lambda_1, 0]` (each constraint's add call
+/// says what they are; 0 before the system was assembled for generalized-alpha), or
+/// `MBS_OUTPUT_CONSTRAINT_RESIDUAL`, `[C_0, C_1, 0]` (m or rad) from the markers' positions
+/// and orientations.
+///
+/// Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_ARGUMENT` (unknown
+/// variable), `MBS_ERR_NOT_AVAILABLE` (another variable), `MBS_ERR_STORAGE`
+/// (`out_len < 3`), `MBS_ERR_INVALID_MARKER` (a marker on a 3D body).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
+/// `written` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_constraint_output(
+    sys: *const mbs_system,
+    constraint: u32,
+    var: MbsOutputVariable,
+    out: *mut f64,
+    out_len: usize,
+    written: *mut usize,
+) -> MbsStatus {
+    with_ref(sys, |s| {
+        output(out, out_len, written, || {
+            let (i, v) = (index(constraint, ConstraintIndex)?, variable(var)?);
+            s.sys.constraint_output(i, v).map_err(status_of)
+        })
+    })
+}
+
+/// Number of Newton residuals an `mbs_newton_report` keeps.
+pub const MBS_NEWTON_HISTORY: usize = 8;
+const _: () = assert!(MBS_NEWTON_HISTORY == RESIDUAL_HISTORY);
+
+/// What the Newton iteration of the last generalized-alpha step did.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct mbs_newton_report {
+    /// Newton updates (linear solves) of the last (sub-)step.
+    pub iterations: u32,
+    /// How often the step was halved (`alpha_step_halving`).
+    pub halvings: u32,
+    /// `|r_1|`, the residual of the equations of motion at convergence (N).
+    pub force_residual: f64,
+    /// `|C(q)|` at convergence (m or rad).
+    pub constraint_residual: f64,
+    /// The Newton residual before each update and at convergence (first `history_len`).
+    pub history: [f64; MBS_NEWTON_HISTORY],
+    /// Valid entries of `history`.
+    pub history_len: u32,
+}
+
+/// The Newton report of the last generalized-alpha step into `*out`.
+///
+/// Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_AVAILABLE` (no generalized-alpha step yet).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_newton_report(
+    sys: *const mbs_system,
+    out: *mut mbs_newton_report,
+) -> MbsStatus {
+    with_ref(sys, |s| {
+        non_null_out(out)?;
+        let r = s.sys.newton_report().ok_or(MBS_ERR_NOT_AVAILABLE)?;
+        put(
+            out,
+            mbs_newton_report {
+                iterations: r.newton_iterations,
+                halvings: r.halvings,
+                force_residual: r.force_residual,
+                constraint_residual: r.constraint_residual,
+                history: r.residual_history,
+                history_len: r.history_len,
+            },
+        );
+        Ok(MBS_OK)
+    })
+}
