@@ -233,3 +233,17 @@ fn cylinder_pendulum_bounces_and_swings_as_the_closed_forms() {
     assert_relative_eq!(value(&s, "period ="), t, max_relative = 3e-4);
     assert!(value(&s, "max |E - E0| / kinetic0 =") < 1e-4, "{s}");
 }
+
+/// The slider-crank through the system C API: the slider where the loop closure puts it, the
+/// constraints held, and x at 2 s as Exudyn 1.13.6 computes it with the same model and settings
+/// (h = 1 ms, rho_inf = 0.5: 0.5010857055628779 m; `bench/exudyn_constraint_examples.py`).
+#[test]
+fn slider_crank_example_follows_the_loop_closure_and_exudyn() {
+    let s = run("slider_crank");
+    let x = value(&s, "slider x");
+    assert!(value(&s, "|x - x(phi)|") < 1e-9, "{s}");
+    assert!(value(&s, "max constraint residual") < 1e-9, "{s}");
+    assert!((x - 0.5010857055628779).abs() < 1e-7, "{s}");
+    let it = value(&s, "Newton iterations per step");
+    assert!((0.5..=3.0).contains(&it), "{s}");
+}

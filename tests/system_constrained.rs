@@ -10,16 +10,15 @@ mod slider_crank;
 
 use mbs_core::bodies::{MassPoint2D, ObjectGround, RigidBody2D};
 use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, Workspace};
-use mbs_core::nodes::{NodePoint2D, NodePointGround, NodeRigidBody2D};
+use mbs_core::nodes::{NodePoint2D, NodeRigidBody2D};
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     AlphaSettings, Constraint, ConstraintIndex, Coupling, ItemRef, Load, Marker, MarkerIndex,
-    NoSink, Node, NodeIndex, NodeState, Object, ObjectIndex, Sensor, SliceSink, System,
-    SystemSettings,
+    NoSink, Node, NodeIndex, NodeState, Object, Sensor, SliceSink, System, SystemSettings,
 };
 use mbs_core::{Error, OutputValue, OutputVariableType, Param};
 use nalgebra::{Vector2, Vector3};
-use slider_crank::{i0, i1, SliderCrank, A0, A1, M0, M1, M2};
+use slider_crank::SliderCrank;
 
 /// Nodes, objects, markers, loads, connectors, sensors, graphics, constraints, solver capacity.
 type Sys = System<f64, 8, 8, 16, 8, 4, 4, 0, 8, 24>;
@@ -37,66 +36,12 @@ fn vec3(v: OutputValue<f64>) -> Vector3<f64> {
     }
 }
 
-/// The slider-crank as Exudyn's example builds it: a ground node with a coordinate marker,
-/// the crank and the rod as 2D rigid bodies, the slider a 2D mass point, three revolute joints,
-/// the slider's y held at 0, a torque on the crank.
+/// The slider-crank as Exudyn's example builds it (`slider_crank::add_to_system`).
 fn slider_crank(settings: SystemSettings<f64>) -> (Sys, [NodeIndex; 3]) {
     let mut s = Sys::new();
     s.set_settings(settings).unwrap();
-    let ground_node = s
-        .add_node(Node::PointGround(
-            NodePointGround::new(Vector3::zeros()).unwrap(),
-        ))
-        .unwrap();
-    let ground = s
-        .add_object(Object::Ground(ObjectGround::new(Vector3::zeros()).unwrap()))
-        .unwrap();
-    let rigid = |s: &mut Sys, x: f64, m: f64, j: f64| {
-        let n = s
-            .add_node(Node::RigidBody2D(
-                NodeRigidBody2D::at(Vector3::new(x, 0.0, 0.0)).unwrap(),
-            ))
-            .unwrap();
-        let body = RigidBody2D::new(m, j, Vector2::zeros()).unwrap();
-        (
-            n,
-            s.add_object(Object::RigidBody2D { node: n, body }).unwrap(),
-        )
-    };
-    let (crank_node, crank) = rigid(&mut s, A0, M0, i0());
-    let (rod_node, rod) = rigid(&mut s, 2.0 * A0 + A1, M1, i1());
-    let slider_node = s
-        .add_node(Node::Point2D(
-            NodePoint2D::at(Vector2::new(2.0 * A0 + 2.0 * A1, 0.0)).unwrap(),
-        ))
-        .unwrap();
-    s.add_object(Object::mass_point_2d(slider_node, M2).unwrap())
-        .unwrap();
-    let at = |s: &mut Sys, o: ObjectIndex, x: f64| {
-        s.add_marker(Marker::body_rigid(o, Vector3::new(x, 0.0, 0.0)).unwrap())
-            .unwrap()
-    };
-    let m_ground = at(&mut s, ground, 0.0);
-    let m_crank0 = at(&mut s, crank, -A0);
-    let m_crank1 = at(&mut s, crank, A0);
-    let m_rod0 = at(&mut s, rod, -A1);
-    let m_rod1 = at(&mut s, rod, A1);
-    let m_slider = s.add_marker(Marker::node_position(slider_node)).unwrap();
-    for pair in [[m_ground, m_crank0], [m_crank1, m_rod0], [m_rod1, m_slider]] {
-        s.add_constraint(Constraint::revolute_2d(pair).unwrap())
-            .unwrap();
-    }
-    let c0 = s
-        .add_marker(Marker::node_coordinate(ground_node, 0))
-        .unwrap();
-    let c1 = s
-        .add_marker(Marker::node_coordinate(slider_node, 1))
-        .unwrap();
-    s.add_constraint(Constraint::coordinate([c0, c1], 1.0, 0.0).unwrap())
-        .unwrap();
-    s.add_load(Load::torque(m_crank0, Vector3::new(0.0, 0.0, TORQUE), false).unwrap())
-        .unwrap();
-    (s, [crank_node, rod_node, slider_node])
+    let nodes = slider_crank::add_to_system(&mut s, TORQUE).unwrap();
+    (s, nodes)
 }
 
 /// The system's slider-crank follows the hand-written model of the same mechanism to

@@ -5,7 +5,11 @@
 //! runs of the whole trajectory) and the slider's final x (m), for `bench/slider_crank.sh`
 //! to set beside Exudyn's `SolveDynamic` on the same model.
 //!
-//! Usage: `mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N]`
+//! With `--system` the same mechanism is built from a system's items as Exudyn builds it
+//! (`slider_crank::add_to_system`: nodes, bodies, markers, joints, a load) and stepped by the
+//! system's generalized-alpha coupling (`System::step`, what `mbs_system_step` runs).
+//!
+//! Usage: `mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N] [--system]`
 //! (defaults 10000, 1, 0.5, 20: Exudyn's example uses rho_inf = 0.5).
 
 #[path = "../../../firmware/rust/src/slider_crank.rs"]
@@ -13,6 +17,7 @@
 mod slider_crank;
 
 use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, Workspace};
+use mbs_core::system::{Coupling, NoSink, NodeState, System, SystemSettings};
 use slider_crank::{start_coordinates, SliderCrank};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,8 +27,13 @@ fn main() -> ExitCode {
     let mut t_end = 1.0f64;
     let mut rho = 0.5f64;
     let mut repeats = 20usize;
+    let mut system = false;
     let mut args = std::env::args().skip(1);
     while let Some(k) = args.next() {
+        if k == "--system" {
+            system = true;
+            continue;
+        }
         let v = args.next().unwrap_or_default();
         let ok = match k.as_str() {
             "--steps" => v.parse().map(|x| steps = x).is_ok(),
@@ -33,9 +43,14 @@ fn main() -> ExitCode {
             _ => false,
         };
         if !ok {
-            eprintln!("usage: mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N]");
+            eprintln!(
+                "usage: mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N] [--system]"
+            );
             return ExitCode::from(2);
         }
+    }
+    if system {
+        return run_system(steps, t_end, rho, repeats);
     }
     let model = SliderCrank { torque: 10.0 };
     let Ok(solver) = ConstrainedAlpha::new(rho) else {
@@ -79,6 +94,53 @@ fn main() -> ExitCode {
     times.sort_by(f64::total_cmp);
     println!(
         "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
+        times[0],
+        times[times.len() / 2],
+        newton as f64 / steps as f64
+    );
+    ExitCode::SUCCESS
+}
+
+/// The system of items, stepped by `System::step` (module docs).
+fn run_system(steps: usize, t_end: f64, rho: f64, repeats: usize) -> ExitCode {
+    type Sys = System<f64, 8, 8, 16, 4, 1, 1, 0, 4, 16>;
+    let h = t_end / steps as f64;
+    let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    settings.alpha.spectral_radius = rho;
+    let mut times = Vec::new();
+    let (mut x, mut newton) = (f64::NAN, 0u64);
+    for _ in 0..repeats {
+        let mut sys = Box::new(Sys::new());
+        let built = sys
+            .set_settings(settings)
+            .and_then(|_| slider_crank::add_to_system(&mut *sys, 10.0));
+        let Ok([_, _, slider]) = built else {
+            eprintln!("building the system failed: {built:?}");
+            return ExitCode::from(1);
+        };
+        if let Err(e) = sys.assemble() {
+            eprintln!("assemble: {e:?}");
+            return ExitCode::from(1);
+        }
+        newton = 0;
+        let start = Instant::now();
+        for _ in 0..steps {
+            match sys.step(h, &mut NoSink) {
+                Ok(r) => newton += u64::from(r.newton_iterations),
+                Err(e) => {
+                    eprintln!("step: {e:?}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e9 / steps as f64);
+        if let Ok(NodeState::Point2D(p)) = sys.node_state(slider) {
+            x = 2.0 * slider_crank::A0 + 2.0 * slider_crank::A1 + p.q.x;
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"system\":true,\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
         times[0],
         times[times.len() / 2],
         newton as f64 / steps as f64

@@ -76,8 +76,12 @@ impl<T: Real> RigidBody2D<T> {
         self.center_of_mass
     }
 
-    /// `R p` for a local position `p` at the configuration's angle.
+    /// `R p` for a local position `p` at the configuration's angle (no trigonometry for
+    /// `p = 0`, a body's centre of mass at its node).
     fn turned(&self, s: &Rigid2DConfiguration<T>, p: &Vector2<T>) -> Vector2<T> {
+        if p.x == T::zero() && p.y == T::zero() {
+            return Vector2::zeros();
+        }
         let (sn, cs) = s.angle().sin_cos_l();
         Vector2::new(cs * p.x - sn * p.y, sn * p.x + cs * p.y)
     }

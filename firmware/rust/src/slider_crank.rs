@@ -2,12 +2,16 @@
 //! crank and a connecting rod (2D rigid bodies, coordinates `x, y, theta` of their centres)
 //! and a slider (a 2D mass point) joined by three revolute joints, the slider held on the x
 //! axis by a coordinate constraint, a constant torque on the crank, no gravity: 8 coordinates,
-//! 7 constraint equations, every Jacobian analytic (core's planar constraints). Compiled into
-//! the firmware and, through `#[path]`, into the host tests (`tests/constrained_slider_crank.rs`,
-//! `tests/firmware_qemu.rs`).
+//! 7 constraint equations. Twice: written by hand as one constrained model ([`SliderCrank`],
+//! every Jacobian analytic from core's planar constraints), and built from a system's items as
+//! Exudyn builds it ([`add_to_system`]). Compiled into the firmware and, through `#[path]`,
+//! into the host tests and benchmarks.
 
+use mbs_core::bodies::{ObjectGround, RigidBody2D};
 use mbs_core::constraints::planar::{self, PlanarMarker};
 use mbs_core::integrators::constrained::{Block, ConstrainedModel};
+use mbs_core::nodes::{NodePoint2D, NodePointGround, NodeRigidBody2D};
+use mbs_core::system::{Constraint, Load, Marker, Node, NodeIndex, Object, ObjectIndex, System};
 use mbs_core::{Error, Real, Result};
 use nalgebra::{Vector2, Vector3};
 
@@ -223,4 +227,68 @@ impl<T: Real> ConstrainedModel<T> for SliderCrank<T> {
         out[6] = T::zero();
         Some(Ok(()))
     }
+}
+
+/// Adds the slider-crank to `sys` as Exudyn's example builds it: a ground object and a ground
+/// node, the crank and the rod on `NodeRigidBody2D`s at their centres, the slider on a
+/// `NodePoint2D`, three `RevoluteJoint2D`s, a `CoordinateConstraint` holding the slider's y,
+/// `torque` (N m) on the crank. Returns the crank's, the rod's and the slider's node. Errors
+/// of the `add_*` calls (capacity).
+#[allow(clippy::type_complexity)]
+pub fn add_to_system<
+    T: Real,
+    const N: usize,
+    const O: usize,
+    const M: usize,
+    const L: usize,
+    const C: usize,
+    const S: usize,
+    const G: usize,
+    const K: usize,
+    const W: usize,
+>(
+    sys: &mut System<T, N, O, M, L, C, S, G, K, W>,
+    torque: T,
+) -> Result<[NodeIndex; 3]> {
+    let c = T::c;
+    let ground_node = sys.add_node(Node::PointGround(NodePointGround::new(Vector3::zeros())?))?;
+    let ground = sys.add_object(Object::Ground(ObjectGround::new(Vector3::zeros())?))?;
+    let mut rigid = |x: f64, m: f64, j: T| -> Result<(NodeIndex, ObjectIndex)> {
+        let n = sys.add_node(Node::RigidBody2D(NodeRigidBody2D::at(Vector3::new(
+            c(x),
+            T::zero(),
+            T::zero(),
+        ))?))?;
+        let body = RigidBody2D::new(c(m), j, Vector2::zeros())?;
+        Ok((n, sys.add_object(Object::RigidBody2D { node: n, body })?))
+    };
+    let (crank_node, crank) = rigid(A0, M0, c(i0()))?;
+    let (rod_node, rod) = rigid(2.0 * A0 + A1, M1, c(i1()))?;
+    let slider_node = sys.add_node(Node::Point2D(NodePoint2D::at(Vector2::new(
+        c(2.0 * A0 + 2.0 * A1),
+        T::zero(),
+    ))?))?;
+    sys.add_object(Object::mass_point_2d(slider_node, c(M2))?)?;
+    let mut at = |o: ObjectIndex, x: f64| {
+        Marker::body_rigid(o, Vector3::new(c(x), T::zero(), T::zero()))
+            .and_then(|m| sys.add_marker(m))
+    };
+    let m_ground = at(ground, 0.0)?;
+    let m_crank0 = at(crank, -A0)?;
+    let m_crank1 = at(crank, A0)?;
+    let m_rod0 = at(rod, -A1)?;
+    let m_rod1 = at(rod, A1)?;
+    let m_slider = sys.add_marker(Marker::node_position(slider_node))?;
+    for pair in [[m_ground, m_crank0], [m_crank1, m_rod0], [m_rod1, m_slider]] {
+        sys.add_constraint(Constraint::revolute_2d(pair)?)?;
+    }
+    let c0 = sys.add_marker(Marker::node_coordinate(ground_node, 0))?;
+    let c1 = sys.add_marker(Marker::node_coordinate(slider_node, 1))?;
+    sys.add_constraint(Constraint::coordinate([c0, c1], T::one(), T::zero())?)?;
+    sys.add_load(Load::torque(
+        m_crank0,
+        Vector3::new(T::zero(), T::zero(), torque),
+        false,
+    )?)?;
+    Ok([crank_node, rod_node, slider_node])
 }

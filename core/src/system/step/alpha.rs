@@ -726,6 +726,9 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
             }
         }
         // Loads: a force f at the point p of a 2D rigid body: dQ_theta/dtheta = -(R p) . f.
+        if self.connectors.is_empty() && !self.loads.iter().any(|l| self.load_point(l).is_some()) {
+            return Ok(()); // nothing else depends on q or q_t
+        }
         let states = self.states(q, v)?;
         let view = View {
             nodes: self.nodes,
