@@ -138,6 +138,8 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize> {
     pub(crate) connectors: &'a [Connector<T>],
     pub(crate) constraints: &'a [Constraint<T>],
     pub(crate) layout: &'a Layout<N, K>,
+    /// Number of equations of `constraints` (the layout's, or fewer for a leading part).
+    pub(crate) equations: usize,
     pub(crate) failure: Cell<Option<SystemError>>,
 }
 
@@ -490,7 +492,7 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
     }
 
     fn constraints(&self) -> usize {
-        self.layout.m
+        self.equations
     }
 
     /// Mass points `m E2`; 2D rigid bodies their 3x3 mass matrix at `q`.
@@ -778,6 +780,7 @@ macro_rules! model_of {
             connectors: &$sys.connectors,
             constraints: &$sys.constraints,
             layout: &$sys.layout,
+            equations: $sys.layout.m,
             failure: Cell::new(None),
         }
     };
@@ -896,16 +899,55 @@ impl<
             assembly,
             &mut self.alpha.work,
         );
-        let start = start.map_err(|e| {
-            model
-                .failure
-                .take()
-                .unwrap_or(SystemError::new(e, ItemRef::System))
-        })?;
+        let start = match start {
+            Ok(s) => s,
+            Err(e) => {
+                let item = model.failure.take();
+                return Err(match (e, item) {
+                    (_, Some(item)) => item,
+                    (Error::SingularMatrix, None) => self.first_singular(scheme, &st),
+                    (e, None) => SystemError::new(e, ItemRef::System),
+                });
+            }
+        };
         scatter_states(&self.layout, &start, &mut self.states);
         self.alpha.state = start;
         self.alpha.started = true;
         Ok(())
+    }
+
+    /// `SingularMatrix` at the first constraint `k` whose leading set `0..=k` makes the start's
+    /// matrix singular (redundant or contradictory with those before it; at the system if
+    /// none does alone, e.g. a coordinate without mass).
+    #[inline(never)]
+    fn first_singular(
+        &self,
+        scheme: &ConstrainedAlpha<T>,
+        st: &ConstrainedState<T, W>,
+    ) -> SystemError {
+        let n = self.layout.n;
+        let mut work = Workspace::<T, W>::default();
+        for k in 0..self.constraints.len() {
+            let mut model = model_of!(self);
+            model.constraints = &self.constraints[..=k];
+            model.equations = self.layout.rows.get(k).map_or(0, |r| usize::from(*r))
+                + self.constraints.get(k).map_or(0, |c| c.equations());
+            let r = scheme.initial_state(
+                &model,
+                self.time,
+                &st.q[..n],
+                &st.v[..n],
+                self.settings.alpha.assembly,
+                &mut work,
+            );
+            if r == Err(Error::SingularMatrix) {
+                return SystemError::new(
+                    Error::SingularMatrix,
+                    ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16)),
+                );
+            }
+        }
+        SystemError::new(Error::SingularMatrix, ItemRef::System)
     }
 
     /// One generalized-alpha step of `h` from the node states `work` (written on success) and
