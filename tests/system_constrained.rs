@@ -5,11 +5,9 @@
 //! itself checked against a minimal-coordinate reference in `constrained_slider_crank.rs`);
 //! the pendulum against its closed forms (energy, the rod's tension). Then every refusal.
 
-#[path = "../firmware/rust/src/slider_crank.rs"]
-mod slider_crank;
-
 mod constrained_support;
 
+use constrained_support::slider_crank::{self, SliderCrank};
 use mbs_core::bodies::{MassPoint2D, ObjectGround, RigidBody2D};
 use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, Workspace};
 use mbs_core::nodes::{NodePoint2D, NodeRigidBody2D};
@@ -20,7 +18,6 @@ use mbs_core::system::{
 };
 use mbs_core::{Error, OutputValue, OutputVariableType, Param};
 use nalgebra::{Vector2, Vector3};
-use slider_crank::SliderCrank;
 
 /// Nodes, objects, markers, loads, connectors, sensors, graphics, constraints, solver capacity.
 type Sys = System<f64, 8, 8, 16, 8, 4, 4, 0, 8, 24>;
