@@ -27,15 +27,16 @@ use cortex_m_semihosting::hprintln;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::MassPoint2D;
 use mbs_core::integrators::{RigidLoads, SecondOrderState};
-use mbs_core::state::RigidState;
 use mbs_core::nodes::NodePoint2D;
+use mbs_core::state::RigidState;
 use mbs_core::system::{
     Connector, FirmwareSystem, Load, Marker, Node, NodeState, Object, ObjectIndex, Sensor, System,
 };
 use mbs_core::Real;
 use panic_semihosting as _;
 use workload::{
-    MiniMassPoint, Outcome, SliderCrankRun, SpinningCylinder, CYLINDER_STEPS, SLIDER_CRANK_STEPS,
+    MiniMassPoint, Outcome, SliderCrankRun, SliderCrankSystem, SpinningCylinder, CYLINDER_STEPS,
+    SLIDER_CRANK_STEPS,
 };
 
 #[cfg(target_arch = "arm")]
@@ -124,6 +125,12 @@ fn main() -> ! {
             workload::slider_crank::<f32>(SLIDER_CRANK_STEPS),
             SLIDER_CRANK_TOL_F32,
         );
+        failures += check(
+            "slider_crank_system",
+            "f32",
+            workload::slider_crank_system::<f32>(SLIDER_CRANK_STEPS),
+            SLIDER_CRANK_TOL_F32,
+        );
     }
     hprintln!(
         "stack what=since_reset bytes={} region={}",
@@ -181,6 +188,21 @@ fn prepared_slider_crank<T: Real>() -> Option<Prepared<SliderCrankRun<T>>> {
         ok: true,
     };
     slider_crank_step(&mut p);
+    p.ok.then_some(p)
+}
+
+fn slider_crank_system_step<T: Real>(p: &mut Prepared<SliderCrankSystem<T>>) {
+    p.ok &= p.sim.step().is_ok();
+}
+
+/// The system's slider-crank with the crank at 1 rad, stepped once (the start computed), as
+/// [`prepared_slider_crank`].
+fn prepared_slider_crank_system<T: Real>() -> Option<Prepared<SliderCrankSystem<T>>> {
+    let mut p = Prepared {
+        sim: SliderCrankSystem::<T>::at_angle(1.0).ok()?,
+        ok: true,
+    };
+    slider_crank_system_step(&mut p);
     p.ok.then_some(p)
 }
 
@@ -288,6 +310,11 @@ fn stack_steps() -> u32 {
             "f64",
             prepared_slider_crank::<f64>(),
             slider_crank_step::<f64>,
+        ) + stack_line(
+            "slider_crank_system_step",
+            "f32",
+            prepared_slider_crank_system::<f32>(),
+            slider_crank_system_step::<f32>,
         )
     } else {
         0
@@ -344,13 +371,22 @@ fn system_ram<T: Real>(ty: &str) {
         ty,
         size_of::<FirmwareSystem<T>>(),
     );
+    line(
+        "FirmwareConstrainedSystem(8,8,16,16,8,8,K=8,W=24)",
+        ty,
+        size_of::<mbs_core::system::FirmwareConstrainedSystem<T>>(),
+    );
 }
 
 /// One step of each workload between the count markers; the order is printed first.
 fn count() {
     hprintln!(
         "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64{}",
-        if SLIDER_CRANK { ",slider_crank_step/f32,slider_crank_step/f64" } else { "" }
+        if SLIDER_CRANK {
+            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32"
+        } else {
+            ""
+        }
     );
     let m32 = prepared_mini::<f32>();
     let m64 = prepared_mini::<f64>();
@@ -367,15 +403,22 @@ fn count() {
     probe::counted(cylinder_step::<f64>, &mut c64);
     let mut ok = m32.ok && m64.ok && c32.ok && c64.ok;
     if SLIDER_CRANK {
-        let (Some(mut s32), Some(mut s64)) =
-            (prepared_slider_crank::<f32>(), prepared_slider_crank::<f64>())
-        else {
+        let (Some(mut s32), Some(mut s64)) = (
+            prepared_slider_crank::<f32>(),
+            prepared_slider_crank::<f64>(),
+        ) else {
             hprintln!("count FAIL (setup)");
             semihost::exit(1);
         };
         probe::counted(slider_crank_step::<f32>, &mut s32);
         probe::counted(slider_crank_step::<f64>, &mut s64);
         ok &= s32.ok && s64.ok;
+        let Some(mut y32) = prepared_slider_crank_system::<f32>() else {
+            hprintln!("count FAIL (setup)");
+            semihost::exit(1);
+        };
+        probe::counted(slider_crank_system_step::<f32>, &mut y32);
+        ok &= y32.ok;
     }
     if !ok {
         hprintln!("count FAIL (a step failed)");

@@ -18,12 +18,15 @@
 //! - [`SliderCrankRun`]: the slider-crank of Exudyn's `SliderCrank.py` in redundant
 //!   coordinates under a torque, index-3 generalized-alpha with Lagrange multipliers; reference:
 //!   the loop closure of the crank angle at every step.
+//! - [`SliderCrankSystem`]: the same mechanism built from a system's items (nodes, bodies,
+//!   markers, joints, a load) in a `FirmwareConstrainedSystem`, stepped by `System::step`
+//!   (what `mbs_system_step` runs), same settings and reference.
 //!
 //! Each run returns the final state, an FNV-1a hash over the bit patterns of every state
 //! component after every step, and the error against the closed form. Only `mbs_core`,
 //! `nalgebra`, `libm` and `core` are used here (no std, no allocation).
 
-use crate::slider_crank::{start_coordinates, SliderCrank, A0, A1};
+use crate::slider_crank::{add_to_system, start_coordinates, SliderCrank, A0, A1};
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::MassPoint2D;
@@ -36,6 +39,10 @@ use mbs_core::nodes::{NodePoint2D, PositionNode};
 use mbs_core::solver::settings::NewtonSettings;
 use mbs_core::solver::{MassPointOde, SimulationSettings};
 use mbs_core::state::RigidState;
+use mbs_core::system::{
+    AlphaSettings, Coupling, FirmwareConstrainedSystem, NoSink, NodeIndex, NodeState,
+    SystemSettings,
+};
 use mbs_core::{Error, Real, Result};
 use nalgebra::{Vector2, Vector3};
 
@@ -358,9 +365,14 @@ impl<T: Real> SliderCrankRun<T> {
     /// The mechanism at rest with the crank at `phi` (rad): the other bodies placed by the
     /// loop closure, then projected onto the constraints in `T` (Exudyn's initial assembly).
     pub fn at_angle(phi: f64) -> Result<Self> {
+        Self::starting_from(Self::angle_coordinates(phi).map(T::c))
+    }
+
+    /// The coordinates (absolute) with the crank at `phi` (rad): the loop closure.
+    pub fn angle_coordinates(phi: f64) -> [f64; 8] {
         let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
         let (tip_x, tip_y) = (2.0 * A0 * libm::cos(phi), 2.0 * A0 * libm::sin(phi));
-        let q = [
+        [
             A0 * libm::cos(phi),
             A0 * libm::sin(phi),
             phi,
@@ -369,8 +381,7 @@ impl<T: Real> SliderCrankRun<T> {
             psi,
             tip_x + 2.0 * A1 * libm::cos(psi),
             0.0,
-        ];
-        Self::starting_from(q.map(T::c))
+        ]
     }
 
     fn starting_from(q0: [T; 8]) -> Result<Self> {
@@ -443,6 +454,133 @@ pub fn slider_crank<T: Real>(steps: u32) -> Outcome {
     Outcome {
         steps,
         value: run.state.q[6].to_f64(),
+        hash: h,
+        error,
+    }
+}
+
+/// The slider-crank built from a system's items ([`add_to_system`]) in a
+/// `FirmwareConstrainedSystem`, stepped by `System::step` with the generalized-alpha coupling
+/// and [`SliderCrankRun`]'s settings (rho_inf = 0.9, Newton tolerances by precision, 1 ms).
+pub struct SliderCrankSystem<T: Real> {
+    sys: FirmwareConstrainedSystem<T>,
+    /// The crank's, the rod's and the slider's node.
+    nodes: [NodeIndex; 3],
+}
+
+impl<T: Real> SliderCrankSystem<T> {
+    /// Built and assembled from rest in the straight configuration.
+    pub fn new() -> Result<Self> {
+        let mut alpha = AlphaSettings::default();
+        alpha.spectral_radius = T::c(0.9);
+        if T::EPS.to_f64() > 1e-10 {
+            alpha.newton = NewtonSettings {
+                relative_tolerance: T::c(1e-5),
+                absolute_tolerance: T::c(1e-6),
+                max_iterations: 25,
+            };
+        }
+        // Positions rounded to T satisfy the constraints to T's rounding: assembled.
+        alpha.assembly.tolerance = T::EPS * T::c(64.0);
+        alpha.assembly.solve = true;
+        let mut sys = FirmwareConstrainedSystem::<T>::new();
+        sys.set_settings(
+            SystemSettings::default()
+                .with_coupling(Coupling::GeneralizedAlpha)
+                .with_alpha(alpha),
+        )?;
+        let nodes = add_to_system(&mut sys, T::c(SLIDER_CRANK_TORQUE))?;
+        sys.assemble().map_err(|e| e.error)?;
+        Ok(Self { sys, nodes })
+    }
+
+    /// Built at rest with the crank at `phi` (rad): [`SliderCrankRun::at_angle`]'s positions as
+    /// the nodes' states (the first step computes the consistent start from them).
+    pub fn at_angle(phi: f64) -> Result<Self> {
+        let mut run = Self::new()?;
+        let q = SliderCrankRun::<f64>::angle_coordinates(phi);
+        let z = nalgebra::Vector3::zeros();
+        let rigid = |x: f64, y: f64, th: f64| {
+            NodeState::RigidBody2D(mbs_core::nodes::Rigid2DState {
+                q: nalgebra::Vector3::new(T::c(x), T::c(y), T::c(th)),
+                q_t: z,
+                q_tt: z,
+            })
+        };
+        let [crank, rod, slider] = run.nodes;
+        run.sys
+            .set_node_state(crank, rigid(q[0] - A0, q[1], q[2]))?;
+        run.sys
+            .set_node_state(rod, rigid(q[3] - (2.0 * A0 + A1), q[4], q[5]))?;
+        run.sys.set_node_state(
+            slider,
+            NodeState::Point2D(mbs_core::nodes::Point2DState {
+                q: Vector2::new(T::c(q[6] - (2.0 * A0 + 2.0 * A1)), T::c(q[7])),
+                q_t: Vector2::zeros(),
+                q_tt: Vector2::zeros(),
+            }),
+        )?;
+        Ok(run)
+    }
+
+    /// One step of [`SLIDER_CRANK_DT`].
+    pub fn step(&mut self) -> Result<()> {
+        self.sys
+            .step(T::c(SLIDER_CRANK_DT), &mut NoSink)
+            .map(|_| ())
+            .map_err(|e| e.error)
+    }
+
+    /// The crank angle (rad) and the slider's x (m, absolute).
+    fn angle_and_slider(&self) -> (f64, f64) {
+        let phi = match self.sys.node_state(self.nodes[0]) {
+            Ok(NodeState::RigidBody2D(s)) => s.q.z.to_f64(),
+            _ => f64::NAN,
+        };
+        let x = match self.sys.node_state(self.nodes[2]) {
+            Ok(NodeState::Point2D(s)) => 2.0 * A0 + 2.0 * A1 + s.q.x.to_f64(),
+            _ => f64::NAN,
+        };
+        (phi, x)
+    }
+}
+
+/// [`SliderCrankSystem`] for `steps` steps: the hash of every node's coordinates, velocities
+/// and accelerations after every step, and the largest deviation of the slider from the loop
+/// closure (m).
+pub fn slider_crank_system<T: Real>(steps: u32) -> Outcome {
+    let Ok(mut run) = SliderCrankSystem::<T>::new() else {
+        return Outcome::failed(0, FNV_OFFSET);
+    };
+    let mut h = FNV_OFFSET;
+    let mut error = 0.0f64;
+    for k in 0..steps {
+        if run.step().is_err() {
+            return Outcome::failed(k, h);
+        }
+        for n in run.nodes {
+            match run.sys.node_state(n) {
+                Ok(NodeState::RigidBody2D(s)) => {
+                    h = hash_all(h, s.q.as_slice());
+                    h = hash_all(h, s.q_t.as_slice());
+                    h = hash_all(h, s.q_tt.as_slice());
+                }
+                Ok(NodeState::Point2D(s)) => {
+                    h = hash_all(h, s.q.as_slice());
+                    h = hash_all(h, s.q_t.as_slice());
+                    h = hash_all(h, s.q_tt.as_slice());
+                }
+                _ => return Outcome::failed(k, h),
+            }
+        }
+        let (phi, x) = run.angle_and_slider();
+        let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
+        let closure = 2.0 * A0 * libm::cos(phi) + 2.0 * A1 * libm::cos(psi);
+        error = worse(error, libm::fabs(x - closure));
+    }
+    Outcome {
+        steps,
+        value: run.angle_and_slider().1,
         hash: h,
         error,
     }
