@@ -192,6 +192,17 @@ impl<T: Real> ConstrainedModel<T> for SliderCrank<T> {
         self.equations(q, &mut c, Some(out))
     }
 
+    /// One pass over the joints for both.
+    fn constraint_with_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        c: &mut [T],
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        self.equations(q, c, Some(out))
+    }
+
     fn constraint_force_jacobian<const S: usize>(
         &self,
         _t: T,

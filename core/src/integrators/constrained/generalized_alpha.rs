@@ -416,11 +416,11 @@ impl<T: Real> ConstrainedAlpha<T> {
             evaluate(model, t1, work, n, m, k)?;
             // r_1 = M x + C_q^T lambda - f, r_2 = C / (h^2 beta).
             let (mut inertia, mut reaction) = (T::zero(), T::zero());
-            for i in 0..n {
-                let mx = (0..n).fold(T::zero(), |acc, j| acc + work.jac[i][j] * work.x[j]);
-                let cl = (0..m).fold(T::zero(), |acc, k| {
-                    acc + work.jac[i][n + k] * work.lambda[k]
-                });
+            for (i, row) in work.jac.iter().enumerate().take(n) {
+                let dot =
+                    |a: &[T], b: &[T]| a.iter().zip(b).fold(T::zero(), |acc, (x, y)| acc + *x * *y);
+                let mx = dot(&row[..n], &work.x[..n]);
+                let cl = dot(&row[n..n + m], &work.lambda[..m]);
                 inertia += mx * mx;
                 reaction += cl * cl;
                 work.rhs[i] = mx + cl - work.f[i];
@@ -662,18 +662,32 @@ fn solve_newton<T: Real, const S: usize>(
     for i in 0..n {
         inv[i] = T::one() / jac[i][i];
     }
-    // S = C A^-1 B, and its right-hand side C A^-1 r_1 - r_2.
-    for a in 0..m {
-        for b in 0..m {
-            scratch[a][b] = (0..n).fold(T::zero(), |acc, i| {
-                acc + jac[n + a][i] * inv[i] * jac[i][n + b]
-            });
+    // S = C A^-1 B, and its right-hand side C A^-1 r_1 - r_2: row a of S sums, over the
+    // coordinates i in order, (C_ai / A_ii) times row i of B (rows as slices; a zero C_ai, most
+    // of a sparse constraint row, adds nothing and is skipped).
+    let (upper, lower) = jac.split_at(n);
+    for (a, (c_row, s_row)) in lower.iter().zip(scratch.iter_mut()).take(m).enumerate() {
+        let s_row = &mut s_row[..m];
+        s_row.fill(T::zero());
+        let mut fa = T::zero();
+        for (i, (c, w_inv)) in c_row[..n].iter().zip(&inv[..n]).enumerate() {
+            let w = *c * *w_inv;
+            if w == T::zero() {
+                continue;
+            }
+            for (x, b) in s_row.iter_mut().zip(&upper[i][n..n + m]) {
+                *x += w * *b;
+            }
+            fa += w * rhs[i];
         }
-        f2[a] = (0..n).fold(T::zero(), |acc, i| acc + jac[n + a][i] * inv[i] * rhs[i]) - rhs[n + a];
+        f2[a] = fa - rhs[n + a];
     }
     solve_in_place(scratch, f2, m).ok_or(Error::SingularMatrix)?;
-    for i in 0..n {
-        let bl = (0..m).fold(T::zero(), |acc, b| acc + jac[i][n + b] * f2[b]);
+    for (i, row) in upper.iter().enumerate() {
+        let bl = row[n..n + m]
+            .iter()
+            .zip(&f2[..m])
+            .fold(T::zero(), |acc, (b, l)| acc + *b * *l);
         rhs[i] = (rhs[i] - bl) * inv[i];
     }
     rhs[n..n + m].copy_from_slice(&f2[..m]);
@@ -700,10 +714,20 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
 ) -> Result<()> {
     zero_block(&mut work.jac, k);
     model.mass(t, &work.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
-    constraint_jacobian_both(model, t, &work.q[..n], &mut work.jac, n, m)?;
     work.f = [T::zero(); S];
     model.force(t, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
-    model.constraint(t, &work.q[..n], &mut work.c[..m])
+    if m == 0 {
+        return Ok(());
+    }
+    // C into work.c, C_q into the lower-left block, mirrored into the upper-right one.
+    model.constraint_with_jacobian(
+        t,
+        &work.q[..n],
+        &mut work.c[..m],
+        &mut Block::new(&mut work.jac, n, 0, m, n),
+    )?;
+    mirror_constraint_jacobian(&mut work.jac, n, m);
+    Ok(())
 }
 
 /// `(n, m)` of `model`, or `CapacityFull` if `n + m > S`.
@@ -747,12 +771,17 @@ fn constraint_jacobian_both<T: Real, M: ConstrainedModel<T>, const S: usize>(
         return Ok(());
     }
     model.constraint_jacobian(t, q, &mut Block::new(jac, n, 0, m, n))?;
+    mirror_constraint_jacobian(jac, n, m);
+    Ok(())
+}
+
+/// `C_q^T` (upper-right block) from `C_q` (lower-left block, rows `n..n+m`).
+fn mirror_constraint_jacobian<T: Real, const S: usize>(jac: &mut [[T; S]; S], n: usize, m: usize) {
     for k in 0..m {
         for j in 0..n {
             jac[j][n + k] = jac[n + k][j];
         }
     }
-    Ok(())
 }
 
 /// `[E C_q^T; C_q 0]` at `q`: the matrix of the smallest correction onto the constraints.

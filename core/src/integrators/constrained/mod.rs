@@ -121,6 +121,20 @@ pub trait ConstrainedModel<T: Real> {
         out: &mut Block<'_, T, S>,
     ) -> Result<()>;
 
+    /// Writes `C(q)` (`m`) to `c` and adds `C_q(q)` (`m x n`) to `out`: what every Newton
+    /// evaluation needs of the constraints; a model that evaluates both in one pass (its markers
+    /// once) overrides it. Default: [`Self::constraint_jacobian`], then [`Self::constraint`].
+    fn constraint_with_jacobian<const S: usize>(
+        &self,
+        t: T,
+        q: &[T],
+        c: &mut [T],
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        self.constraint_jacobian(t, q, out)?;
+        self.constraint(t, q, c)
+    }
+
     /// Adds `a d(C_q(q)^T lambda)/dq` (`n x n`) to `out`, if the model has it.
     fn constraint_force_jacobian<const S: usize>(
         &self,

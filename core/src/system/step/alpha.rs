@@ -172,9 +172,15 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
             .ok_or(Error::UnknownIndex)
     }
 
-    /// The node states at coordinates `q` and velocities `v` (accelerations zero).
-    pub(crate) fn states(&self, q: &[T], v: &[T]) -> Result<Vec<NodeState<T>, N, u16>> {
-        let mut out = Vec::new();
+    /// The node states at coordinates `q` and velocities `v` (accelerations zero) into `out`
+    /// (filled in place: a returned `heapless::Vec` would be copied whole, capacity included).
+    pub(crate) fn states(
+        &self,
+        q: &[T],
+        v: &[T],
+        out: &mut Vec<NodeState<T>, N, u16>,
+    ) -> Result<()> {
+        out.clear();
         for (i, node) in self.nodes.iter().enumerate() {
             let o = usize::from(*self.layout.offsets.get(i).ok_or(Error::UnknownIndex)?);
             let at = |k: usize, x: &[T]| x.get(o + k).copied().ok_or(Error::UnknownIndex);
@@ -194,7 +200,7 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
             };
             out.push(s).map_err(|_| Error::CapacityFull)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The 2D rigid bodies: each with its node's configuration at `q`, `v` and its offset.
@@ -517,7 +523,8 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
 
     /// `Q + f_v` (module docs).
     fn force(&self, t: T, q: &[T], v: &[T], f: &mut [T]) -> Result<()> {
-        let states = self.states(q, v)?;
+        let mut states = Vec::new();
+        self.states(q, v, &mut states)?;
         let view = View {
             nodes: self.nodes,
             states: &states,
@@ -566,6 +573,17 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
         self.equations(q, None, Some(out))
+    }
+
+    /// One pass over the constraints' markers for both.
+    fn constraint_with_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        c: &mut [T],
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        self.equations(q, Some(c), Some(out))
     }
 
     fn constraint_force_jacobian<const S: usize>(
@@ -731,7 +749,8 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
         if self.connectors.is_empty() && !self.loads.iter().any(|l| self.load_point(l).is_some()) {
             return Ok(()); // nothing else depends on q or q_t
         }
-        let states = self.states(q, v)?;
+        let mut states = Vec::new();
+        self.states(q, v, &mut states)?;
         let view = View {
             nodes: self.nodes,
             states: &states,
@@ -760,7 +779,6 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
             out.add(off + 2, off + 2, -a * (rp.x * g[0] + rp.y * g[1]));
         }
         // Connectors: forward differences over their nodes' coordinates and velocities.
-        let mut states = states;
         for (k, c) in self.connectors.iter().enumerate() {
             self.connector_jacobian(c, k, &mut states, a, b, out)?;
         }
