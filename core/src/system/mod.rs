@@ -20,8 +20,9 @@
 //! gravity needs about `n` nodes and objects, `2n` markers, `n` loads, `n` connectors), and
 //! `W`, the generalized-alpha workspace: coordinates plus constraint equations (plus the
 //! equations again for the stabilized index-2 formulation) it can solve, default 0 (no
-//! generalized-alpha). The workspace is two `W x W` matrices and 18 vectors of `W` scalars,
-//! `(2 W^2 + 18 W) * size_of::<T>()` bytes, part of the system (no stack, no heap).
+//! generalized-alpha). The workspace is two `W x W` matrices and 13 vectors of `W` scalars, and
+//! the generalized-alpha state and the next one (5 vectors each):
+//! `(2 W^2 + 23 W + 2) * size_of::<T>()` bytes, part of the system (no stack, no heap).
 //! [`FirmwareSystem`], [`FirmwareConstrainedSystem`] and [`HostSystem`] are ready sizes. A step uses, besides the system, a
 //! working copy of the node states and one or two arrays of generalized forces on the stack
 //! (about `N * (size_of::<NodeState<T>>() + 2 * 6 * size_of::<T>())` bytes).
@@ -133,11 +134,11 @@ pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0>;
 
 /// [`FirmwareSystem`] with 8 constraints and a generalized-alpha workspace of 24 coordinates
 /// plus equations (a slider-crank needs 15, a four-bar of three 2D links 17): about
-/// `(2 * 24^2 + 18 * 24) * size_of::<T>()` bytes more, 6.3 KB in `f32`.
+/// `(2 * 24^2 + 23 * 24 + 2) * size_of::<T>()` bytes more, 6.8 KB in `f32`.
 pub type FirmwareConstrainedSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0, 8, 24>;
 
 /// A system sized for a host (simulation, tests, benchmarks of up to ~250 bodies): 256 nodes,
 /// 256 objects, 768 markers, 512 loads, 512 connectors, 64 sensors, custom graphics for 32
 /// objects, 128 constraints and a generalized-alpha workspace of 96 coordinates plus equations
-/// (e.g. 16 planar links on 24 revolute joints; 150 KB in `f64`).
+/// (e.g. 16 planar links on 24 revolute joints; 165 KB in `f64`).
 pub type HostSystem<T> = System<T, 256, 256, 768, 512, 512, 64, 32, 128, 96>;

@@ -125,7 +125,7 @@ impl<
         Multipliers {
             constraints: &self.constraints,
             rows: &self.layout.rows,
-            lambda: &self.alpha.state.lambda,
+            lambda: &self.alpha.state().lambda,
         }
     }
 

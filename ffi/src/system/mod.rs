@@ -62,14 +62,15 @@ pub const MBS_SYSTEM_MAX_CONSTRAINTS: u32 = 32;
 /// Capacity of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
 /// constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
 /// 12 planar links on 12 revolute joints (36 + 24). The workspace is
-/// `(2 * 64^2 + 18 * 64 + 1) * 8` bytes, 74,760 B of the storage.
+/// with the two states it steps between `(2 * 64^2 + 23 * 64 + 2) * 8` bytes, 77,328 B of the
+/// storage.
 pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
-pub const MBS_SYSTEM_WORDS: usize = 16256;
+pub const MBS_SYSTEM_WORDS: usize = 16512;
 /// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
 /// bookkeeping, on a 64-bit host (checked at compile time).
-pub const MBS_SYSTEM_SIZE: usize = 130048;
+pub const MBS_SYSTEM_SIZE: usize = 132096;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
 

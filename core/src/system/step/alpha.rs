@@ -84,7 +84,10 @@ impl<const N: usize, const K: usize> Layout<N, K> {
 /// of capacity `W` (coordinates plus equations).
 #[derive(Clone)]
 pub struct AlphaStorage<T: Real, const W: usize> {
-    pub(crate) state: ConstrainedState<T, W>,
+    /// The state and the next one: a step writes `states[1 - current]` and, once it is
+    /// complete, makes it current (no copy of the state on the step's stack).
+    states: [ConstrainedState<T, W>; 2],
+    current: usize,
     pub(crate) work: Workspace<T, W>,
     /// `state` holds consistent accelerations and multipliers for the node states (set by the
     /// start computation; cleared when the states are set from outside).
@@ -96,15 +99,17 @@ pub struct AlphaStorage<T: Real, const W: usize> {
 impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
     fn default() -> Self {
         let z = [T::zero(); W];
+        let state = ConstrainedState {
+            t: T::zero(),
+            q: z,
+            v: z,
+            acc: z,
+            alg: z,
+            lambda: z,
+        };
         Self {
-            state: ConstrainedState {
-                t: T::zero(),
-                q: z,
-                v: z,
-                acc: z,
-                alg: z,
-                lambda: z,
-            },
+            states: [state; 2],
+            current: 0,
             work: Workspace::default(),
             started: false,
             report: None,
@@ -116,15 +121,37 @@ impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
 /// items, states and multipliers are equal whatever their last Newton matrices were.
 impl<T: Real, const W: usize> PartialEq for AlphaStorage<T, W> {
     fn eq(&self, other: &Self) -> bool {
-        self.state == other.state && self.started == other.started
+        self.state() == other.state() && self.started == other.started
     }
 }
 
 impl<T: Real, const W: usize> core::fmt::Debug for AlphaStorage<T, W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("AlphaStorage")
-            .field("state", &self.state)
+            .field("state", self.state())
             .finish_non_exhaustive()
+    }
+}
+
+impl<T: Real, const W: usize> AlphaStorage<T, W> {
+    /// The current state.
+    pub(crate) fn state(&self) -> &ConstrainedState<T, W> {
+        &self.states[self.current]
+    }
+
+    /// The next state (what a step in progress writes).
+    pub(crate) fn next(&self) -> &ConstrainedState<T, W> {
+        &self.states[1 - self.current]
+    }
+
+    /// The current state, for a start computed in place.
+    pub(crate) fn set_state(&mut self, s: &ConstrainedState<T, W>) {
+        self.states[self.current] = *s;
+    }
+
+    /// Makes the next state the current one (a step is complete).
+    pub(crate) fn advance(&mut self) {
+        self.current = 1 - self.current;
     }
 }
 
@@ -905,7 +932,7 @@ impl<
     /// stored state. On error nothing changes.
     pub(crate) fn alpha_start(&mut self, scheme: &ConstrainedAlpha<T>) -> SystemResult<()> {
         let assembly = self.settings.alpha.assembly;
-        let mut st = self.alpha.state;
+        let mut st = *self.alpha.state();
         gather(&self.layout, &self.states, &mut st);
         let model = model_of!(self);
         let n = self.layout.n;
@@ -929,7 +956,7 @@ impl<
             }
         };
         scatter_states(&self.layout, &start, &mut self.states);
-        self.alpha.state = start;
+        self.alpha.set_state(&start);
         self.alpha.started = true;
         Ok(())
     }
@@ -969,33 +996,44 @@ impl<
     }
 
     /// One generalized-alpha step of `h` from the node states `work` (written on success) and
-    /// the stored accelerations and multipliers: the new state (stored by the caller once the
-    /// step is complete) and what the Newton iteration did.
+    /// the current accelerations and multipliers into the storage's next state (made current by
+    /// the caller with `advance` once the step is complete); what the Newton iteration did.
     pub(crate) fn alpha_step(
         &mut self,
         scheme: &ConstrainedAlpha<T>,
         work: &mut [NodeState<T>],
         h: T,
-    ) -> SystemResult<(ConstrainedState<T, W>, ConstrainedReport<T>)> {
+    ) -> SystemResult<ConstrainedReport<T>> {
         if !self.alpha.started {
             self.alpha_start(scheme)?;
             for (w, s) in work.iter_mut().zip(self.states.iter()) {
                 *w = *s;
             }
         }
-        let mut st = self.alpha.state;
-        st.t = self.time;
-        gather(&self.layout, work, &mut st);
+        let time = self.time;
         let model = model_of!(self);
-        let report = scheme
-            .step(&model, &mut st, &mut self.alpha.work, h)
-            .map_err(|e| {
-                model
-                    .failure
-                    .take()
-                    .unwrap_or(SystemError::new(e, ItemRef::System))
-            })?;
-        scatter_states(&self.layout, &st, work);
-        Ok((st, report))
+        let AlphaStorage {
+            states,
+            current,
+            work: scratch,
+            ..
+        } = &mut self.alpha;
+        let (a, b) = states.split_at_mut(1);
+        let (cur, next) = if *current == 0 {
+            (&a[0], &mut b[0])
+        } else {
+            (&b[0], &mut a[0])
+        };
+        *next = *cur;
+        next.t = time;
+        gather(model.layout, work, next);
+        let report = scheme.step(&model, next, scratch, h).map_err(|e| {
+            model
+                .failure
+                .take()
+                .unwrap_or(SystemError::new(e, ItemRef::System))
+        })?;
+        scatter_states(model.layout, next, work);
+        Ok(report)
     }
 }

@@ -275,8 +275,8 @@ impl<
                     Some(s) => *s,
                     None => self.settings.alpha.scheme().at(ItemRef::System)?,
                 };
-                let (state, newton) = self.alpha_step(&scheme, &mut work, h)?;
-                alpha = Some((state, newton));
+                let newton = self.alpha_step(&scheme, &mut work, h)?;
+                alpha = Some(newton);
                 StepReport {
                     status: StepStatus::Ok,
                     substeps: 1 << newton.halvings.min(31),
@@ -306,8 +306,8 @@ impl<
             constraints: &self.constraints,
             rows: &self.layout.rows,
             lambda: match &alpha {
-                Some((state, _)) => &state.lambda,
-                None => &self.alpha.state.lambda,
+                Some(_) => &self.alpha.next().lambda,
+                None => &self.alpha.state().lambda,
             },
         };
         record_sensors(
@@ -322,8 +322,8 @@ impl<
         for (s, w) in self.states.iter_mut().zip(work.iter()) {
             *s = *w;
         }
-        if let Some((state, newton)) = alpha {
-            self.alpha.state = state;
+        if let Some(newton) = alpha {
+            self.alpha.advance();
             self.alpha.report = Some(newton);
         }
         self.time = t1;

@@ -70,13 +70,14 @@ impl<
         let saved_states = self.states.clone();
         let saved_time = self.time;
         let saved_layout = self.layout.clone();
-        let saved_alpha = (self.alpha.state, self.alpha.started);
+        let saved_alpha = (*self.alpha.state(), self.alpha.started);
         let result = self.run(settings, sink);
         if result.is_err() {
             self.states = saved_states;
             self.time = saved_time;
             self.layout = saved_layout;
-            (self.alpha.state, self.alpha.started) = saved_alpha;
+            self.alpha.set_state(&saved_alpha.0);
+            self.alpha.started = saved_alpha.1;
         }
         result
     }
