@@ -354,3 +354,49 @@ fn the_slider_crank_follows_its_references() {
     eprintln!("slider-crank crank angle errors {errors:?}, order {slope:.3}");
     assert!((1.85..2.15).contains(&slope), "{slope}");
 }
+
+/// A step whose Newton iteration is allowed too few updates fails with
+/// `MBS_ERR_NEWTON_NOT_CONVERGED`, the state and time unchanged; with step halving the same
+/// step succeeds and the report counts the halvings (Exudyn's automatic step reduction).
+#[test]
+fn newton_failure_leaves_the_state_and_step_halving_recovers() {
+    let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, 0.9, MBS_FORMULATION_INDEX3);
+    let node = pendulum(&mut s, 0.8, 2.5, 9.81);
+    // SAFETY: valid pointers throughout.
+    unsafe {
+        for _ in 0..200 {
+            ok(mbs_system_step(&mut *s, 1e-3, null_mut(), null_mut()));
+        }
+        let mut st = mbs_system_settings::default();
+        ok(mbs_system_get_settings(&*s, &mut st));
+        st.alpha_newton_max_iterations = 2;
+        ok(mbs_system_set_settings(&mut *s, &st));
+        let before = node_output(&s, node, MBS_OUTPUT_POSITION);
+        let (mut t0, mut t1) = (0.0, 0.0);
+        ok(mbs_system_time(&*s, &mut t0));
+        let mut failed = mbs_item_ref::default();
+        assert_eq!(
+            mbs_system_step(&mut *s, 0.1, null_mut(), &mut failed),
+            MBS_ERR_NEWTON_NOT_CONVERGED
+        );
+        assert_eq!(failed.kind, MBS_ITEM_SYSTEM);
+        ok(mbs_system_time(&*s, &mut t1));
+        assert_eq!(
+            (node_output(&s, node, MBS_OUTPUT_POSITION), t1),
+            (before, t0)
+        );
+        st.alpha_step_halving = 6;
+        ok(mbs_system_set_settings(&mut *s, &st));
+        let mut report = mbs_system_step_report::default();
+        ok(mbs_system_step(&mut *s, 0.1, &mut report, null_mut()));
+        assert!(report.halvings > 0, "{report:?}");
+        ok(mbs_system_time(&*s, &mut t1));
+        assert!((t1 - t0 - 0.1).abs() < 1e-12);
+        let c = constraint_output(&s, 0, MBS_OUTPUT_CONSTRAINT_RESIDUAL)[0];
+        assert!(c.abs() < 1e-9, "{c}");
+        eprintln!(
+            "h = 0.1 s with at most 2 Newton updates: {} halvings",
+            report.halvings
+        );
+    }
+}
