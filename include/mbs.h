@@ -1559,6 +1559,22 @@ typedef struct mbs_system_solve_report {
 #define MBS_OUTPUT_CONSTRAINT_RESIDUAL 12
 
 /**
+ * A 2D node's coordinates (Exudyn's `Coordinates`): `[x, y, 0]` of a 2D point node,
+ * `[x, y, theta]` of a 2D rigid-body node (displacements from the reference).
+ */
+#define MBS_OUTPUT_COORDINATES 13
+
+/**
+ * Their velocities (Exudyn's `Coordinates_t`).
+ */
+#define MBS_OUTPUT_COORDINATES_T 14
+
+/**
+ * Their accelerations of the last step (Exudyn's `Coordinates_tt`).
+ */
+#define MBS_OUTPUT_COORDINATES_TT 15
+
+/**
  * The linearly implicit midpoint step (the one to use): energy and |L| converge
  * with order 2 torque-free, damping is implicit (stable for any `dt`).
  */

@@ -424,6 +424,14 @@ fn a_free_2d_rigid_body_in_kick_drift_kick_is_exact() {
         panic!()
     };
     assert!((s.q.z - 7.0).abs() < 1e-12 && (s.q_t.z - 7.0).abs() < 1e-15);
+    // Exudyn's node outputs Coordinates, Coordinates_t, Coordinates_tt: the state itself.
+    for (var, want) in [
+        (OutputVariableType::Coordinates, s.q),
+        (OutputVariableType::CoordinatesT, s.q_t),
+        (OutputVariableType::CoordinatesTT, s.q_tt),
+    ] {
+        assert_eq!(vec3(sys.node_output(n, var).unwrap()), want);
+    }
 }
 
 /// A bar pinned to the ground by a revolute joint at its node, its centre of mass off the node

@@ -38,6 +38,13 @@ pub enum OutputVariableType {
     /// A constraint's residual `C(q)` (m or rad): zero to the Newton tolerance while the
     /// constraint holds.
     ConstraintResidual,
+    /// A 2D node's coordinates (Exudyn's `Coordinates`: the displacements `[x, y]` of a
+    /// `NodePoint2D`, `[x, y, theta]` of a `NodeRigidBody2D`; as a 3-vector, unused entries 0).
+    Coordinates,
+    /// Their velocities (Exudyn's `Coordinates_t`).
+    CoordinatesT,
+    /// Their accelerations of the last step (Exudyn's `Coordinates_tt`).
+    CoordinatesTT,
 }
 
 /// The value of an output variable.

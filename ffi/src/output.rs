@@ -40,6 +40,13 @@ pub const MBS_OUTPUT_FORCE: MbsOutputVariable = 11;
 /// A constraint's residual `[C_0, C_1, 0]` (m or rad): zero to the Newton tolerance while the
 /// constraint holds.
 pub const MBS_OUTPUT_CONSTRAINT_RESIDUAL: MbsOutputVariable = 12;
+/// A 2D node's coordinates (Exudyn's `Coordinates`): `[x, y, 0]` of a 2D point node,
+/// `[x, y, theta]` of a 2D rigid-body node (displacements from the reference).
+pub const MBS_OUTPUT_COORDINATES: MbsOutputVariable = 13;
+/// Their velocities (Exudyn's `Coordinates_t`).
+pub const MBS_OUTPUT_COORDINATES_T: MbsOutputVariable = 14;
+/// Their accelerations of the last step (Exudyn's `Coordinates_tt`).
+pub const MBS_OUTPUT_COORDINATES_TT: MbsOutputVariable = 15;
 
 /// The core variable of a C value, or `MBS_ERR_INVALID_ARGUMENT`.
 pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
@@ -58,6 +65,9 @@ pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
         MBS_OUTPUT_POTENTIAL_ENERGY => O::PotentialEnergy,
         MBS_OUTPUT_FORCE => O::Force,
         MBS_OUTPUT_CONSTRAINT_RESIDUAL => O::ConstraintResidual,
+        MBS_OUTPUT_COORDINATES => O::Coordinates,
+        MBS_OUTPUT_COORDINATES_T => O::CoordinatesT,
+        MBS_OUTPUT_COORDINATES_TT => O::CoordinatesTT,
         _ => return Err(MBS_ERR_INVALID_ARGUMENT),
     })
 }
@@ -69,7 +79,7 @@ pub extern "C" fn mbs_output_variable_len(var: MbsOutputVariable) -> usize {
         MBS_OUTPUT_KINETIC_ENERGY | MBS_OUTPUT_POTENTIAL_ENERGY => 1,
         MBS_OUTPUT_ROTATION_MATRIX => 9,
         v if v <= MBS_OUTPUT_ANGULAR_ACCELERATION => 3,
-        MBS_OUTPUT_FORCE | MBS_OUTPUT_CONSTRAINT_RESIDUAL => 3,
+        MBS_OUTPUT_FORCE..=MBS_OUTPUT_COORDINATES_TT => 3,
         _ => 0,
     }
 }
@@ -113,7 +123,7 @@ mod tests {
     #[test]
     fn every_number_maps_and_lengths_match_the_core_values() {
         use nalgebra::{Matrix3, Vector3};
-        for v in 0..=12 {
+        for v in 0..=15 {
             let var = variable(v).unwrap();
             let len = match var {
                 OutputVariableType::KineticEnergy | OutputVariableType::PotentialEnergy => {
@@ -126,8 +136,8 @@ mod tests {
             };
             assert_eq!(mbs_output_variable_len(v), len, "{var:?}");
         }
-        assert_eq!(variable(13), Err(MBS_ERR_INVALID_ARGUMENT));
-        assert_eq!(mbs_output_variable_len(13), 0);
+        assert_eq!(variable(16), Err(MBS_ERR_INVALID_ARGUMENT));
+        assert_eq!(mbs_output_variable_len(16), 0);
         assert_eq!(mbs_output_variable_len(u32::MAX), 0);
     }
 }

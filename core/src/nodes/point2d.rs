@@ -176,7 +176,8 @@ impl<T: Real> PositionNode<T> for NodePoint2D<T> {
         Ok(point2d_jacobian())
     }
 
-    /// Position, Displacement, Velocity, Acceleration (world); others `Err(OutputNotAvailable)`.
+    /// Position, Displacement, Velocity, Acceleration (world), Coordinates, CoordinatesT,
+    /// CoordinatesTT (`[q, 0]`, ...); others `Err(OutputNotAvailable)`.
     fn output(&self, state: &Point2DState<T>, var: OutputVariableType) -> Result<OutputValue<T>> {
         let c = self.configuration(state);
         c.check()?;
@@ -185,6 +186,11 @@ impl<T: Real> PositionNode<T> for NodePoint2D<T> {
             OutputVariableType::Displacement => c.displacement(),
             OutputVariableType::Velocity => c.velocity(),
             OutputVariableType::Acceleration => c.acceleration(),
+            OutputVariableType::Coordinates => Vector3::new(state.q.x, state.q.y, T::zero()),
+            OutputVariableType::CoordinatesT => Vector3::new(state.q_t.x, state.q_t.y, T::zero()),
+            OutputVariableType::CoordinatesTT => {
+                Vector3::new(state.q_tt.x, state.q_tt.y, T::zero())
+            }
             _ => return Err(Error::OutputNotAvailable),
         };
         Ok(OutputValue::Vector3(v))

@@ -131,8 +131,9 @@ impl<T: Real> Rigid2DConfiguration<T> {
     /// Exudyn's node outputs (world frame, z = 0): `Position` `[r_x + x, r_y + y, 0]`,
     /// `Displacement` `[x, y, 0]`, `Velocity`, `Acceleration` of the reference point,
     /// `RotationMatrix` `R_0b`, `Rotation` `[0, 0, phi]`, `AngularVelocity` =
-    /// `AngularVelocityLocal` `[0, 0, theta_t]`, `AngularAcceleration` `[0, 0, theta_tt]`;
-    /// others `OutputNotAvailable`; `NonFiniteState`.
+    /// `AngularVelocityLocal` `[0, 0, theta_t]`, `AngularAcceleration` `[0, 0, theta_tt]`,
+    /// `Coordinates`, `CoordinatesT`, `CoordinatesTT` (`q`, `q_t`, `q_tt`); others
+    /// `OutputNotAvailable`; `NonFiniteState`.
     pub fn output(&self, var: OutputVariableType) -> Result<OutputValue<T>> {
         self.check()?;
         let z = T::zero();
@@ -150,6 +151,9 @@ impl<T: Real> Rigid2DConfiguration<T> {
                 v3(z, z, v.z)
             }
             OutputVariableType::AngularAcceleration => v3(z, z, a.z),
+            OutputVariableType::Coordinates => OutputValue::Vector3(q),
+            OutputVariableType::CoordinatesT => OutputValue::Vector3(v),
+            OutputVariableType::CoordinatesTT => OutputValue::Vector3(a),
             _ => return Err(Error::OutputNotAvailable),
         })
     }
