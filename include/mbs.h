@@ -3562,7 +3562,9 @@ mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_syst
 mbs_status mbs_system_assemble(struct mbs_system *sys, struct mbs_item_ref *failed_item);
 
 /**
- * Advances the system by `dt` (s) from its current time with its settings
+ * Advances the system by `dt` (s) from its current time (a compensated sum of the steps: `n`
+ * steps of `h` end at `n h` to a rounding, the time `mbs_system_solve_dynamic` computes as
+ * `t0 + i h`) with its settings
  * (`mbs_system_set_settings`; default kick-drift-kick, second order), then appends one row
  * `[t, values...]` to every sensor's buffer. For a real-time loop: no allocation,
  * O(items) work. `*report` (may be NULL) receives what the step did.

@@ -163,3 +163,37 @@ fn stiff_spring_below_the_stability_limit_keeps_its_energy() {
     println!("kick-drift-kick at h w = 1.9: {kdk_near_limit:.3e}");
     assert!((kdk_near_limit / (1.9f64 * 1.9 / 4.0) - 1.0).abs() < 0.01);
 }
+
+/// One time, whichever way a run is stepped: 10^7 steps of 1e-4 s by `step` end at 1000 s to a
+/// rounding (a compensated sum of the steps; a plain running sum is 1.6e-6 s off), and the
+/// same run by `solve_dynamic` (`t_0 + i h`) ends at the same time.
+#[test]
+fn ten_million_steps_end_at_n_h() {
+    let mut mbs = FirmwareSystem::<f64>::new();
+    let node = mbs
+        .add_node(Node::Point2D(
+            NodePoint2D::new(Vector2::zeros(), Vector2::zeros(), Vector2::new(1e-3, 0.0)).unwrap(),
+        ))
+        .unwrap();
+    mbs.add_object(Object::mass_point_2d(node, 1.0).unwrap())
+        .unwrap();
+    mbs.assemble().unwrap();
+    let (h, n) = (1e-4f64, 10_000_000u32);
+    let mut naive = 0.0f64;
+    for _ in 0..n {
+        mbs.step(h, &mut NoSink).unwrap();
+        naive += h;
+    }
+    let exact = h * f64::from(n);
+    let ulp = exact * f64::EPSILON;
+    eprintln!(
+        "10^7 steps: time - n h = {:.2e} s (plain sum {:.2e} s)",
+        mbs.time() - exact,
+        naive - exact
+    );
+    assert!((mbs.time() - exact).abs() <= 2.0 * ulp, "{}", mbs.time());
+    assert!(
+        (naive - exact).abs() > 1e3 * ulp,
+        "the plain sum drifts: {naive}"
+    );
+}

@@ -60,6 +60,9 @@ pub struct System<
     pub(super) graphics: Vec<(ObjectIndex, GraphicsData<T>), G, u16>,
     pub(super) settings: SystemSettings<T>,
     pub(super) time: T,
+    /// The rounding error of the running sum of `step`'s time steps (Kahan's compensated sum),
+    /// so that `n` steps of `h` end at `n h` to a rounding, as a solve's `t_0 + i h` does.
+    pub(super) time_carry: T,
     pub(super) assembled: bool,
     /// Set by `assemble`: some force depends on the velocities (a damper).
     pub(super) velocity_dependent: bool,
@@ -117,6 +120,7 @@ impl<
             graphics: Vec::new(),
             settings: SystemSettings::default(),
             time: T::zero(),
+            time_carry: T::zero(),
             assembled: false,
             velocity_dependent: false,
             constraints: Vec::new(),
@@ -312,6 +316,7 @@ impl<
             *s = n.initial_state();
         }
         self.time = T::zero();
+        self.time_carry = T::zero();
         self.alpha.started = false;
     }
 

@@ -137,7 +137,9 @@ fn warning(too_large: bool, dropped: u64) -> MbsStatus {
     }
 }
 
-/// Advances the system by `dt` (s) from its current time with its settings
+/// Advances the system by `dt` (s) from its current time (a compensated sum of the steps: `n`
+/// steps of `h` end at `n h` to a rounding, the time `mbs_system_solve_dynamic` computes as
+/// `t0 + i h`) with its settings
 /// (`mbs_system_set_settings`; default kick-drift-kick, second order), then appends one row
 /// `[t, values...]` to every sensor's buffer. For a real-time loop: no allocation,
 /// O(items) work. `*report` (may be NULL) receives what the step did.
@@ -174,8 +176,7 @@ pub unsafe extern "C" fn mbs_system_step(
         }
         let Inner { sys, buffers, .. } = s;
         let mut sink = CSink::new(buffers);
-        let t1 = sys.time() + dt;
-        let r = sys.step_to(dt, t1, &mut sink);
+        let r = sys.step(dt, &mut sink);
         let r = r.map_err(|e| system_error(e, failed_item))?;
         let dropped = sink.dropped();
         let status = warning(r.status != StepStatus::Ok, dropped);

@@ -195,7 +195,8 @@ impl<
         const W: usize,
     > System<T, N, O, M, L, C, S, G, K, W>
 {
-    /// Advances the system by `dt` (s) from the current time with its [`SystemSettings`]
+    /// Advances the system by `dt` (s) from the current time (Kahan's compensated sum of the
+    /// steps: `n` steps of `h` end at `n h` to a rounding) with its [`SystemSettings`]
     /// (the coupled scheme of the [module docs](super)), then records every sensor at the new
     /// time into `sink` (one row). For a real-time loop: allocation-free, O(bodies + loads +
     /// connectors + sensors) work, a few force evaluations per step.
@@ -212,8 +213,14 @@ impl<
         dt: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        let t1 = self.time + dt;
-        self.step_to(dt, t1, sink)
+        // Kahan's compensated sum: t1 = t + dt with the rounding of the earlier sums carried,
+        // so 10^7 steps of 1e-4 end at 1000 s to a rounding (a plain sum drifts by 1.6e-6 s).
+        let y = dt - self.time_carry;
+        let t1 = self.time + y;
+        let carry = (t1 - self.time) - y;
+        let report = self.step_to(dt, t1, sink)?;
+        self.time_carry = carry;
+        Ok(report)
     }
 
     /// [`System::step`] with the end time `t1` given (a solve computes `t_i = t_0 + i h`
@@ -327,6 +334,7 @@ impl<
             self.alpha.report = Some(newton);
         }
         self.time = t1;
+        self.time_carry = T::zero();
         Ok(report)
     }
 

@@ -68,13 +68,13 @@ impl<
         }
         settings.validate().at(ItemRef::System)?;
         let saved_states = self.states.clone();
-        let saved_time = self.time;
+        let saved_time = (self.time, self.time_carry);
         let saved_layout = self.layout.clone();
         let saved_alpha = (*self.alpha.state(), self.alpha.started);
         let result = self.run(settings, sink);
         if result.is_err() {
             self.states = saved_states;
-            self.time = saved_time;
+            (self.time, self.time_carry) = saved_time;
             self.layout = saved_layout;
             self.alpha.set_state(&saved_alpha.0);
             self.alpha.started = saved_alpha.1;
@@ -91,6 +91,7 @@ impl<
             *s = n.initial_state();
         }
         self.time = settings.start_time;
+        self.time_carry = T::zero();
         let alpha = match settings.solver_type {
             DynamicSolverType::GeneralizedAlpha => {
                 let mut a = self.settings.alpha;
