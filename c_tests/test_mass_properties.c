@@ -68,6 +68,11 @@ int main(void) {
         bad.inner_diameter = 0.1; /* Modelica's assert is strict: innerDiameter < diameter */
         CHECK(mbs_cylinder_mass_properties(&bad, &mp) == MBS_ERR_INVALID_INNER_DIAMETER && untouched(&mp));
         bad = c;
+        bad.has_length = 2; /* a flag is 0 or 1: a byte of 2 is refused, not undefined */
+        CHECK(mbs_cylinder_mass_properties(&bad, &mp) == MBS_ERR_INVALID_ARGUMENT && untouched(&mp));
+        bad.has_length = 0xAB; /* what an uninitialized field holds */
+        CHECK(mbs_cylinder_mass_properties(&bad, &mp) == MBS_ERR_INVALID_ARGUMENT && untouched(&mp));
+        bad = c;
         bad.has_length = true;
         bad.length = 0.0;
         CHECK(mbs_cylinder_mass_properties(&bad, &mp) == MBS_ERR_INVALID_LENGTH && untouched(&mp));

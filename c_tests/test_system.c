@@ -210,6 +210,8 @@ static void test_settings_refusals(void) {
     REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_INVALID_ARGUMENT);
     s = d, s.rigid_scheme = 5;
     REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_INVALID_ARGUMENT);
+    s = d, s.substep = 2; /* a flag is 0 or 1: a byte of 2 is refused, not undefined */
+    REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_INVALID_ARGUMENT);
     s = d, s.max_rotation_per_step = NAN;
     REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_NOT_FINITE);
     s = d, s.max_rotation_per_step = 0.0;
@@ -294,6 +296,7 @@ static void test_add_refusals(void) {
     REFUSE(mbs_system_add_load_torque(&sys, m_rigid_pos, Z3, false, &idx), MBS_ERR_INVALID_MARKER);
     REFUSE(mbs_system_add_load_torque(&sys, m_rigid, INF3, true, &idx), MBS_ERR_NOT_FINITE);
     REFUSE(mbs_system_add_load_torque(&sys, m_rigid, Z3, true, NULL), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_system_add_load_torque(&sys, m_rigid, Z3, 2, &idx), MBS_ERR_INVALID_ARGUMENT);
     REFUSE(mbs_system_add_load_mass_proportional(&sys, m_mass, Z3, &idx), MBS_ERR_INVALID_MARKER);
     REFUSE(mbs_system_add_load_mass_proportional(&sys, m_rigid_mass, NAN3, &idx), MBS_ERR_NOT_FINITE);
     REFUSE(mbs_system_add_load_user(&sys, m_mass, MBS_USER_LOAD_FORCE, NULL, NULL, &idx),

@@ -399,6 +399,13 @@ typedef struct mbs_alpha_step_info {
 typedef uint32_t mbs_output_variable;
 
 /**
+ * A yes/no field of a C input struct: 0 or 1 in a byte. An integer, not a C `bool` read as a
+ * Rust `bool`: whatever byte the caller's memory holds (2, an uninitialized 0xAB) is defined
+ * here and refused with `MBS_ERR_INVALID_ARGUMENT`.
+ */
+typedef uint8_t mbs_flag;
+
+/**
  * Parameters of a Modelica Standard Library `Modelica.Mechanics.MultiBody.Parts.BodyCylinder`. Fill with
  * `mbs_cylinder_default`, then override fields. A `has_*` flag set to `false` means "use
  * Modelica's default", which derives from the other parameters.
@@ -419,7 +426,7 @@ typedef struct mbs_cylinder {
   /**
    * Use `length_direction` instead of the default.
    */
-  bool has_length_direction;
+  mbs_flag has_length_direction;
   /**
    * `length` (m), used when `has_length`; default `|r - r_shape|`.
    */
@@ -427,7 +434,7 @@ typedef struct mbs_cylinder {
   /**
    * Use `length` instead of the default.
    */
-  bool has_length;
+  mbs_flag has_length;
   /**
    * `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
    */
@@ -435,7 +442,7 @@ typedef struct mbs_cylinder {
   /**
    * Use `diameter` instead of the default.
    */
-  bool has_diameter;
+  mbs_flag has_diameter;
   /**
    * `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
    */
@@ -837,7 +844,7 @@ typedef struct mbs_step_settings_of_f64 {
    * whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
    * Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
    */
-  bool substep;
+  mbs_flag substep;
   /**
    * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
    * it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
@@ -934,7 +941,7 @@ typedef struct mbs_step_settings_of_f32 {
    * whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
    * Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
    */
-  bool substep;
+  mbs_flag substep;
   /**
    * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
    * it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
@@ -1110,12 +1117,12 @@ typedef struct mbs_visualization_settings {
   /**
    * `bodies.show`: draw bodies at all (default true).
    */
-  bool bodies_show;
+  mbs_flag bodies_show;
   /**
    * `bodies.showNumbers`: label each drawn body's first primitive with its object number
    * (default false).
    */
-  bool bodies_show_numbers;
+  mbs_flag bodies_show_numbers;
   /**
    * `bodies.defaultColor` RGBA, each in [0, 1] (default {0.3, 0.3, 1, 1}): replaces every
    * `-1` color component of a body.
@@ -1133,11 +1140,11 @@ typedef struct mbs_visualization_settings {
   /**
    * `contour.rigidBodiesColored`: bodies take the color of their value (default true).
    */
-  bool contour_rigid_bodies_colored;
+  mbs_flag contour_rigid_bodies_colored;
   /**
    * `contour.automaticRange`: the range is [min, max] of the drawn values (default true).
    */
-  bool contour_automatic_range;
+  mbs_flag contour_automatic_range;
   /**
    * `contour.minValue` (default 0), used without the automatic range.
    */
@@ -1153,7 +1160,7 @@ typedef struct mbs_visualization_settings {
   /**
    * `contour.showColorBar` (default true): a viewer draws the color bar.
    */
-  bool contour_show_color_bar;
+  mbs_flag contour_show_color_bar;
 } mbs_visualization_settings;
 
 /**
@@ -1341,7 +1348,7 @@ typedef struct mbs_system_settings {
    * `max_rotation_per_step` (with kick-drift-kick only the torque-free drift is
    * sub-stepped). Default `false`: `MBS_WARN_STEP_TOO_LARGE` when a step turns further.
    */
-  bool substep;
+  mbs_flag substep;
   /**
    * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
    */
@@ -1396,7 +1403,7 @@ typedef struct mbs_system_settings {
    * onto the constraints (Exudyn's initial assembly), 0 (default) to refuse them with
    * `MBS_ERR_CONSTRAINT_VIOLATED`; another value is `MBS_ERR_INVALID_ARGUMENT`.
    */
-  uint32_t alpha_assembly_solve;
+  mbs_flag alpha_assembly_solve;
 } mbs_system_settings;
 
 /**
@@ -3057,7 +3064,7 @@ mbs_status mbs_system_add_load_force(struct mbs_system *sys,
 mbs_status mbs_system_add_load_torque(struct mbs_system *sys,
                                       uint32_t marker,
                                       const double *torque,
-                                      bool body_fixed,
+                                      uint32_t body_fixed,
                                       uint32_t *load);
 
 /**

@@ -285,7 +285,7 @@ fn slider_crank(s: &mut mbs_system) -> (u32, u32) {
         let mgc = idx(|o| mbs_system_add_marker_node_coordinate(s, n_ground, 0, o));
         let mnc = idx(|o| mbs_system_add_marker_node_coordinate(s, slider, 1, o));
         idx(|o| mbs_system_add_coordinate_constraint(s, mgc, mnc, 1.0, 0.0, o));
-        idx(|o| mbs_system_add_load_torque(s, m0l, [0.0, 0.0, 10.0].as_ptr(), false, o));
+        idx(|o| mbs_system_add_load_torque(s, m0l, [0.0, 0.0, 10.0].as_ptr(), 0, o));
         ok(mbs_system_assemble(s, null_mut()));
         (slider, crank_node)
     }

@@ -35,7 +35,7 @@ fn c_system() -> Box<mbs_system> {
             mbs_cylinder_default(&mut cyl, [0.5, 0.0, 0.0].as_ptr()),
             MBS_OK
         );
-        cyl.has_diameter = true;
+        cyl.has_diameter = 1;
         cyl.diameter = 0.1;
         let mut start = std::mem::zeroed::<mbs_body_start>();
         assert_eq!(mbs_body_start_default(&mut start), MBS_OK);
@@ -98,7 +98,7 @@ fn c_export_hands_the_core_primitives() {
     );
     assert_eq!(vis.bodies_default_color, [0.3, 0.3, 1.0, 1.0]);
     assert_eq!(vis.contour_output_variable, MBS_CONTOUR_NONE);
-    vis.bodies_show_numbers = true;
+    vis.bodies_show_numbers = 1;
     vis.contour_output_variable = MBS_OUTPUT_VELOCITY;
     vis.contour_output_variable_component = -1;
     let mut got: Vec<mbs_draw_primitive> = Vec::new();
@@ -203,8 +203,14 @@ fn bad_inputs_are_refused_before_the_callback() {
     let mut v = base;
     v.contour_output_variable = 999;
     assert_eq!(run(&v, Some(collect)), (MBS_ERR_INVALID_ARGUMENT, 0, 77));
+    // A flag is 0 or 1: another byte (an uninitialized 0xAB) is refused, not undefined.
+    for bad in [2u8, 0xAB] {
+        let mut v = base;
+        v.contour_show_color_bar = bad;
+        assert_eq!(run(&v, Some(collect)), (MBS_ERR_INVALID_ARGUMENT, 0, 77));
+    }
     let mut v = base;
-    v.bodies_show = false;
+    v.bodies_show = 0;
     assert_eq!(run(&v, Some(collect)), (MBS_OK, 0, 0));
     let st = unsafe {
         mbs_system_export_scene(

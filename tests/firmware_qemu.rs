@@ -675,7 +675,7 @@ fn host_c_api_cylinder_steps<T: CApiReal>() -> workload::Outcome {
     unsafe {
         assert_eq!(mbs_cylinder_default(&mut cyl, r.as_ptr()), mbs::MBS_OK);
         cyl.diameter = 0.1;
-        cyl.has_diameter = true;
+        cyl.has_diameter = 1;
         assert_eq!(mbs_body_start_default(&mut start), mbs::MBS_OK);
         start.w_0_start = [50.0, 1.0, 0.0];
         assert_eq!(
@@ -794,7 +794,7 @@ fn host_c_api_cylinder() -> (u64, f64) {
         mbs::MBS_OK
     );
     cyl.diameter = 0.1;
-    cyl.has_diameter = true;
+    cyl.has_diameter = 1;
     let mut mp = mbs_mass_properties::default();
     // SAFETY: as above.
     assert_eq!(

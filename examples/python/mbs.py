@@ -23,6 +23,7 @@ from ctypes import (
     c_double,
     c_float,
     c_size_t,
+    c_uint8,
     c_uint32,
     c_uint64,
     c_void_p,
@@ -163,11 +164,11 @@ class mbs_cylinder(Structure):
         ("r", c_double * 3),
         ("r_shape", c_double * 3),
         ("length_direction", c_double * 3),
-        ("has_length_direction", c_bool),
+        ("has_length_direction", c_uint8),
         ("length", c_double),
-        ("has_length", c_bool),
+        ("has_length", c_uint8),
         ("diameter", c_double),
-        ("has_diameter", c_bool),
+        ("has_diameter", c_uint8),
         ("inner_diameter", c_double),
         ("density", c_double),
         ("width_fraction", c_double),
@@ -222,7 +223,7 @@ def _rigid_structs(real):
     class Settings(Structure):
         _fields_ = [
             ("integrator", c_uint32),
-            ("substep", c_bool),
+            ("substep", c_uint8),
             ("max_rotation_per_step", real),
             ("max_substeps", c_uint32),
         ]
@@ -369,7 +370,7 @@ class mbs_system_settings(Structure):
     _fields_ = [
         ("coupling", c_uint32),
         ("rigid_scheme", c_uint32),
-        ("substep", c_bool),
+        ("substep", c_uint8),
         ("max_rotation_per_step", c_double),
         ("max_substeps", c_uint32),
         ("damping_corrections", c_uint32),
@@ -381,7 +382,7 @@ class mbs_system_settings(Structure):
         ("alpha_step_halving", c_uint32),
         ("alpha_assembly_tolerance", c_double),
         ("alpha_assembly_velocity_tolerance", c_double),
-        ("alpha_assembly_solve", c_uint32),
+        ("alpha_assembly_solve", c_uint8),
     ]
 
 
@@ -453,7 +454,7 @@ _fn("mbs_system_add_marker_body_position", _Y, _u, _d, _pu)
 _fn("mbs_system_add_marker_body_rigid", _Y, _u, _d, _pu)
 _fn("mbs_system_add_marker_body_mass", _Y, _u, _pu)
 _fn("mbs_system_add_load_force", _Y, _u, _d, _pu)
-_fn("mbs_system_add_load_torque", _Y, _u, _d, c_bool, _pu)
+_fn("mbs_system_add_load_torque", _Y, _u, _d, _u, _pu)
 _fn("mbs_system_add_load_mass_proportional", _Y, _u, _d, _pu)
 _fn("mbs_system_add_load_user", _Y, _u, _u, mbs_load_fn, c_void_p, _pu)
 _fn("mbs_system_set_load_vector", _Y, _u, _d)

@@ -8,6 +8,22 @@ use nalgebra::{Matrix3, Vector3};
 /// A boundary result: the value, or the status to return.
 pub type FfiResult<T> = core::result::Result<T, MbsStatus>;
 
+/// A yes/no field of a C input struct: 0 or 1 in a byte. An integer, not a C `bool` read as a
+/// Rust `bool`: whatever byte the caller's memory holds (2, an uninitialized 0xAB) is defined
+/// here and refused with `MBS_ERR_INVALID_ARGUMENT`.
+pub type MbsFlag = u8;
+
+/// The value of a C flag (0 or 1; another value `MBS_ERR_INVALID_ARGUMENT`).
+// Inline: on the path of the step calls; across codegen units a generic is not inlined without it.
+#[inline]
+pub fn flag(v: impl Into<u32>) -> FfiResult<bool> {
+    match v.into() {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(MBS_ERR_INVALID_ARGUMENT),
+    }
+}
+
 /// Maps a core error to its status code.
 pub fn status_of(e: Error) -> MbsStatus {
     match e {

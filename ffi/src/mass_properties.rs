@@ -4,8 +4,8 @@
 //! density or extent): a success writes finite numbers only.
 
 use crate::convert::{
-    finite, finite_result, mat3, mat3_to_rows, non_null, non_null_mut, status_of,
-    status_of_checked, vec3, FfiResult,
+    finite, finite_result, flag, mat3, mat3_to_rows, non_null, non_null_mut, status_of,
+    status_of_checked, vec3, FfiResult, MbsFlag,
 };
 use crate::guard;
 use crate::status::*;
@@ -36,15 +36,15 @@ pub struct mbs_cylinder {
     /// `lengthDirection` (-, frame_a), used when `has_length_direction`; default `r - r_shape`.
     pub length_direction: [f64; 3],
     /// Use `length_direction` instead of the default.
-    pub has_length_direction: bool,
+    pub has_length_direction: MbsFlag,
     /// `length` (m), used when `has_length`; default `|r - r_shape|`.
     pub length: f64,
     /// Use `length` instead of the default.
-    pub has_length: bool,
+    pub has_length: MbsFlag,
     /// `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
     pub diameter: f64,
     /// Use `diameter` instead of the default.
-    pub has_diameter: bool,
+    pub has_diameter: MbsFlag,
     /// `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
     pub inner_diameter: f64,
     /// `density` (kg/m^3); 7700 (steel) by default.
@@ -111,13 +111,13 @@ fn cylinder_of(c: &mbs_cylinder) -> FfiResult<Cylinder<f64>> {
         .inner_diameter(finite(c.inner_diameter)?)
         .density(finite(c.density)?)
         .width_fraction(finite(c.width_fraction)?);
-    if c.has_length_direction {
+    if flag(c.has_length_direction)? {
         cyl = cyl.length_direction(vec3(&c.length_direction)?);
     }
-    if c.has_length {
+    if flag(c.has_length)? {
         cyl = cyl.length(finite(c.length)?);
     }
-    if c.has_diameter {
+    if flag(c.has_diameter)? {
         cyl = cyl.diameter(finite(c.diameter)?);
     }
     Ok(cyl)

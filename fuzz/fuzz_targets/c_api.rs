@@ -13,23 +13,23 @@
 
 use core::mem::{size_of, MaybeUninit};
 use libfuzzer_sys::fuzz_target;
-use mbs::rigid::body_cylinder::*;
-use mbs::rigid::body_start::*;
 use mbs::mass_point_2d::*;
 use mbs::mass_properties::*;
 use mbs::output::mbs_output_variable_len;
 use mbs::rigid::body::*;
+use mbs::rigid::body_cylinder::*;
+use mbs::rigid::body_start::*;
 use mbs::rigid::loads::*;
 use mbs::rigid::state::*;
 use mbs::rigid::step::*;
-use mbs::simulation_settings::*;
 use mbs::rigid::step_settings::*;
-use mbs::system::*;
+use mbs::simulation_settings::*;
 use mbs::system::create::*;
 use mbs::system::items::*;
 use mbs::system::output::*;
 use mbs::system::sensors::*;
 use mbs::system::step::*;
+use mbs::system::*;
 use mbs::*;
 
 const SENTINEL: u8 = 0xAB;
@@ -60,6 +60,16 @@ impl Input<'_> {
 
     fn flag(&mut self) -> bool {
         self.byte() & 1 == 1
+    }
+
+    /// A C flag field: mostly 0 or 1, sometimes any byte (refused by the library).
+    fn c_flag(&mut self) -> u8 {
+        let b = self.byte();
+        if b & 0x80 != 0 {
+            b
+        } else {
+            b & 1
+        }
     }
 
     fn u32(&mut self) -> u32 {
@@ -299,7 +309,7 @@ fn step_settings<'a, T: Copy>(
         } else {
             u32::from(i.byte() % 4)
         },
-        substep: i.flag(),
+        substep: i.c_flag(),
         max_rotation_per_step: if i.flag() { theta(i) } else { d },
         max_substeps: i.u32() % 4096,
     }
@@ -572,11 +582,11 @@ fn cylinder(i: &mut Input) -> mbs_cylinder {
         r: i.maybe([0.1, 0.0, 0.0], Input::f64),
         r_shape: i.maybe([0.0; 3], Input::f64),
         length_direction: i.maybe([1.0, 0.0, 0.0], Input::f64),
-        has_length_direction: i.flag(),
+        has_length_direction: i.c_flag(),
         length: i.f64(),
-        has_length: i.flag(),
+        has_length: i.c_flag(),
         diameter: if i.flag() { i.f64() } else { 0.2 },
-        has_diameter: i.flag(),
+        has_diameter: i.c_flag(),
         inner_diameter: if i.flag() { i.f64() } else { 0.0 },
         density: if i.flag() { i.f64() } else { 7700.0 },
         width_fraction: if i.flag() { i.f64() } else { 20.0 },
@@ -933,7 +943,13 @@ fn system(i: &mut Input) {
                         0 => {
                             mbs_system_add_load_force(sys, j, ptr(&a3, n(1)).cast(), idx.ptr(n(0)))
                         }
-                        1 => mbs_system_add_load_torque(sys, j, a3.as_ptr(), n(1), idx.ptr(n(0))),
+                        1 => mbs_system_add_load_torque(
+                            sys,
+                            j,
+                            a3.as_ptr(),
+                            u32::from(n(1)),
+                            idx.ptr(n(0)),
+                        ),
                         _ => mbs_system_add_load_mass_proportional(
                             sys,
                             j,

@@ -21,13 +21,13 @@ pub(crate) fn body_cylinder(
         .density(finite(c.density)?)
         .width_fraction(finite(c.width_fraction)?)
         .start(start.to_core()?);
-    if c.has_length_direction {
+    if crate::convert::flag(c.has_length_direction)? {
         p = p.length_direction(vec3(&c.length_direction)?);
     }
-    if c.has_length {
+    if crate::convert::flag(c.has_length)? {
         p = p.length(finite(c.length)?);
     }
-    if c.has_diameter {
+    if crate::convert::flag(c.has_diameter)? {
         p = p.diameter(finite(c.diameter)?);
     }
     // Every input was checked finite above: a NotFinite of the build is an overflow.

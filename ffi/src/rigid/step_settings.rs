@@ -1,7 +1,7 @@
 //! Settings and report of one rigid-body step: the integrator (`MBS_INTEGRATOR_*`), the
 //! rotation-per-step bound and sub-stepping; `mbs_step_info` says what the step did.
 
-use crate::convert::{finite, non_null_out, FfiResult};
+use crate::convert::{finite, non_null_out, FfiResult, MbsFlag};
 use crate::guard;
 use crate::status::*;
 use mbs_core::integrators::{StepInfo, StepSettings, StepStatus};
@@ -31,7 +31,7 @@ pub struct mbs_step_settings_of<T> {
     /// Split `dt` into `n = ceil(|w| dt / max_rotation_per_step)` equal sub-steps (a sub-step
     /// whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
     /// Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
-    pub substep: bool,
+    pub substep: MbsFlag,
     /// Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
     /// it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
     pub max_rotation_per_step: T,
@@ -87,7 +87,7 @@ impl<T: Real> mbs_step_settings_of<T> {
         let d = StepSettings::<T>::default();
         Self {
             integrator: MBS_INTEGRATOR_MIDPOINT,
-            substep: d.substep,
+            substep: u8::from(d.substep),
             max_rotation_per_step: d.max_rotation_per_step,
             max_substeps: d.max_substeps,
         }
@@ -109,7 +109,7 @@ impl<T: Real> mbs_step_settings_of<T> {
     pub fn core_step_settings(&self) -> FfiResult<StepSettings<T>> {
         let s = StepSettings::default()
             .with_max_rotation_per_step(finite(self.max_rotation_per_step)?)
-            .with_substep(self.substep)
+            .with_substep(crate::convert::flag(self.substep)?)
             .with_max_substeps(self.max_substeps);
         s.validate().map_err(crate::convert::status_of)?;
         Ok(s)

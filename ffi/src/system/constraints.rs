@@ -132,11 +132,7 @@ pub unsafe extern "C" fn mbs_system_add_prismatic_joint_2d(
     add_constraint(sys, constraint, || {
         // SAFETY: the caller's guarantee.
         let (a, n) = unsafe { (array::<2>(axis_marker0)?, array::<2>(normal_marker1)?) };
-        let rotation = match constrain_rotation {
-            0 => false,
-            1 => true,
-            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
-        };
+        let rotation = crate::convert::flag(constrain_rotation)?;
         Constraint::prismatic_2d(pair(marker0, marker1)?, vec2(&a)?, vec2(&n)?, rotation)
             .map_err(status_of)
     })

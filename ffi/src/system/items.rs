@@ -429,7 +429,7 @@ pub unsafe extern "C" fn mbs_system_add_load_torque(
     sys: *mut mbs_system,
     marker: u32,
     torque: *const f64,
-    body_fixed: bool,
+    body_fixed: u32,
     load: *mut u32,
 ) -> MbsStatus {
     add(
@@ -438,6 +438,7 @@ pub unsafe extern "C" fn mbs_system_add_load_torque(
         |s| {
             // SAFETY: the caller's guarantee.
             let t = Vector3::from(unsafe { array::<3>(torque) }?);
+            let body_fixed = crate::convert::flag(body_fixed)?;
             let l = Load::torque(index(marker, MarkerIndex)?, t, body_fixed).map_err(status_of)?;
             s.add_load(l).map_err(status_of)
         },

@@ -9,7 +9,7 @@
 //! its mass; rigid body: its equivalent uniform box; BodyCylinder: Modelica's cylinder shape in
 //! Modelica's `BodyColor`); the C system holds no custom graphics.
 
-use crate::convert::{read, status_of, FfiResult};
+use crate::convert::{flag, read, status_of, FfiResult, MbsFlag};
 use crate::output::{variable, MbsOutputVariable};
 use crate::status::*;
 use crate::system::{mbs_system, put, with_ref};
@@ -38,10 +38,10 @@ pub const MBS_SHAPE_LINE: mbs_shape = 3;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct mbs_visualization_settings {
     /// `bodies.show`: draw bodies at all (default true).
-    pub bodies_show: bool,
+    pub bodies_show: MbsFlag,
     /// `bodies.showNumbers`: label each drawn body's first primitive with its object number
     /// (default false).
-    pub bodies_show_numbers: bool,
+    pub bodies_show_numbers: MbsFlag,
     /// `bodies.defaultColor` RGBA, each in [0, 1] (default {0.3, 0.3, 1, 1}): replaces every
     /// `-1` color component of a body.
     pub bodies_default_color: [f32; 4],
@@ -51,9 +51,9 @@ pub struct mbs_visualization_settings {
     /// (default 0).
     pub contour_output_variable_component: i32,
     /// `contour.rigidBodiesColored`: bodies take the color of their value (default true).
-    pub contour_rigid_bodies_colored: bool,
+    pub contour_rigid_bodies_colored: MbsFlag,
     /// `contour.automaticRange`: the range is [min, max] of the drawn values (default true).
-    pub contour_automatic_range: bool,
+    pub contour_automatic_range: MbsFlag,
     /// `contour.minValue` (default 0), used without the automatic range.
     pub contour_min_value: f64,
     /// `contour.maxValue` (default 1), used without the automatic range; >= `contour_min_value`.
@@ -61,7 +61,7 @@ pub struct mbs_visualization_settings {
     /// `contour.alphaTransparency` of a contour color, in [0, 1] (default 1).
     pub contour_alpha_transparency: f32,
     /// `contour.showColorBar` (default true): a viewer draws the color bar.
-    pub contour_show_color_bar: bool,
+    pub contour_show_color_bar: MbsFlag,
 }
 
 /// One primitive to draw, world frame (m), everything resolved.
@@ -140,17 +140,17 @@ pub unsafe extern "C" fn mbs_visualization_settings_default(
 
 fn to_c(s: &VisualizationSettings) -> mbs_visualization_settings {
     mbs_visualization_settings {
-        bodies_show: s.bodies.show,
-        bodies_show_numbers: s.bodies.show_numbers,
+        bodies_show: u8::from(s.bodies.show),
+        bodies_show_numbers: u8::from(s.bodies.show_numbers),
         bodies_default_color: s.bodies.default_color.rgba(),
         contour_output_variable: MBS_CONTOUR_NONE,
         contour_output_variable_component: s.contour.output_variable_component,
-        contour_rigid_bodies_colored: s.contour.rigid_bodies_colored,
-        contour_automatic_range: s.contour.automatic_range,
+        contour_rigid_bodies_colored: u8::from(s.contour.rigid_bodies_colored),
+        contour_automatic_range: u8::from(s.contour.automatic_range),
         contour_min_value: s.contour.min_value,
         contour_max_value: s.contour.max_value,
         contour_alpha_transparency: s.contour.alpha_transparency,
-        contour_show_color_bar: s.contour.show_color_bar,
+        contour_show_color_bar: u8::from(s.contour.show_color_bar),
     }
 }
 
@@ -179,19 +179,19 @@ fn from_c(c: &mbs_visualization_settings) -> FfiResult<VisualizationSettings> {
     };
     Ok(VisualizationSettings {
         bodies: BodiesSettings {
-            show: c.bodies_show,
-            show_numbers: c.bodies_show_numbers,
+            show: flag(c.bodies_show)?,
+            show_numbers: flag(c.bodies_show_numbers)?,
             default_color,
         },
         contour: ContourSettings {
             output_variable,
             output_variable_component: c.contour_output_variable_component,
-            rigid_bodies_colored: c.contour_rigid_bodies_colored,
-            automatic_range: c.contour_automatic_range,
+            rigid_bodies_colored: flag(c.contour_rigid_bodies_colored)?,
+            automatic_range: flag(c.contour_automatic_range)?,
             min_value: c.contour_min_value,
             max_value: c.contour_max_value,
             alpha_transparency: c.contour_alpha_transparency,
-            show_color_bar: c.contour_show_color_bar,
+            show_color_bar: flag(c.contour_show_color_bar)?,
         },
     })
 }

@@ -1,7 +1,7 @@
 //! How a system integrates, from C: `mbs_system_settings` (coupling, rigid scheme, step
 //! control) and its default, set and get.
 
-use crate::convert::{finite, non_null_out, read, status_of, FfiResult};
+use crate::convert::{finite, flag, non_null_out, read, status_of, FfiResult, MbsFlag};
 use crate::guard;
 use crate::status::*;
 use crate::system::{mbs_system, put, with_mut, with_ref};
@@ -61,7 +61,7 @@ pub struct mbs_system_settings {
     /// Sub-step a rigid body's rotation so that each sub-step turns by at most
     /// `max_rotation_per_step` (with kick-drift-kick only the torque-free drift is
     /// sub-stepped). Default `false`: `MBS_WARN_STEP_TOO_LARGE` when a step turns further.
-    pub substep: bool,
+    pub substep: MbsFlag,
     /// Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
     pub max_rotation_per_step: f64,
     /// Cap on the sub-steps of one step (>= 1), default 1024.
@@ -92,7 +92,7 @@ pub struct mbs_system_settings {
     /// Generalized-alpha start: 1 to project inconsistent initial positions and velocities
     /// onto the constraints (Exudyn's initial assembly), 0 (default) to refuse them with
     /// `MBS_ERR_CONSTRAINT_VIOLATED`; another value is `MBS_ERR_INVALID_ARGUMENT`.
-    pub alpha_assembly_solve: u32,
+    pub alpha_assembly_solve: MbsFlag,
 }
 
 impl mbs_system_settings {
@@ -111,7 +111,7 @@ impl mbs_system_settings {
                 RigidScheme::Rk4 => MBS_RIGID_SCHEME_RK4,
                 _ => MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE,
             },
-            substep: s.step.substep,
+            substep: u8::from(s.step.substep),
             max_rotation_per_step: s.step.max_rotation_per_step,
             max_substeps: s.step.max_substeps,
             damping_corrections: s.damping_corrections,
@@ -126,7 +126,7 @@ impl mbs_system_settings {
             alpha_step_halving: s.alpha.step_halving,
             alpha_assembly_tolerance: s.alpha.assembly.tolerance,
             alpha_assembly_velocity_tolerance: s.alpha.assembly.velocity_tolerance,
-            alpha_assembly_solve: u32::from(s.alpha.assembly.solve),
+            alpha_assembly_solve: u8::from(s.alpha.assembly.solve),
         }
     }
 
@@ -149,7 +149,7 @@ impl mbs_system_settings {
         };
         let step = StepSettings::default()
             .with_max_rotation_per_step(finite(self.max_rotation_per_step)?)
-            .with_substep(self.substep)
+            .with_substep(flag(self.substep)?)
             .with_max_substeps(self.max_substeps);
         let mut alpha = AlphaSettings::default();
         alpha.spectral_radius = finite(self.alpha_spectral_radius)?;
@@ -166,11 +166,7 @@ impl mbs_system_settings {
         alpha.step_halving = self.alpha_step_halving;
         alpha.assembly.tolerance = finite(self.alpha_assembly_tolerance)?;
         alpha.assembly.velocity_tolerance = finite(self.alpha_assembly_velocity_tolerance)?;
-        alpha.assembly.solve = match self.alpha_assembly_solve {
-            0 => false,
-            1 => true,
-            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
-        };
+        alpha.assembly.solve = flag(self.alpha_assembly_solve)?;
         let s = SystemSettings::default()
             .with_coupling(coupling)
             .with_rigid(rigid)
