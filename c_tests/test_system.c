@@ -593,6 +593,24 @@ static void test_capacity(void) {
     CHECK_STATUS(mbs_system_step(&sys2, 1e-3, NULL, NULL), MBS_OK);
 }
 
+/* mbs_system_deinit ends a system's life: every later call with the storage is refused
+ * (a stale system after free), until it is initialized again. */
+static void test_deinit(void) {
+    mbs_system_counts c;
+    double t;
+    CHECK_STATUS(mbs_system_init(&sys2), MBS_OK);
+    CHECK_STATUS(mbs_system_deinit(&sys2), MBS_OK);
+    POISON(c);
+    CHECK_STATUS(mbs_system_get_counts(&sys2, &c), MBS_ERR_NOT_INITIALIZED);
+    CHECK(UNTOUCHED(c));
+    CHECK_STATUS(mbs_system_time(&sys2, &t), MBS_ERR_NOT_INITIALIZED);
+    CHECK_STATUS(mbs_system_reset(&sys2), MBS_ERR_NOT_INITIALIZED);
+    CHECK_STATUS(mbs_system_deinit(&sys2), MBS_ERR_NOT_INITIALIZED);
+    CHECK_STATUS(mbs_system_deinit(NULL), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_system_init(&sys2), MBS_OK);
+    CHECK_STATUS(mbs_system_get_counts(&sys2, &c), MBS_OK);
+}
+
 int main(void) {
     test_storage_refusals();
     test_results();
@@ -602,6 +620,7 @@ int main(void) {
     test_output_and_state_refusals();
     test_solve_refusals();
     test_capacity();
+    test_deinit();
     printf("test_system: %d failures\n", failures);
     return failures != 0;
 }

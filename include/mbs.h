@@ -974,7 +974,8 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
  * `_Alignas(MBS_SYSTEM_ALIGN)`. A misaligned system is refused (`MBS_ERR_STORAGE`).
  *
  * Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
- * other `mbs_system_*` functions. The contents are private. Do not copy an initialized
+ * other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
+ * reused (later calls with it are then refused). The contents are private. Do not copy an initialized
  * system with `memcpy` while sensors hold buffers you do not want shared, and do not use
  * one system from two threads at once.
  */
@@ -1087,6 +1088,11 @@ typedef uint32_t MbsUserLoadKind;
  * function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
  * NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
  * system.
+ *
+ * It must return normally: no C++ exception may leave it (catch everything inside; one that
+ * escapes aborts the process, mbs's Rust frames cannot unwind it) and no `longjmp` may jump
+ * out of it across mbs (mbs's state would be left half-stepped). With generalized-alpha it is
+ * also called while the Newton iteration runs.
  */
 typedef void (*mbs_load_fn)(void *ctx, double t, double *out);
 
@@ -1234,7 +1240,9 @@ typedef struct mbs_draw_primitive {
 
 /**
  * The callback of `mbs_system_export_scene`: called once per primitive, in object order and
- * primitive order, with the caller's `ctx`; `p` is valid only during the call.
+ * primitive order, with the caller's `ctx`; `p` is valid only during the call. It must return
+ * normally: no C++ exception may leave it (one that escapes aborts the process: mbs's Rust
+ * frames cannot unwind it) and no `longjmp` across mbs.
  */
 typedef void (*mbs_draw_fn)(void *ctx, const struct mbs_draw_primitive *p);
 
@@ -2635,6 +2643,20 @@ size_t mbs_system_storage_size(void);
  * `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes.
  */
 mbs_status mbs_system_init(struct mbs_system *sys);
+
+/**
+ * Ends the life of the system in `*sys`: clears the tag `mbs_system_init` wrote, so that every
+ * later call with this storage (a use after the memory was reused or freed by the caller) is
+ * `MBS_ERR_NOT_INITIALIZED` until it is initialized again. Call it before freeing or reusing
+ * the storage. The tag guards against accidents (a forgotten init, a stale pointer), not
+ * against a caller who writes the storage on purpose.
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`.
+ */
+mbs_status mbs_system_deinit(struct mbs_system *sys);
 
 /**
  * Puts every node back to its initial state, the time to 0, and every sensor buffer back to

@@ -494,6 +494,11 @@ pub const MBS_USER_LOAD_MASS_PROPORTIONAL: MbsUserLoadKind = 3;
 /// function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
 /// NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
 /// system.
+///
+/// It must return normally: no C++ exception may leave it (catch everything inside; one that
+/// escapes aborts the process, mbs's Rust frames cannot unwind it) and no `longjmp` may jump
+/// out of it across mbs (mbs's state would be left half-stepped). With generalized-alpha it is
+/// also called while the Newton iteration runs.
 pub type mbs_load_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, t: f64, out: *mut f64)>;
 
 /// Adds a user load on `marker`: its vector (a force, torque or acceleration as `kind` says,

@@ -91,7 +91,8 @@ pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
 /// `_Alignas(MBS_SYSTEM_ALIGN)`. A misaligned system is refused (`MBS_ERR_STORAGE`).
 ///
 /// Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
-/// other `mbs_system_*` functions. The contents are private. Do not copy an initialized
+/// other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
+/// reused (later calls with it are then refused). The contents are private. Do not copy an initialized
 /// system with `memcpy` while sensors hold buffers you do not want shared, and do not use
 /// one system from two threads at once.
 #[repr(C)]
@@ -274,6 +275,24 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
             })
         };
         MBS_OK
+    })
+}
+
+/// Ends the life of the system in `*sys`: clears the tag `mbs_system_init` wrote, so that every
+/// later call with this storage (a use after the memory was reused or freed by the caller) is
+/// `MBS_ERR_NOT_INITIALIZED` until it is initialized again. Call it before freeing or reusing
+/// the storage. The tag guards against accidents (a forgotten init, a stale pointer), not
+/// against a caller who writes the storage on purpose.
+///
+/// Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_deinit(sys: *mut mbs_system) -> MbsStatus {
+    with_mut(sys, |s| {
+        s.tag = 0;
+        Ok(MBS_OK)
     })
 }
 

@@ -118,7 +118,9 @@ pub struct mbs_scene_summary {
 }
 
 /// The callback of `mbs_system_export_scene`: called once per primitive, in object order and
-/// primitive order, with the caller's `ctx`; `p` is valid only during the call.
+/// primitive order, with the caller's `ctx`; `p` is valid only during the call. It must return
+/// normally: no C++ exception may leave it (one that escapes aborts the process: mbs's Rust
+/// frames cannot unwind it) and no `longjmp` across mbs.
 pub type mbs_draw_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, p: *const mbs_draw_primitive)>;
 
 /// Writes Exudyn's default visualization settings (see each field).
