@@ -132,6 +132,7 @@ static void test_run(void) {
     CHECK(tension_err < 2e-2);
     CHECK_STATUS(mbs_system_newton_report(&sys, &nr), MBS_OK);
     CHECK(nr.history_len >= 1 && nr.history_len <= MBS_NEWTON_HISTORY && nr.constraint_residual < 1e-9);
+    CHECK(nr.history_capacity == MBS_NEWTON_HISTORY && sizeof nr == 16 + 8 * (2 + MBS_NEWTON_HISTORY));
     {
         mbs_rigid2d_state st;
         CHECK_STATUS(mbs_system_get_rigid2d_state(&sys, link_node, &st), MBS_OK);

@@ -1025,7 +1025,8 @@ typedef struct mbs_system_counts {
 } mbs_system_counts;
 
 /**
- * What the Newton iteration of the last generalized-alpha step did.
+ * What the Newton iteration of the last generalized-alpha step did. (No padding: every byte
+ * the call writes is defined.)
  */
 typedef struct mbs_newton_report {
   /**
@@ -1036,6 +1037,14 @@ typedef struct mbs_newton_report {
    * How often the step was halved (`alpha_step_halving`).
    */
   uint32_t halvings;
+  /**
+   * Valid entries of `history`.
+   */
+  uint32_t history_len;
+  /**
+   * Entries `history` holds (`MBS_NEWTON_HISTORY`).
+   */
+  uint32_t history_capacity;
   /**
    * `|r_1|`, the residual of the equations of motion at convergence (N).
    */
@@ -1048,10 +1057,6 @@ typedef struct mbs_newton_report {
    * The Newton residual before each update and at convergence (first `history_len`).
    */
   double history[MBS_NEWTON_HISTORY];
-  /**
-   * Valid entries of `history`.
-   */
-  uint32_t history_len;
 } mbs_newton_report;
 
 /**

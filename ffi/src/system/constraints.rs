@@ -173,7 +173,8 @@ pub unsafe extern "C" fn mbs_system_constraint_output(
 pub const MBS_NEWTON_HISTORY: usize = 8;
 const _: () = assert!(MBS_NEWTON_HISTORY == RESIDUAL_HISTORY);
 
-/// What the Newton iteration of the last generalized-alpha step did.
+/// What the Newton iteration of the last generalized-alpha step did. (No padding: every byte
+/// the call writes is defined.)
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct mbs_newton_report {
@@ -181,15 +182,20 @@ pub struct mbs_newton_report {
     pub iterations: u32,
     /// How often the step was halved (`alpha_step_halving`).
     pub halvings: u32,
+    /// Valid entries of `history`.
+    pub history_len: u32,
+    /// Entries `history` holds (`MBS_NEWTON_HISTORY`).
+    pub history_capacity: u32,
     /// `|r_1|`, the residual of the equations of motion at convergence (N).
     pub force_residual: f64,
     /// `|C(q)|` at convergence (m or rad).
     pub constraint_residual: f64,
     /// The Newton residual before each update and at convergence (first `history_len`).
     pub history: [f64; MBS_NEWTON_HISTORY],
-    /// Valid entries of `history`.
-    pub history_len: u32,
 }
+
+const _: () =
+    assert!(core::mem::size_of::<mbs_newton_report>() == 16 + 8 * (2 + MBS_NEWTON_HISTORY));
 
 /// The Newton report of the last generalized-alpha step into `*out`.
 ///
@@ -213,8 +219,9 @@ pub unsafe extern "C" fn mbs_system_newton_report(
                 halvings: r.halvings,
                 force_residual: r.force_residual,
                 constraint_residual: r.constraint_residual,
-                history: r.residual_history,
                 history_len: r.history_len,
+                history_capacity: MBS_NEWTON_HISTORY as u32,
+                history: r.residual_history,
             },
         );
         Ok(MBS_OK)
