@@ -419,6 +419,9 @@ fn a_free_2d_rigid_body_in_kick_drift_kick_is_exact() {
     }
     let t = 1.0;
     let want = p0 + v0 * t + Vector3::new(0.0, -9.81, 0.0) * (0.5 * t * t);
+    // The mass marker's point is the centre of mass, not the node's point.
+    let marker_p = vec3(sys.marker_output(m, OutputVariableType::Position).unwrap());
+    assert_eq!(marker_p, com(&sys));
     assert!((com(&sys) - want).norm() < 1e-12, "{} {}", com(&sys), want);
     let NodeState::RigidBody2D(s) = *sys.node_state(n).unwrap() else {
         panic!()

@@ -161,9 +161,13 @@ impl<T: Real> Marker<T> {
         Ok(())
     }
 
-    /// The body point a body marker refers to: its local position, or the centre of mass of a
-    /// mass marker.
-    fn body_point(&self, view: &View<'_, T>) -> Result<Option<(ObjectIndex, Vector3<T>)>> {
+    /// The body point a body marker refers to (m, body frame): its local position, or the
+    /// centre of mass of a mass marker; `None` for a node marker. `UnknownIndex` for a mass
+    /// marker on an object not in `objects`.
+    pub(super) fn body_point(
+        &self,
+        objects: &[Object<T>],
+    ) -> Result<Option<(ObjectIndex, Vector3<T>)>> {
         Ok(match self {
             Marker::NodePosition { .. } | Marker::NodeCoordinate { .. } => None,
             Marker::BodyPosition {
@@ -174,20 +178,20 @@ impl<T: Real> Marker<T> {
                 object,
                 local_position,
             } => Some((*object, *local_position)),
-            Marker::BodyMass { object } => {
-                let c = match view.object(*object)?.rigid() {
-                    Some(b) => *b.center_of_mass(),
-                    None => Vector3::zeros(),
-                };
-                Some((*object, c))
-            }
+            Marker::BodyMass { object } => Some((
+                *object,
+                objects
+                    .get(object.get())
+                    .ok_or(Error::UnknownIndex)?
+                    .center_of_mass(),
+            )),
         })
     }
 
     /// Position (m, world) and velocity (m/s, world) of the marker's point (the COM for a mass
     /// marker).
     pub fn motion(&self, view: &View<'_, T>) -> Result<(Vector3<T>, Vector3<T>)> {
-        match (self, self.body_point(view)?) {
+        match (self, self.body_point(view.objects)?) {
             (Marker::NodePosition { node }, _) => view.node_motion(*node),
             (_, Some((o, p))) => match view.rigid_object(o)? {
                 Some((_, _, s)) => View::rigid_point_motion(s, &p),

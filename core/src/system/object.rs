@@ -116,6 +116,21 @@ impl<T: Real> Object<T> {
         }
     }
 
+    /// The centre of mass (m, body frame, from the reference point): a rigid body's `c`, a 2D
+    /// rigid body's `[c_x, c_y, 0]`, the point itself for a mass point or the ground.
+    pub fn center_of_mass(&self) -> Vector3<T> {
+        match self {
+            Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. } => {
+                *body.center_of_mass()
+            }
+            Object::RigidBody2D { body, .. } => {
+                let c = body.center_of_mass();
+                Vector3::new(c.x, c.y, T::zero())
+            }
+            _ => Vector3::zeros(),
+        }
+    }
+
     /// `true` if a `MarkerBodyRigid` fits (the body has a rotation Jacobian).
     pub fn has_rotation(&self) -> bool {
         !matches!(self, Object::MassPoint2D { .. })

@@ -485,24 +485,13 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
             } => *marker,
             _ => return None,
         };
-        match self.markers.get(marker.get())? {
-            Marker::BodyPosition {
-                object,
-                local_position,
-            }
-            | Marker::BodyRigid {
-                object,
-                local_position,
-            } => match self.objects.get(object.get())? {
-                Object::RigidBody2D { .. } => {
-                    Some(Vector2::new(local_position.x, local_position.y))
-                }
-                _ => None,
-            },
-            Marker::BodyMass { object } => match self.objects.get(object.get())? {
-                Object::RigidBody2D { body, .. } => Some(body.center_of_mass()),
-                _ => None,
-            },
+        let (object, p) = self
+            .markers
+            .get(marker.get())?
+            .body_point(self.objects)
+            .ok()??;
+        match self.objects.get(object.get())? {
+            Object::RigidBody2D { .. } => Some(Vector2::new(p.x, p.y)),
             _ => None,
         }
     }
