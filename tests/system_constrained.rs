@@ -469,25 +469,7 @@ fn a_spring_on_a_pinned_bar_converges_with_order_two_and_newton_stays_quadratic(
         tau / j_pivot
     };
     let t_end = 0.4f64;
-    let reference = {
-        let h = 1e-6;
-        let (mut th, mut w) = (0.0f64, 0.0f64);
-        for _ in 0..(t_end / h).round() as usize {
-            let k1 = (w, acc(th, w));
-            let k2 = (
-                w + 0.5 * h * k1.1,
-                acc(th + 0.5 * h * k1.0, w + 0.5 * h * k1.1),
-            );
-            let k3 = (
-                w + 0.5 * h * k2.1,
-                acc(th + 0.5 * h * k2.0, w + 0.5 * h * k2.1),
-            );
-            let k4 = (w + h * k3.1, acc(th + h * k3.0, w + h * k3.1));
-            th += h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0);
-            w += h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1);
-        }
-        th
-    };
+    let reference = constrained_support::rk4_second_order(acc, 0.0, 1e-6, t_end).0;
     // (omega h up to 0.11 at the largest step: a spring of 2000 N/m on a 0.6 m lever)
     let steps = [2e-3f64, 1e-3, 5e-4, 2.5e-4];
     let mut errors = Vec::new();

@@ -32,22 +32,31 @@ pub fn elliptic_k(k: f64) -> f64 {
     std::f64::consts::PI / (2.0 * a)
 }
 
+/// `(x, x_t)` at `t_end` of the scalar equation `x_tt = acc(x, x_t)` from `(x0, 0)`: classical
+/// RK4 with step `h` (the references' converged integrator).
+pub fn rk4_second_order(acc: impl Fn(f64, f64) -> f64, x0: f64, h: f64, t_end: f64) -> (f64, f64) {
+    let (mut x, mut w) = (x0, 0.0f64);
+    for _ in 0..(t_end / h).round() as usize {
+        let k1 = (w, acc(x, w));
+        let k2 = (
+            w + 0.5 * h * k1.1,
+            acc(x + 0.5 * h * k1.0, w + 0.5 * h * k1.1),
+        );
+        let k3 = (
+            w + 0.5 * h * k2.1,
+            acc(x + 0.5 * h * k2.0, w + 0.5 * h * k2.1),
+        );
+        let k4 = (w + h * k3.1, acc(x + h * k3.0, w + h * k3.1));
+        x += h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0);
+        w += h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1);
+    }
+    (x, w)
+}
+
 /// `theta(t)` of the pendulum `theta'' = -(g/L) sin(theta)` from rest at `theta0` (rad from
 /// the downward vertical), RK4 with `h = 1e-5`.
 pub fn pendulum_angle(g: f64, l: f64, theta0: f64, t_end: f64) -> f64 {
-    let h = 1e-5;
-    let n = (t_end / h).round() as usize;
-    let f = |th: f64, w: f64| (w, -(g / l) * th.sin());
-    let (mut th, mut w) = (theta0, 0.0);
-    for _ in 0..n {
-        let (k1a, k1b) = f(th, w);
-        let (k2a, k2b) = f(th + 0.5 * h * k1a, w + 0.5 * h * k1b);
-        let (k3a, k3b) = f(th + 0.5 * h * k2a, w + 0.5 * h * k2b);
-        let (k4a, k4b) = f(th + h * k3a, w + h * k3b);
-        th += h / 6.0 * (k1a + 2.0 * k2a + 2.0 * k3a + k4a);
-        w += h / 6.0 * (k1b + 2.0 * k2b + 2.0 * k3b + k4b);
-    }
-    th
+    rk4_second_order(|th, _| -(g / l) * th.sin(), theta0, 1e-5, t_end).0
 }
 
 /// The slider-crank's kinematics from the crank angle `phi`: the rod angle `psi`
@@ -78,26 +87,9 @@ fn inertia(phi: f64) -> f64 {
 /// `J phi_tt + J'/2 phi_t^2 = tau` in the crank angle alone: RK4 with `h = 2e-6`, `J'` by
 /// central differences of the closed form (step 1e-5, error ~1e-11).
 pub fn slider_crank_reference(torque: f64, t_end: f64) -> (f64, f64) {
-    let h = 2e-6;
-    let n = (t_end / h).round() as usize;
     let acc = |phi: f64, w: f64| {
         let dj = (inertia(phi + 1e-5) - inertia(phi - 1e-5)) / 2e-5;
         (torque - 0.5 * dj * w * w) / inertia(phi)
     };
-    let (mut phi, mut w) = (0.0f64, 0.0f64);
-    for _ in 0..n {
-        let k1 = (w, acc(phi, w));
-        let k2 = (
-            w + 0.5 * h * k1.1,
-            acc(phi + 0.5 * h * k1.0, w + 0.5 * h * k1.1),
-        );
-        let k3 = (
-            w + 0.5 * h * k2.1,
-            acc(phi + 0.5 * h * k2.0, w + 0.5 * h * k2.1),
-        );
-        let k4 = (w + h * k3.1, acc(phi + h * k3.0, w + h * k3.1));
-        phi += h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0);
-        w += h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1);
-    }
-    (phi, w)
+    rk4_second_order(acc, 0.0, 2e-6, t_end)
 }
