@@ -341,6 +341,27 @@ pub const SLIDER_CRANK_TORQUE: f64 = 10.0;
 /// Unknowns the slider-crank's Newton matrix holds: 8 coordinates and 7 multipliers.
 pub const SLIDER_CRANK_CAPACITY: usize = 16;
 
+/// The slider-crank's Newton tolerances by precision: Exudyn's (1e-8 relative, 1e-10
+/// absolute) in f64; 1e-5 and 1e-6 in f32, whose rounding is 1e-7.
+fn slider_crank_newton<T: Real>() -> NewtonSettings<T> {
+    if T::EPS.to_f64() > 1e-10 {
+        NewtonSettings {
+            relative_tolerance: T::c(1e-5),
+            absolute_tolerance: T::c(1e-6),
+            max_iterations: 25,
+        }
+    } else {
+        NewtonSettings::default()
+    }
+}
+
+/// `|x - x(phi)|` (m): the slider's `x` against the loop closure of the crank angle `phi`,
+/// `x(phi) = 2 a0 cos(phi) + 2 a1 cos(psi)`, `sin(psi) = -(a0/a1) sin(phi)`.
+fn closure_deviation(phi: f64, x: f64) -> f64 {
+    let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
+    libm::fabs(x - (2.0 * A0 * libm::cos(phi) + 2.0 * A1 * libm::cos(psi)))
+}
+
 /// The slider-crank of Exudyn's `SliderCrank.py` ([`crate::slider_crank`]) from rest in the
 /// straight configuration under the torque, index-3 generalized-alpha with `rho_inf = 0.9`
 /// (Exudyn's default), `dt` = 1 ms. The Newton tolerances follow the precision: Exudyn's
@@ -388,16 +409,7 @@ impl<T: Real> SliderCrankRun<T> {
         let model = SliderCrank {
             torque: T::c(SLIDER_CRANK_TORQUE),
         };
-        let newton = if T::EPS.to_f64() > 1e-10 {
-            NewtonSettings {
-                relative_tolerance: T::c(1e-5),
-                absolute_tolerance: T::c(1e-6),
-                max_iterations: 25,
-            }
-        } else {
-            NewtonSettings::default()
-        };
-        let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(newton)?;
+        let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(slider_crank_newton())?;
         let mut work = Workspace::default();
         // Positions rounded to T satisfy the constraints to T's rounding: assembled.
         let assembly = Assembly {
@@ -447,9 +459,7 @@ pub fn slider_crank<T: Real>(steps: u32) -> Outcome {
         h = hash_all(h, &s.acc[..8]);
         h = hash_all(h, &s.lambda[..7]);
         let phi = s.q[2].to_f64();
-        let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
-        let x = 2.0 * A0 * libm::cos(phi) + 2.0 * A1 * libm::cos(psi);
-        error = worse(error, libm::fabs(s.q[6].to_f64() - x));
+        error = worse(error, closure_deviation(phi, s.q[6].to_f64()));
     }
     Outcome {
         steps,
@@ -473,13 +483,7 @@ impl<T: Real> SliderCrankSystem<T> {
     pub fn new() -> Result<Self> {
         let mut alpha = AlphaSettings::default();
         alpha.spectral_radius = T::c(0.9);
-        if T::EPS.to_f64() > 1e-10 {
-            alpha.newton = NewtonSettings {
-                relative_tolerance: T::c(1e-5),
-                absolute_tolerance: T::c(1e-6),
-                max_iterations: 25,
-            };
-        }
+        alpha.newton = slider_crank_newton();
         // Positions rounded to T satisfy the constraints to T's rounding: assembled.
         alpha.assembly.tolerance = T::EPS * T::c(64.0);
         alpha.assembly.solve = true;
@@ -559,24 +563,17 @@ pub fn slider_crank_system<T: Real>(steps: u32) -> Outcome {
             return Outcome::failed(k, h);
         }
         for n in run.nodes {
-            match run.sys.node_state(n) {
+            let (q, q_t, q_tt): (&[T], &[T], &[T]) = match run.sys.node_state(n) {
                 Ok(NodeState::RigidBody2D(s)) => {
-                    h = hash_all(h, s.q.as_slice());
-                    h = hash_all(h, s.q_t.as_slice());
-                    h = hash_all(h, s.q_tt.as_slice());
+                    (s.q.as_slice(), s.q_t.as_slice(), s.q_tt.as_slice())
                 }
-                Ok(NodeState::Point2D(s)) => {
-                    h = hash_all(h, s.q.as_slice());
-                    h = hash_all(h, s.q_t.as_slice());
-                    h = hash_all(h, s.q_tt.as_slice());
-                }
+                Ok(NodeState::Point2D(s)) => (s.q.as_slice(), s.q_t.as_slice(), s.q_tt.as_slice()),
                 _ => return Outcome::failed(k, h),
-            }
+            };
+            h = hash_all(hash_all(hash_all(h, q), q_t), q_tt);
         }
         let (phi, x) = run.angle_and_slider();
-        let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
-        let closure = 2.0 * A0 * libm::cos(phi) + 2.0 * A1 * libm::cos(psi);
-        error = worse(error, libm::fabs(x - closure));
+        error = worse(error, closure_deviation(phi, x));
     }
     Outcome {
         steps,
