@@ -77,28 +77,55 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         };
-        newton = 0;
-        let start = Instant::now();
-        for _ in 0..steps {
-            match solver.step(&model, &mut s, &mut work, h) {
-                Ok(r) => newton += u64::from(r.newton_iterations),
-                Err(e) => {
-                    eprintln!("step: {e}");
-                    return ExitCode::from(1);
-                }
-            }
-        }
-        times.push(start.elapsed().as_secs_f64() * 1e9 / steps as f64);
+        let timed = timed_steps(steps, || {
+            solver
+                .step(&model, &mut s, &mut work, h)
+                .map(|r| r.newton_iterations)
+                .map_err(|e| format!("{e}"))
+        });
+        let Ok((ns, n)) = timed.map_err(|e| eprintln!("step: {e}")) else {
+            return ExitCode::from(1);
+        };
+        times.push(ns);
+        newton = n;
         x = s.q[6];
     }
+    print_result(h, rho, steps, false, &mut times, newton, x);
+    ExitCode::SUCCESS
+}
+
+/// Runs `step` `steps` times: ns per step and the Newton iterations it reported in all.
+fn timed_steps(
+    steps: usize,
+    mut step: impl FnMut() -> Result<u32, String>,
+) -> Result<(f64, u64), String> {
+    let mut newton = 0u64;
+    let start = Instant::now();
+    for _ in 0..steps {
+        newton += u64::from(step()?);
+    }
+    Ok((start.elapsed().as_secs_f64() * 1e9 / steps as f64, newton))
+}
+
+/// Prints the JSON line of a run: the step, spectral radius, ns per step (min and median over
+/// the repeats), Newton iterations per step, the slider's final x (m).
+fn print_result(
+    h: f64,
+    rho: f64,
+    steps: usize,
+    system: bool,
+    times: &mut [f64],
+    newton: u64,
+    x: f64,
+) {
     times.sort_by(f64::total_cmp);
+    let kind = if system { "\"system\":true," } else { "" };
     println!(
-        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
+        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},{kind}\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
         times[0],
         times[times.len() / 2],
         newton as f64 / steps as f64
     );
-    ExitCode::SUCCESS
 }
 
 /// The system of items, stepped by `System::step` (module docs).
@@ -122,28 +149,20 @@ fn run_system(steps: usize, t_end: f64, rho: f64, repeats: usize) -> ExitCode {
             eprintln!("assemble: {e:?}");
             return ExitCode::from(1);
         }
-        newton = 0;
-        let start = Instant::now();
-        for _ in 0..steps {
-            match sys.step(h, &mut NoSink) {
-                Ok(r) => newton += u64::from(r.newton_iterations),
-                Err(e) => {
-                    eprintln!("step: {e:?}");
-                    return ExitCode::from(1);
-                }
-            }
-        }
-        times.push(start.elapsed().as_secs_f64() * 1e9 / steps as f64);
+        let timed = timed_steps(steps, || {
+            sys.step(h, &mut NoSink)
+                .map(|r| r.newton_iterations)
+                .map_err(|e| format!("{e:?}"))
+        });
+        let Ok((ns, n)) = timed.map_err(|e| eprintln!("step: {e}")) else {
+            return ExitCode::from(1);
+        };
+        times.push(ns);
+        newton = n;
         if let Ok(NodeState::Point2D(p)) = sys.node_state(slider) {
             x = 2.0 * slider_crank::A0 + 2.0 * slider_crank::A1 + p.q.x;
         }
     }
-    times.sort_by(f64::total_cmp);
-    println!(
-        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"system\":true,\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
-        times[0],
-        times[times.len() / 2],
-        newton as f64 / steps as f64
-    );
+    print_result(h, rho, steps, true, &mut times, newton, x);
     ExitCode::SUCCESS
 }
