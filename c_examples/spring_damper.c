@@ -17,7 +17,7 @@
 #define STEPS 10000
 #define ROW 4 /* t, displacement x, y, z */
 
-static mbs_system sys; /* 129 KiB: static storage, no malloc */
+static mbs_system sys; /* MBS_SYSTEM_SIZE bytes: static storage, no malloc */
 static double rows[(STEPS + 1) * ROW];
 
 static const double L = 0.5, M = 1.6, K = 4000.0, D = 8.0, F = 80.0, U0 = -0.08, V0 = 1.0;

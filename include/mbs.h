@@ -85,9 +85,8 @@
 /**
  * Capacity of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
  * constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
- * 12 planar links on 12 revolute joints (36 + 24). The workspace is
- * with the two states it steps between `(2 * 64^2 + 23 * 64 + 2) * 8` bytes, 77,328 B of the
- * storage.
+ * 12 planar links on 12 revolute joints (36 + 24). The workspace, with the two states it
+ * steps between, takes `(2 * 64^2 + 23 * 64 + 2) * 8` bytes of the storage.
  */
 #define MBS_SYSTEM_SOLVER_CAPACITY 64
 

@@ -33,7 +33,7 @@ fn ok(s: MbsStatus) {
     assert!(mbs_status_is_ok(s), "status {s}");
 }
 
-/// A C system in a box (130 KB), initialized.
+/// A C system in a box (`MBS_SYSTEM_SIZE` bytes, off the test thread's stack), initialized.
 fn new_system(coupling: MbsCoupling, rho: f64, formulation: MbsFormulation) -> Box<mbs_system> {
     let mut s = Box::new(mbs_system {
         _opaque: [0; MBS_SYSTEM_WORDS],

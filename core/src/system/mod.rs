@@ -134,11 +134,11 @@ pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0>;
 
 /// [`FirmwareSystem`] with 8 constraints and a generalized-alpha workspace of 24 coordinates
 /// plus equations (a slider-crank needs 15, a four-bar of three 2D links 17): about
-/// `(2 * 24^2 + 23 * 24 + 2) * size_of::<T>()` bytes more, 6.8 KB in `f32`.
+/// `(2 * 24^2 + 23 * 24 + 2) * size_of::<T>()` bytes more (docs/constraints.md has the sizes).
 pub type FirmwareConstrainedSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0, 8, 24>;
 
 /// A system sized for a host (simulation, tests, benchmarks of up to ~250 bodies): 256 nodes,
 /// 256 objects, 768 markers, 512 loads, 512 connectors, 64 sensors, custom graphics for 32
 /// objects, 128 constraints and a generalized-alpha workspace of 96 coordinates plus equations
-/// (e.g. 16 planar links on 24 revolute joints; 165 KB in `f64`).
+/// (e.g. 16 planar links on 24 revolute joints).
 pub type HostSystem<T> = System<T, 256, 256, 768, 512, 512, 64, 32, 128, 96>;

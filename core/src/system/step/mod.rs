@@ -214,7 +214,8 @@ impl<
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
         // Kahan's compensated sum: t1 = t + dt with the rounding of the earlier sums carried,
-        // so 10^7 steps of 1e-4 end at 1000 s to a rounding (a plain sum drifts by 1.6e-6 s).
+        // so n steps of h end at n h to a rounding (a plain running sum drifts by a rounding
+        // per step).
         let y = dt - self.time_carry;
         let t1 = self.time + y;
         let carry = (t1 - self.time) - y;
