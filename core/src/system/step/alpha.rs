@@ -893,11 +893,6 @@ impl<
         const W: usize,
     > System<T, N, O, M, L, C, S, G, K, W>
 {
-    /// The system's items as a constrained model (layout as assembled).
-    fn model(&self) -> SystemModel<'_, T, N, K> {
-        model_of!(self)
-    }
-
     /// The layout of the coordinates and equations for generalized-alpha, checked: every node
     /// 2D (`NotSupportedByScheme` at a 3D rigid-body node), every constraint between markers
     /// it can join (`MarkerNotSupported` at the constraint), `n + m` (`n + 2m` stabilized)
@@ -912,7 +907,7 @@ impl<
         if need > W {
             return Err(SystemError::new(Error::CapacityFull, ItemRef::System));
         }
-        self.model().check_constraints()
+        model_of!(self).check_constraints()
     }
 
     /// Consistent start values for generalized-alpha at the current time from the current node
