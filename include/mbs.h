@@ -1721,8 +1721,7 @@ typedef struct mbs_system_solve_report {
 
 /**
  * The system's integration scheme cannot step this item: a constraint with an explicit
- * coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`), or a 3D rigid body with
- * generalized-alpha (select `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` and an explicit coupling).
+ * coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`).
  */
 #define MBS_ERR_NOT_SUPPORTED_BY_SCHEME 114
 
@@ -3580,9 +3579,9 @@ mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_syst
  * `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
  * `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
  * `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN),
- * `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling, or a 3D rigid
- * body with generalized-alpha). With `MBS_COUPLING_GENERALIZED_ALPHA` also: every constraint
- * joins 2D bodies (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
+ * `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling). With
+ * `MBS_COUPLING_GENERALIZED_ALPHA` (3D rigid bodies in Euler parameters) also: every
+ * constraint joins bodies it can join (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
  * `MBS_SYSTEM_SOLVER_CAPACITY` (`MBS_ERR_CAPACITY_FULL`), and the start values are computed:
  * the current positions and velocities satisfy the constraints to `alpha_assembly_tolerance`
  * (`MBS_ERR_CONSTRAINT_VIOLATED`) or are projected onto them (`alpha_assembly_solve`), and the
@@ -3592,7 +3591,8 @@ mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_syst
  * # Safety
  * `sys` is null or an `mbs_system`; `failed_item` is null or writable.
  */
-mbs_status mbs_system_assemble(struct mbs_system *sys, struct mbs_item_ref *failed_item);
+mbs_status mbs_system_assemble(struct mbs_system *sys,
+                               struct mbs_item_ref *failed_item);
 
 /**
  * Advances the system by `dt` (s) from its current time (a compensated sum of the steps: `n`
@@ -3633,7 +3633,7 @@ mbs_status mbs_system_step(struct mbs_system *sys,
  * default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
  * the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
  * `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
- * coupling: 2D systems only (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at a 3D rigid body).
+ * coupling.
  * `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
  * (`mbs_system_set_settings`), as `mbs_system_step` does.
  *

@@ -346,7 +346,8 @@ fn bad_input_is_refused() {
         small.assemble().map_err(|e| (e.error, e.item)),
         Err((Error::CapacityFull, ItemRef::System))
     );
-    // A 3D rigid body with generalized-alpha.
+    // A planar constraint on a 3D rigid body (stepped by generalized-alpha in Euler
+    // parameters, but not joined by the planar constraints).
     let mut rigid = Sys::new();
     rigid.set_settings(alpha_settings()).unwrap();
     let mass = mbs_core::inertia::MassProperties::new(
@@ -355,15 +356,27 @@ fn bad_input_is_refused() {
         nalgebra::Matrix3::identity(),
     )
     .unwrap();
+    let body = rigid
+        .create_rigid_body(&mass, &mbs_core::system::RigidBodySpec::at(Vector3::x()))
+        .unwrap();
+    let g = rigid
+        .add_object(Object::Ground(ObjectGround::new(Vector3::zeros()).unwrap()))
+        .unwrap();
+    let a = rigid
+        .add_marker(Marker::body_position(g, Vector3::zeros()).unwrap())
+        .unwrap();
+    let b = rigid
+        .add_marker(Marker::body_position(body.object, Vector3::zeros()).unwrap())
+        .unwrap();
     rigid
-        .create_rigid_body(
-            &mass,
-            &mbs_core::system::RigidBodySpec::at(Vector3::zeros()),
-        )
+        .add_constraint(Constraint::revolute_2d([a, b]).unwrap())
         .unwrap();
     assert_eq!(
         rigid.assemble().map_err(|e| (e.error, e.item)),
-        Err((Error::NotSupportedByScheme, ItemRef::Node(NodeIndex(0))))
+        Err((
+            Error::MarkerNotSupported,
+            ItemRef::Constraint(ConstraintIndex(0))
+        ))
     );
     let _ = AlphaSettings::<f64>::default();
     let _ = MassPoint2D::new(1.0).unwrap();

@@ -510,6 +510,12 @@ fn rigid_body_on_an_off_centre_spring_damper_is_second_order() {
             1.4,
             "held loads",
         ),
+        (
+            SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha),
+            1.85,
+            2.2,
+            "generalized-alpha, Euler parameters",
+        ),
     ] {
         let errs: Vec<[f64; 3]> = dts
             .iter()

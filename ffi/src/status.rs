@@ -55,8 +55,7 @@ pub const MBS_ERR_NEWTON_NOT_CONVERGED: MbsStatus = 112;
 /// give consistent positions).
 pub const MBS_ERR_CONSTRAINT_VIOLATED: MbsStatus = 113;
 /// The system's integration scheme cannot step this item: a constraint with an explicit
-/// coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`), or a 3D rigid body with
-/// generalized-alpha (select `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` and an explicit coupling).
+/// coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`).
 pub const MBS_ERR_NOT_SUPPORTED_BY_SCHEME: MbsStatus = 114;
 /// An internal error that should be impossible (a caught panic).
 pub const MBS_ERR_PANIC: MbsStatus = 199;

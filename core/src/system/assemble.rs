@@ -41,8 +41,8 @@ impl<
     ///    `NotSupportedByScheme` (only generalized-alpha keeps constraints);
     /// 6. the forces can be evaluated in the current state (a callback writing NaN, a
     ///    spring of zero length, ... are found here, naming the load or connector);
-    /// 7. with [`Coupling::GeneralizedAlpha`]: every node is 2D (`NotSupportedByScheme` at a
-    ///    3D rigid-body node), every constraint joins 2D bodies (`MarkerNotSupported`),
+    /// 7. with [`Coupling::GeneralizedAlpha`]: every constraint joins bodies it can join
+    ///    (`MarkerNotSupported`),
     ///    coordinates plus equations fit the capacity `W` (`CapacityFull`), and the start
     ///    values are computed ([`AlphaSettings::assembly`](super::AlphaSettings::assembly)): the positions and velocities
     ///    satisfy the constraints to the tolerance (`ConstraintViolated`) or are projected

@@ -29,12 +29,14 @@
 //!
 //! # Generalized-alpha and constraints
 //! [`Coupling::GeneralizedAlpha`] steps the whole system as one index-3 DAE,
-//! `M q_tt + C_q^T lambda = Q`, `C(q) = 0`, in the coordinates of its 2D nodes (see
-//! [`Constraint`] for the constraints, `step/alpha.rs` for how the system becomes the model of
+//! `M q_tt + C_q^T lambda = Q`, `C(q) = 0`, in the coordinates of its nodes, a 3D rigid
+//! body's in Euler parameters with their normalization as a constraint, as Exudyn's
+//! `NodeRigidBodyEP` (see [`Constraint`] for the constraints, `step/alpha.rs` for how the
+//! system becomes the model of
 //! [`ConstrainedAlpha`](crate::integrators::constrained::ConstrainedAlpha)). It is the only
 //! coupling that keeps constraints: with another one a constraint is refused at `assemble`
-//! (`NotSupportedByScheme`); it does not step 3D rigid bodies yet (`NotSupportedByScheme` at
-//! their node).
+//! (`NotSupportedByScheme`). At `rho_inf = 1` a system with 3D rigid bodies (or any
+//! constraint) needs [`Formulation::StabilizedIndex2`](crate::integrators::constrained::Formulation).
 //!
 //! # The coupled integrator
 //! Velocity coordinates `V` per body: a mass point `q_t` (m/s, world, 2); a rigid body its

@@ -82,9 +82,9 @@ fn system_error(e: SystemError, failed: *mut mbs_item_ref) -> MbsStatus {
 /// `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
 /// `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
 /// `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN),
-/// `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling, or a 3D rigid
-/// body with generalized-alpha). With `MBS_COUPLING_GENERALIZED_ALPHA` also: every constraint
-/// joins 2D bodies (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
+/// `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling). With
+/// `MBS_COUPLING_GENERALIZED_ALPHA` (3D rigid bodies in Euler parameters) also: every
+/// constraint joins bodies it can join (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
 /// `MBS_SYSTEM_SOLVER_CAPACITY` (`MBS_ERR_CAPACITY_FULL`), and the start values are computed:
 /// the current positions and velocities satisfy the constraints to `alpha_assembly_tolerance`
 /// (`MBS_ERR_CONSTRAINT_VIOLATED`) or are projected onto them (`alpha_assembly_solve`), and the
@@ -228,7 +228,7 @@ pub struct mbs_system_solve_report {
 /// default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
 /// the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
 /// `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
-/// coupling: 2D systems only (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at a 3D rigid body).
+/// coupling.
 /// `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
 /// (`mbs_system_set_settings`), as `mbs_system_step` does.
 ///

@@ -1,20 +1,30 @@
 //! The whole system as one constrained mechanical system ([`ConstrainedModel`]) for the
-//! generalized-alpha coupling: the coordinates of all 2D nodes in one vector, the bodies' mass
+//! generalized-alpha coupling: the coordinates of all nodes in one vector, the bodies' mass
 //! matrices, the loads' and connectors' generalized forces, and the constraints' equations.
 //!
-//! The vector `q` holds each node's coordinates in node order (Exudyn's ODE2 coordinates:
-//! displacements from the node's reference): a `NodePoint2D` 2 (`x, y`, m), a
-//! `NodeRigidBody2D` 3 (`x, y` m, `theta` rad), a ground node none; the rows of `C` hold each
-//! constraint's equations in constraint order. With these, `M q_tt + C_q^T lambda = Q + f_v`
-//! where `Q` is the sum of the loads' and connectors' `J^T f` (as the explicit couplings use
-//! it) and `f_v` the 2D rigid bodies' centrifugal force of an offset centre of mass.
+//! The vector `q` holds each node's coordinates in node order (Exudyn's ODE2 coordinates): a
+//! `NodePoint2D` 2 (`x, y`, m) and a `NodeRigidBody2D` 3 (`x, y` m, `theta` rad), displacements
+//! from the node's reference; a 3D rigid-body node 7, its position and Euler parameters
+//! (`r` m world, `e`: [`euler_parameters`](super::euler_parameters), Exudyn's
+//! `NodeRigidBodyEP`); a ground node none. The rows of `C` hold first each 3D rigid node's
+//! normalization `e . e - 1 = 0` in node order, then each constraint's equations in
+//! constraint order. With these, `M q_tt + C_q^T lambda = Q + f_v` where `Q` is the sum of the
+//! loads' and connectors' `J^T f` (as the explicit couplings use it; a 3D body's mapped to `e`
+//! by `Gb^T`) and `f_v` the rigid bodies' centrifugal and gyroscopic forces.
+//!
+//! The orientation the node states carry is `e / |e|`: a unit quaternion to round-off, while
+//! `e` itself keeps `|e| = 1` to the Newton tolerance.
 //!
 //! The Newton matrix's Jacobians: constraints analytic (`C_q`, `d(C_q^T lambda)/dq`, the
 //! velocity terms: [`crate::constraints::planar`]); loads analytic (a force at a point `p` of a
 //! 2D rigid body gives `dQ_theta/dtheta = -(R p) . f`; torques and forces on points do not depend
-//! on `q`); `f_v` analytic; connectors by forward differences over their two nodes'
-//! coordinates and velocities (one evaluation of that connector per coordinate).
+//! on `q`); `f_v` analytic (of a 3D body its velocity Jacobian only); connectors by forward
+//! differences over their two 2D nodes' coordinates and velocities (one evaluation of that
+//! connector per coordinate). Left out of the Newton matrix, as the derivative of `M(q)` is:
+//! how a 3D body's loads, connectors, `f_v` and joints' `C_q^T lambda` change with its `e`
+//! (terms of order `h^2` against `M`; the iteration converges linearly with that rate).
 
+use super::euler_parameters::{self as ep, EP_COORDINATES};
 use super::zeros;
 use crate::body::Generalized;
 use crate::constraints::planar::{self, MarkerState, PlanarMarker};
@@ -24,6 +34,7 @@ use crate::integrators::constrained::{
 };
 use crate::nodes::rigid2d::{Rigid2DConfiguration, Rigid2DState};
 use crate::nodes::Point2DState;
+use crate::state::RigidState;
 use crate::system::connector::Connector;
 use crate::system::constraint::Constraint;
 use crate::system::error::{SystemError, SystemResult};
@@ -38,7 +49,7 @@ use crate::system::view::View;
 use crate::{Error, Real, Result};
 use core::cell::Cell;
 use heapless::Vec;
-use nalgebra::{Vector2, Vector3};
+use nalgebra::{Vector2, Vector3, Vector4};
 
 /// Where each node's coordinates and each constraint's equations sit in the solver's vectors
 /// (set when the system is assembled for generalized-alpha).
@@ -54,21 +65,25 @@ pub struct Layout<const N: usize, const K: usize> {
     pub(crate) m: usize,
 }
 
+/// Number of coordinates of `node` in the solver's vector (module docs).
+fn coordinates_of<T: Real>(node: &Node<T>) -> usize {
+    match node {
+        Node::RigidBody(_) => EP_COORDINATES,
+        n => n.coordinates(),
+    }
+}
+
 impl<const N: usize, const K: usize> Layout<N, K> {
-    /// The layout of `nodes` and `constraints`. `NotSupportedByScheme` at a 3D rigid-body node.
+    /// The layout of `nodes` and `constraints` (module docs); `CapacityFull` past `u16`.
     pub fn of<T: Real>(nodes: &[Node<T>], constraints: &[Constraint<T>]) -> SystemResult<Self> {
         let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
         let mut layout = Layout::default();
-        for (i, node) in nodes.iter().enumerate() {
-            if matches!(node, Node::RigidBody(_)) {
-                return Err(SystemError::new(
-                    Error::NotSupportedByScheme,
-                    ItemRef::Node(NodeIndex(i as u16)),
-                ));
-            }
+        for node in nodes {
             let at = u16::try_from(layout.n).map_err(|_| full())?;
             layout.offsets.push(at).map_err(|_| full())?;
-            layout.n += node.coordinates();
+            layout.n += coordinates_of(node);
+            // The normalization rows come first.
+            layout.m += usize::from(matches!(node, Node::RigidBody(_)));
         }
         for c in constraints {
             let at = u16::try_from(layout.m).map_err(|_| full())?;
@@ -223,7 +238,18 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
                     q_t: Vector3::new(at(0, v)?, at(1, v)?, at(2, v)?),
                     q_tt: Vector3::zeros(),
                 }),
-                Node::RigidBody(_) => return Err(Error::NotSupportedByScheme),
+                Node::RigidBody(_) => {
+                    let (r, e) = (vec3(q, o)?, vec4(q, o + 3)?);
+                    let (v, e_t) = (vec3(v, o)?, vec4(v, o + 3)?);
+                    // The orientation e / |e| (|e| = 1 only at convergence).
+                    let unit = ep::quaternion(&e)
+                        .normalized()
+                        .ok_or(Error::NonFiniteState)?;
+                    let mut s = RigidState::at_rest(r, unit);
+                    s.velocity = v;
+                    s.angular_velocity = ep::g_body(&e) * e_t;
+                    NodeState::RigidBody(s)
+                }
             };
             out.push(s).map_err(|_| Error::CapacityFull)?;
         }
@@ -259,19 +285,41 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
         })
     }
 
-    /// Adds node-wise generalized forces `g` to the coordinate vector `f`.
-    fn scatter(&self, g: &[Generalized<T>], f: &mut [T]) {
+    /// The 3D rigid bodies ([`Object::RigidBody`], [`Object::BodyCylinder`]): each with its
+    /// node's offset.
+    fn rigid_bodies_3d(
+        &self,
+    ) -> impl Iterator<Item = (&'a crate::bodies::rigid_body::RigidBody<T>, usize)> + '_ {
+        self.objects.iter().filter_map(move |o| match o {
+            Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
+                Some((body, self.offset(*node).ok()?))
+            }
+            _ => None,
+        })
+    }
+
+    /// Adds node-wise generalized forces `g` to the coordinate vector `f` (a 3D rigid node's
+    /// `[f; tau_ref]` as `[f; Gb^T tau_ref]` at its Euler parameters in `q`).
+    fn scatter(&self, g: &[Generalized<T>], q: &[T], f: &mut [T]) -> Result<()> {
         for (i, node) in self.nodes.iter().enumerate() {
             let (Some(o), Some(gi)) = (self.layout.offsets.get(i), g.get(i)) else {
                 continue;
             };
             let o = usize::from(*o);
+            if let Node::RigidBody(_) = node {
+                let tau = Vector3::new(gi[3], gi[4], gi[5]);
+                let ge = ep::g_body(&vec4(q, o + 3)?).transpose() * tau;
+                let all = [gi[0], gi[1], gi[2], ge[0], ge[1], ge[2], ge[3]];
+                add_at(f, o, &all);
+                continue;
+            }
             for k in 0..node.coordinates() {
                 if let Some(x) = f.get_mut(o + k) {
                     *x += gi[k];
                 }
             }
         }
+        Ok(())
     }
 
     /// A position or rigid marker as a planar marker; `MarkerNotSupported` on a 3D body.
@@ -364,6 +412,16 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
             }
         }
         Ok(())
+    }
+
+    /// The 3D rigid nodes: the row of each one's normalization and its offset in `q`.
+    fn normalizations(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.nodes
+            .iter()
+            .zip(self.layout.offsets.iter())
+            .filter(|(n, _)| matches!(n, Node::RigidBody(_)))
+            .enumerate()
+            .map(|(row, (_, o))| (row, usize::from(*o)))
     }
 
     /// Row of constraint `k`.
@@ -497,6 +555,29 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
     }
 }
 
+/// Entries `o..o + 3` of `x` as a vector; `UnknownIndex` outside `x`.
+fn vec3<T: Real>(x: &[T], o: usize) -> Result<Vector3<T>> {
+    match x.get(o..o + 3) {
+        Some(s) => Ok(Vector3::new(s[0], s[1], s[2])),
+        None => Err(Error::UnknownIndex),
+    }
+}
+
+/// Entries `o..o + 4` of `x` as a vector; `UnknownIndex` outside `x`.
+fn vec4<T: Real>(x: &[T], o: usize) -> Result<Vector4<T>> {
+    match x.get(o..o + 4) {
+        Some(s) => Ok(Vector4::new(s[0], s[1], s[2], s[3])),
+        None => Err(Error::UnknownIndex),
+    }
+}
+
+/// Adds `values` to `f` from index `o` on (entries outside `f` are skipped).
+fn add_at<T: Real>(f: &mut [T], o: usize, values: &[T]) {
+    for (x, v) in f.iter_mut().skip(o).zip(values) {
+        *x += *v;
+    }
+}
+
 /// Coordinate `i` (or its velocity) of a 2D node's state.
 fn coordinate_mut<T: Real>(s: &mut NodeState<T>, i: usize, rate: bool) -> Option<&mut T> {
     match (s, rate) {
@@ -534,6 +615,14 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
                 }
             }
         }
+        for (body, off) in self.rigid_bodies_3d() {
+            let m = ep::mass_matrix(body, &vec4(q, off + 3)?);
+            for i in 0..EP_COORDINATES {
+                for j in 0..EP_COORDINATES {
+                    out.add(off + i, off + j, m[(i, j)]);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -553,7 +642,7 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
         {
             return Err(self.fail(e.error, e.item));
         }
-        self.scatter(&g, f);
+        self.scatter(&g, q, f)?;
         for (body, config, off) in self.rigid_bodies(q, v) {
             let fv = body.quadratic_velocity_force(&config);
             for i in 0..2 {
@@ -561,6 +650,10 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
                     *x += fv[i];
                 }
             }
+        }
+        for (body, off) in self.rigid_bodies_3d() {
+            let fv = ep::quadratic_velocity_force(body, &vec4(q, off + 3)?, &vec4(v, off + 3)?);
+            add_at(f, off, &fv);
         }
         Ok(())
     }
@@ -611,6 +704,12 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
         out: &mut Block<'_, T, S>,
     ) -> Option<Result<()>> {
         let l = |i: usize| lambda.get(i).copied().unwrap_or(T::zero());
+        // d(2 e lambda)/de = 2 lambda E of each normalization.
+        for (row, o) in self.normalizations() {
+            for k in 0..4 {
+                out.add(o + 3 + k, o + 3 + k, a * T::c(2.0) * l(row));
+            }
+        }
         Some(self.each(q, q, |row, c, ends| {
             let Evaluated::Planar(m0, m1) = ends else {
                 return Some(()); // a coordinate constraint is linear
@@ -651,6 +750,16 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
         v: &[T],
         out: &mut [T],
     ) -> Option<Result<()>> {
+        // (C_q q_t)_q q_t = 2 e_t . e_t of each normalization.
+        for (row, o) in self.normalizations() {
+            let e_t = match vec4(v, o + 3) {
+                Ok(x) => x,
+                Err(e) => return Some(Err(e)),
+            };
+            if let Some(x) = out.get_mut(row) {
+                *x = T::c(2.0) * e_t.dot(&e_t);
+            }
+        }
         Some(self.each(q, v, |row, c, ends| {
             let Evaluated::Planar(m0, m1) = ends else {
                 *out.get_mut(row)? = T::zero(); // a coordinate constraint's is zero
@@ -694,7 +803,19 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
         mut c: Option<&mut [T]>,
         mut jac: Option<&mut Block<'_, T, S>>,
     ) -> Result<()> {
-        let mut scratch = [T::zero(); 2];
+        // e . e - 1 = 0 of each 3D rigid node: C_q = 2 e^T.
+        for (row, o) in self.normalizations() {
+            let e = vec4(q, o + 3)?;
+            if let Some(x) = c.as_deref_mut().and_then(|c| c.get_mut(row)) {
+                *x = e.dot(&e) - T::one();
+            }
+            if let Some(j) = jac.as_deref_mut() {
+                for k in 0..4 {
+                    j.add(row, o + 3 + k, T::c(2.0) * e[k]);
+                }
+            }
+        }
+        let mut scratch = [T::zero(); 6];
         self.each(q, q, |row, con, ends| {
             let cc: &mut [T] = match c.as_deref_mut() {
                 Some(c) => c.get_mut(row..)?,
@@ -761,6 +882,18 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
                 out.add(off + i, off + 2, a * dq[i] + b * dv[i]);
             }
         }
+        // A 3D body's f_v: its velocity Jacobian (module docs).
+        if b != T::zero() {
+            for (body, off) in self.rigid_bodies_3d() {
+                let (e, e_t) = (vec4(q, off + 3)?, vec4(v, off + 3)?);
+                let d = ep::quadratic_velocity_jacobian(body, &e, &e_t);
+                for i in 0..EP_COORDINATES {
+                    for k in 0..4 {
+                        out.add(off + i, off + 3 + k, b * d[(i, k)]);
+                    }
+                }
+            }
+        }
         // Loads: a force f at the point p of a 2D rigid body: dQ_theta/dtheta = -(R p) . f.
         if self.connectors.is_empty() && !self.loads.iter().any(|l| self.load_point(l).is_some()) {
             return Ok(()); // nothing else depends on q or q_t
@@ -820,17 +953,26 @@ macro_rules! model_of {
     };
 }
 
-/// The node states' coordinates, velocities and accelerations into `st` (first `n` entries).
+/// The node states' coordinates, velocities and accelerations into `st` (first `n` entries);
+/// a 3D rigid node's only with `rigid` (at a start: while stepping, the Euler parameters in `st`
+/// are the state and the node state their normalized image).
 fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
     layout: &Layout<N, K>,
     states: &[NodeState<T>],
     st: &mut ConstrainedState<T, W>,
+    rigid: bool,
 ) {
     for (s, o) in states.iter().zip(layout.offsets.iter()) {
         let o = usize::from(*o);
+        let ep_buf;
         let (q, v, a): (&[T], &[T], &[T]) = match s {
             NodeState::Point2D(p) => (p.q.as_slice(), p.q_t.as_slice(), p.q_tt.as_slice()),
             NodeState::RigidBody2D(r) => (r.q.as_slice(), r.q_t.as_slice(), r.q_tt.as_slice()),
+            NodeState::RigidBody(r) if rigid => {
+                ep_buf = euler_parameter_state(r);
+                let [q, v, a] = &ep_buf;
+                (q.as_slice(), v.as_slice(), a.as_slice())
+            }
             _ => continue,
         };
         for i in 0..q.len() {
@@ -847,7 +989,23 @@ fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
     }
 }
 
-/// `st`'s coordinates, velocities and accelerations into the node states.
+/// A rigid state's Euler-parameter coordinates, velocities and accelerations (`[r; e]`,
+/// `[v; e_t]`, `[a; e_tt]`; `e` its orientation, taken as unit).
+fn euler_parameter_state<T: Real>(r: &RigidState<T>) -> [[T; EP_COORDINATES]; 3] {
+    let o = &r.orientation;
+    let e = Vector4::new(o.w, o.x, o.y, o.z);
+    let e_t = ep::rates(&e, &r.angular_velocity);
+    let e_tt = ep::accelerations(&e, &e_t, &r.angular_acceleration);
+    let join = |p: &Vector3<T>, x: &Vector4<T>| [p.x, p.y, p.z, x[0], x[1], x[2], x[3]];
+    [
+        join(&r.position, &e),
+        join(&r.velocity, &e_t),
+        join(&r.acceleration, &e_tt),
+    ]
+}
+
+/// `st`'s coordinates, velocities and accelerations into the node states (a 3D rigid node's
+/// orientation `e / |e|`, its body-frame rates `Gb(e) e_t` and `Gb(e) e_tt`).
 fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
     layout: &Layout<N, K>,
     st: &ConstrainedState<T, W>,
@@ -855,6 +1013,26 @@ fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
 ) {
     for (s, o) in states.iter_mut().zip(layout.offsets.iter()) {
         let o = usize::from(*o);
+        if let NodeState::RigidBody(r) = s {
+            let (Ok(p), Ok(e), Ok(v), Ok(e_t), Ok(a), Ok(e_tt)) = (
+                vec3(&st.q, o),
+                vec4(&st.q, o + 3),
+                vec3(&st.v, o),
+                vec4(&st.v, o + 3),
+                vec3(&st.acc, o),
+                vec4(&st.acc, o + 3),
+            ) else {
+                continue;
+            };
+            let g = ep::g_body(&e);
+            r.position = p;
+            r.orientation = ep::quaternion(&e).normalized().unwrap_or(r.orientation);
+            r.velocity = v;
+            r.angular_velocity = g * e_t;
+            r.acceleration = a;
+            r.angular_acceleration = g * e_tt;
+            continue;
+        }
         let (q, v, a): (&mut [T], &mut [T], &mut [T]) = match s {
             NodeState::Point2D(p) => (
                 p.q.as_mut_slice(),
@@ -893,9 +1071,8 @@ impl<
         const W: usize,
     > System<T, N, O, M, L, C, S, G, K, W>
 {
-    /// The layout of the coordinates and equations for generalized-alpha, checked: every node
-    /// 2D (`NotSupportedByScheme` at a 3D rigid-body node), every constraint between markers
-    /// it can join (`MarkerNotSupported` at the constraint), `n + m` (`n + 2m` stabilized)
+    /// The layout of the coordinates and equations for generalized-alpha, checked: every
+    /// constraint between markers it can join (`MarkerNotSupported` at the constraint), `n + m` (`n + 2m` stabilized)
     /// within the capacity `W` (`CapacityFull` at the system).
     pub(crate) fn alpha_layout(&mut self, formulation: Formulation) -> SystemResult<()> {
         self.layout = Layout::of(&self.nodes, &self.constraints)?;
@@ -917,7 +1094,7 @@ impl<
     pub(crate) fn alpha_start(&mut self, scheme: &ConstrainedAlpha<T>) -> SystemResult<()> {
         let assembly = self.settings.alpha.assembly;
         let mut st = *self.alpha.state();
-        gather(&self.layout, &self.states, &mut st);
+        gather(&self.layout, &self.states, &mut st, true);
         let model = model_of!(self);
         let n = self.layout.n;
         let start = scheme.initial_state(
@@ -1010,7 +1187,7 @@ impl<
         };
         *next = *cur;
         next.t = time;
-        gather(model.layout, work, next);
+        gather(model.layout, work, next, false);
         let report = scheme.step(&model, next, scratch, h).map_err(|e| {
             model
                 .failure

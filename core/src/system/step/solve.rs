@@ -50,7 +50,7 @@ impl<
     ///   the whole system with `settings.spectral_radius` and `settings.newton` (the system's
     ///   [`AlphaSettings`](crate::system::AlphaSettings) give the formulation, step halving and
     ///   start assembly), whatever the system's coupling; it first computes consistent start
-    ///   values. It steps 2D systems: a 3D rigid body is `NotSupportedByScheme`.
+    ///   values (3D rigid bodies in Euler parameters).
     /// - [`DynamicSolverType::SystemCoupling`]: the system's own
     ///   [`SystemSettings::coupling`](crate::system::SystemSettings::coupling) (kick-drift-kick
     ///   by default), as [`System::step`] uses it.

@@ -1,0 +1,218 @@
+//! A 3D rigid body in Euler parameters for the generalized-alpha coupling, as Exudyn's
+//! `NodeRigidBodyEP` carries an `ObjectRigidBody`: coordinates `q = [r; e]` (`r` the reference
+//! point, m, world; `e = [e0, e1, e2, e3]` the quaternion of `R_0b`, scalar first), velocities
+//! `q_t = [v; e_t]`, and the normalization `e . e - 1 = 0` as a constraint of the system.
+//!
+//! The body-frame angular velocity is `w = Gb e_t` with `Gb = 2 [-e_v, e0 E - [e_v]x]` (3 x 4;
+//! `Gb e = 0`, `Gb Gb^T = 4 E` for a unit `e`, and `Gb(e_t) e_t = 0`, so `w_t = Gb e_tt`). With
+//! `T = diag(E, Gb)` mapping `q_t` to the velocity coordinates `[v; w]` of
+//! [`RigidBody`], whose generalized forces `Q = [f; tau_ref]` (N world, N m body frame about the
+//! reference point) are with respect to those, the equations of motion are
+//! `T^T M6 T q_tt = T^T (Q + f_v)`:
+//!
+//! ```text
+//! M6  = [m E, -m R [c]x; m [c]x R^T, J],   J = I_c - m [c]x [c]x  (about the reference point)
+//! f_v = [-m R (w x (w x c)); -w x J w]
+//! ```
+//!
+//! (`c` the centre of mass, m, body frame; `I_c` the inertia about it, body frame.) `T^T M6 T`
+//! is singular along `e`; the normalization's multiplier (its force `2 e lambda`) fills that
+//! direction.
+
+use crate::bodies::rigid_body::RigidBody;
+use crate::math::{skew, Quaternion};
+use crate::Real;
+use nalgebra::{Matrix3, Matrix3x4, SMatrix, Vector3, Vector4};
+
+/// Number of Euler-parameter coordinates of a rigid node (`r`, `e`).
+pub(crate) const EP_COORDINATES: usize = 7;
+
+/// `Gb(e) = 2 [-e_v, e0 E - [e_v]x]`: body-frame angular velocity `w = Gb e_t`.
+pub(crate) fn g_body<T: Real>(e: &Vector4<T>) -> Matrix3x4<T> {
+    let two = T::c(2.0);
+    let (e0, e1, e2, e3) = (e[0], e[1], e[2], e[3]);
+    Matrix3x4::new(
+        -e1 * two,
+        e0 * two,
+        e3 * two,
+        -e2 * two,
+        -e2 * two,
+        -e3 * two,
+        e0 * two,
+        e1 * two,
+        -e3 * two,
+        e2 * two,
+        -e1 * two,
+        e0 * two,
+    )
+}
+
+/// The quaternion of the Euler parameters `e` (not normalized).
+pub(crate) fn quaternion<T: Real>(e: &Vector4<T>) -> Quaternion<T> {
+    Quaternion::new(e[0], e[1], e[2], e[3])
+}
+
+/// `e_t = Gb^T w / 4` of a unit `e` and a body-frame angular velocity `w` (rad/s): the rates
+/// with `e . e_t = 0`.
+pub(crate) fn rates<T: Real>(e: &Vector4<T>, w: &Vector3<T>) -> Vector4<T> {
+    g_body(e).transpose() * w * T::c(0.25)
+}
+
+/// `e_tt = Gb^T w_t / 4 - |e_t|^2 e` of a unit `e`: the second derivative that keeps
+/// `e . e = 1` for the body-frame angular acceleration `w_t` (rad/s^2).
+pub(crate) fn accelerations<T: Real>(
+    e: &Vector4<T>,
+    e_t: &Vector4<T>,
+    w_t: &Vector3<T>,
+) -> Vector4<T> {
+    g_body(e).transpose() * w_t * T::c(0.25) - e * e_t.dot(e_t)
+}
+
+/// `J = I_c - m [c]x [c]x`, the inertia about the reference point (kg m^2, body frame).
+fn inertia_at_reference<T: Real>(body: &RigidBody<T>) -> Matrix3<T> {
+    let cx = skew(body.center_of_mass());
+    body.inertia() - cx * cx * body.mass()
+}
+
+/// The mass matrix `T^T M6 T` (7 x 7) at the Euler parameters `e` (module docs).
+pub(crate) fn mass_matrix<T: Real>(body: &RigidBody<T>, e: &Vector4<T>) -> SMatrix<T, 7, 7> {
+    let g = g_body(e);
+    let m = body.mass();
+    let r = quaternion(e).to_matrix();
+    // Translation-rotation coupling -m R [c]x Gb (3 x 4) and the rotation block Gb^T J Gb.
+    let coupling = r * skew(body.center_of_mass()) * g * (-m);
+    let rot = g.transpose() * inertia_at_reference(body) * g;
+    let mut out = SMatrix::<T, 7, 7>::zeros();
+    for i in 0..3 {
+        out[(i, i)] = m;
+        for j in 0..4 {
+            out[(i, 3 + j)] = coupling[(i, j)];
+            out[(3 + j, i)] = coupling[(i, j)];
+        }
+    }
+    for i in 0..4 {
+        for j in 0..4 {
+            out[(3 + i, 3 + j)] = rot[(i, j)];
+        }
+    }
+    out
+}
+
+/// `T^T f_v` (7; N and N m per unit of `e`) at `e`, `e_t`: the centrifugal force of an offset
+/// centre of mass and the gyroscopic torque (module docs).
+pub(crate) fn quadratic_velocity_force<T: Real>(
+    body: &RigidBody<T>,
+    e: &Vector4<T>,
+    e_t: &Vector4<T>,
+) -> [T; EP_COORDINATES] {
+    let g = g_body(e);
+    let w = g * e_t;
+    let c = body.center_of_mass();
+    let ft = quaternion(e).to_matrix() * w.cross(&w.cross(c)) * (-body.mass());
+    let fr = g.transpose() * (-w.cross(&(inertia_at_reference(body) * w)));
+    [ft.x, ft.y, ft.z, fr[0], fr[1], fr[2], fr[3]]
+}
+
+/// `d(T^T f_v)/de_t` (7 x 4, the columns of `e_t`) at `e`, `e_t`, with `Gb` held: the
+/// velocity Jacobian of [`quadratic_velocity_force`] (its dependence on `e` is left to the
+/// Newton iteration).
+pub(crate) fn quadratic_velocity_jacobian<T: Real>(
+    body: &RigidBody<T>,
+    e: &Vector4<T>,
+    e_t: &Vector4<T>,
+) -> SMatrix<T, 7, 4> {
+    let g = g_body(e);
+    let w = g * e_t;
+    let c = body.center_of_mass();
+    let j = inertia_at_reference(body);
+    // d(w x (w x c))/dw = -[w x c]x - [w]x [c]x;  d(w x J w)/dw = [w]x J - [J w]x.
+    let wx = skew(&w);
+    let dt = quaternion(e).to_matrix() * (skew(&w.cross(c)) + wx * skew(c)) * body.mass() * g;
+    let dr = g.transpose() * (skew(&(j * w)) - wx * j) * g;
+    let mut out = SMatrix::<T, 7, 4>::zeros();
+    for k in 0..4 {
+        for i in 0..3 {
+            out[(i, k)] = dt[(i, k)];
+        }
+        for i in 0..4 {
+            out[(3 + i, k)] = dr[(i, k)];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::state::RigidState;
+
+    fn body() -> RigidBody<f64> {
+        let i = Matrix3::new(0.3, 0.02, -0.01, 0.02, 0.5, 0.03, -0.01, 0.03, 0.6);
+        RigidBody::new(2.5, i, Vector3::new(0.1, -0.2, 0.3)).unwrap()
+    }
+
+    fn unit_e() -> Vector4<f64> {
+        Vector4::new(0.8, 0.2, -0.4, 0.4).normalize()
+    }
+
+    /// `Gb` against the quaternion product: `w = 2 vec(e* (x) e_t)`, and `Gb Gb^T = 4 E`.
+    #[test]
+    fn g_body_is_the_body_rate_map() {
+        let e = unit_e();
+        let e_t = Vector4::new(0.3, -0.1, 0.7, 0.2);
+        let p = quaternion(&e).conjugate().mul(&quaternion(&e_t));
+        let w = g_body(&e) * e_t;
+        assert!((w - p.vector() * 2.0).norm() < 1e-15);
+        let gg = g_body(&e) * g_body(&e).transpose();
+        assert!((gg - Matrix3::identity() * 4.0).norm() < 1e-14);
+        let w0 = Vector3::new(1.0, -2.0, 0.5);
+        assert!((g_body(&e) * rates(&e, &w0) - w0).norm() < 1e-14);
+        assert!(e.dot(&rates(&e, &w0)).abs() < 1e-15);
+    }
+
+    /// The kinetic energy `q_t^T M q_t / 2` equals the body's at the same state.
+    #[test]
+    fn mass_matrix_gives_the_kinetic_energy() {
+        let b = body();
+        let e = unit_e();
+        let w = Vector3::new(1.0, -2.0, 0.5);
+        let v = Vector3::new(0.3, 0.1, -0.7);
+        let e_t = rates(&e, &w);
+        let qt = nalgebra::SVector::<f64, 7>::from_column_slice(&[
+            v.x, v.y, v.z, e_t[0], e_t[1], e_t[2], e_t[3],
+        ]);
+        let t = 0.5 * qt.dot(&(mass_matrix(&b, &e) * qt));
+        let mut s = RigidState::at_rest(Vector3::zeros(), quaternion(&e));
+        s.velocity = v;
+        s.angular_velocity = w;
+        assert!((t - b.kinetic_energy(&s)).abs() < 1e-13 * t);
+    }
+
+    /// The velocity Jacobian of the quadratic velocity force against central differences.
+    #[test]
+    fn quadratic_velocity_jacobian_matches_differences() {
+        let b = body();
+        let e = unit_e();
+        let e_t = rates(&e, &Vector3::new(1.0, -2.0, 0.5));
+        let jac = quadratic_velocity_jacobian(&b, &e, &e_t);
+        let d = 1e-6;
+        for k in 0..4 {
+            let (mut p, mut m) = (e_t, e_t);
+            p[k] += d;
+            m[k] -= d;
+            let (fp, fm) = (
+                quadratic_velocity_force(&b, &e, &p),
+                quadratic_velocity_force(&b, &e, &m),
+            );
+            for i in 0..7 {
+                let num = (fp[i] - fm[i]) / (2.0 * d);
+                assert!(
+                    (num - jac[(i, k)]).abs() < 1e-7,
+                    "{i} {k}: {num} {}",
+                    jac[(i, k)]
+                );
+            }
+        }
+    }
+}
