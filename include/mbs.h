@@ -93,13 +93,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 16512
+#define MBS_SYSTEM_WORDS 17024
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 132096
+#define MBS_SYSTEM_SIZE 136192
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -1594,6 +1594,21 @@ typedef struct mbs_system_solve_report {
 #define MBS_OUTPUT_COORDINATES_TT 15
 
 /**
+ * A 3D joint's force on marker 0's body in marker 0's frame (N).
+ */
+#define MBS_OUTPUT_FORCE_LOCAL 16
+
+/**
+ * A 3D joint's torque on marker 0's body about marker 0's point (N m, world).
+ */
+#define MBS_OUTPUT_TORQUE 17
+
+/**
+ * The same torque in marker 0's frame (N m).
+ */
+#define MBS_OUTPUT_TORQUE_LOCAL 18
+
+/**
  * The linearly implicit midpoint step (the one to use): energy and |L| converge
  * with order 2 torque-free, damping is implicit (stable for any `dt`).
  */
@@ -1845,6 +1860,11 @@ typedef struct mbs_system_solve_report {
  * A node coordinate index beyond the node's coordinates.
  */
 #define MBS_ERR_INVALID_COORDINATE 222
+
+/**
+ * A constraint's two markers are on one body (one node) or both on the ground.
+ */
+#define MBS_ERR_SAME_BODY 223
 
 /**
  * A force (N, world frame) on a position marker.

@@ -102,6 +102,9 @@ pub enum Error {
     MarkerNotSupported,
     /// A connector joins a marker with itself.
     SameMarker,
+    /// A constraint joins a body (or the ground) with itself: its two markers are on one node
+    /// or both on the ground.
+    SameBody,
     /// An item refers to a node of the wrong kind (e.g. a mass point on a rigid-body node).
     WrongNodeKind,
     /// The system was changed or never assembled: call `assemble` first.
@@ -154,6 +157,7 @@ impl core::fmt::Display for Error {
             }
             Error::MarkerNotSupported => f.write_str("marker type not supported by this body"),
             Error::SameMarker => f.write_str("connector joins a marker with itself"),
+            Error::SameBody => f.write_str("constraint joins a body with itself"),
             Error::WrongNodeKind => f.write_str("node of the wrong kind"),
             Error::NotAssembled => f.write_str("system not assembled"),
             Error::SolverFailed => f.write_str("solver failed (singular matrix or no convergence)"),

@@ -45,6 +45,13 @@ pub enum OutputVariableType {
     CoordinatesT,
     /// Their accelerations of the last step (Exudyn's `Coordinates_tt`).
     CoordinatesTT,
+    /// A joint's force on marker 0's body in marker 0's frame (N; Exudyn's `ForceLocal`).
+    ForceLocal,
+    /// A joint's torque on marker 0's body about marker 0's point (N m, world; Exudyn's
+    /// `Torque`).
+    Torque,
+    /// The same torque in marker 0's frame (N m; Exudyn's `TorqueLocal`).
+    TorqueLocal,
 }
 
 /// The value of an output variable.

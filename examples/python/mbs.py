@@ -79,6 +79,7 @@ MBS_ERR_WRONG_NODE_KIND = 216
 MBS_ERR_NODE_ALREADY_USED = 220
 MBS_ERR_NODE_WITHOUT_BODY = 221
 MBS_ERR_INVALID_COORDINATE = 222
+MBS_ERR_SAME_BODY = 223
 
 lib.mbs_status_str.argtypes = [status]
 lib.mbs_status_str.restype = c_char_p
@@ -141,7 +142,10 @@ output_variable = c_uint32
     MBS_OUTPUT_COORDINATES,
     MBS_OUTPUT_COORDINATES_T,
     MBS_OUTPUT_COORDINATES_TT,
-) = range(16)
+    MBS_OUTPUT_FORCE_LOCAL,
+    MBS_OUTPUT_TORQUE,
+    MBS_OUTPUT_TORQUE_LOCAL,
+) = range(19)
 
 MBS_INTEGRATOR_MIDPOINT = 0
 MBS_INTEGRATOR_EXPLICIT_EULER = 1
@@ -329,7 +333,7 @@ _fn("mbs_mass_point_2d_solve_dynamic", _M, _ML, _MS, _d, _d, _P(mbs_point2d_stat
 
 
 # ---- the whole system (mbs_system_*) --------------------------------------------------------
-MBS_SYSTEM_WORDS = 16512
+MBS_SYSTEM_WORDS = 17024
 MBS_NO_INDEX = 0xFFFFFFFF
 MBS_COUPLING_KICK_DRIFT_KICK, MBS_COUPLING_HELD_LOADS, MBS_COUPLING_GENERALIZED_ALPHA = 0, 1, 2
 (

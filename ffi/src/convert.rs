@@ -37,6 +37,7 @@ pub fn status_of(e: Error) -> MbsStatus {
         Error::LocalPositionMustBeZero => MBS_ERR_INVALID_LOCAL_POSITION,
         Error::MarkerNotSupported => MBS_ERR_INVALID_MARKER,
         Error::SameMarker => MBS_ERR_SAME_MARKER,
+        Error::SameBody => MBS_ERR_SAME_BODY,
         Error::WrongNodeKind => MBS_ERR_WRONG_NODE_KIND,
         Error::NotAssembled => MBS_ERR_NOT_ASSEMBLED,
         Error::SolverFailed => MBS_ERR_SOLVER_FAILED,

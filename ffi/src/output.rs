@@ -47,6 +47,12 @@ pub const MBS_OUTPUT_COORDINATES: MbsOutputVariable = 13;
 pub const MBS_OUTPUT_COORDINATES_T: MbsOutputVariable = 14;
 /// Their accelerations of the last step (Exudyn's `Coordinates_tt`).
 pub const MBS_OUTPUT_COORDINATES_TT: MbsOutputVariable = 15;
+/// A 3D joint's force on marker 0's body in marker 0's frame (N).
+pub const MBS_OUTPUT_FORCE_LOCAL: MbsOutputVariable = 16;
+/// A 3D joint's torque on marker 0's body about marker 0's point (N m, world).
+pub const MBS_OUTPUT_TORQUE: MbsOutputVariable = 17;
+/// The same torque in marker 0's frame (N m).
+pub const MBS_OUTPUT_TORQUE_LOCAL: MbsOutputVariable = 18;
 
 /// The core variable of a C value, or `MBS_ERR_INVALID_ARGUMENT`.
 pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
@@ -68,6 +74,9 @@ pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
         MBS_OUTPUT_COORDINATES => O::Coordinates,
         MBS_OUTPUT_COORDINATES_T => O::CoordinatesT,
         MBS_OUTPUT_COORDINATES_TT => O::CoordinatesTT,
+        MBS_OUTPUT_FORCE_LOCAL => O::ForceLocal,
+        MBS_OUTPUT_TORQUE => O::Torque,
+        MBS_OUTPUT_TORQUE_LOCAL => O::TorqueLocal,
         _ => return Err(MBS_ERR_INVALID_ARGUMENT),
     })
 }
@@ -79,7 +88,7 @@ pub extern "C" fn mbs_output_variable_len(var: MbsOutputVariable) -> usize {
         MBS_OUTPUT_KINETIC_ENERGY | MBS_OUTPUT_POTENTIAL_ENERGY => 1,
         MBS_OUTPUT_ROTATION_MATRIX => 9,
         v if v <= MBS_OUTPUT_ANGULAR_ACCELERATION => 3,
-        MBS_OUTPUT_FORCE..=MBS_OUTPUT_COORDINATES_TT => 3,
+        MBS_OUTPUT_FORCE..=MBS_OUTPUT_TORQUE_LOCAL => 3,
         _ => 0,
     }
 }

@@ -108,6 +108,8 @@ pub const MBS_ERR_NODE_ALREADY_USED: MbsStatus = 220;
 pub const MBS_ERR_NODE_WITHOUT_BODY: MbsStatus = 221;
 /// A node coordinate index beyond the node's coordinates.
 pub const MBS_ERR_INVALID_COORDINATE: MbsStatus = 222;
+/// A constraint's two markers are on one body (one node) or both on the ground.
+pub const MBS_ERR_SAME_BODY: MbsStatus = 223;
 
 /// A static, NUL-terminated English description of `status` ("unknown status" if unknown).
 /// Never null; the caller must not free it.

@@ -1,6 +1,7 @@
 //! Bodies: objects with mass on a node (as Exudyn's bodies), each implementing [`Body`](crate::body::Body).
 
 pub mod body_cylinder;
+pub mod euler_parameters;
 pub mod ground;
 pub mod mass_point_2d;
 pub mod rigid_body;

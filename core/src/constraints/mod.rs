@@ -4,5 +4,8 @@
 //!
 //! - [`planar`]: between markers of 2D bodies (Exudyn's `ObjectConnectorDistance`,
 //!   `ObjectConnectorCoordinate`, `ObjectJointRevolute2D`, `ObjectJointPrismatic2D`).
+//! - [`spatial`]: between markers of 3D rigid bodies (Exudyn's `ObjectJointGeneric` and its
+//!   spherical, revolute, prismatic and fixed special cases, `ObjectConnectorDistance`).
 
 pub mod planar;
+pub mod spatial;

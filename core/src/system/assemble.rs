@@ -97,7 +97,7 @@ impl<
         }
         for (i, c) in self.constraints.iter().enumerate() {
             let at = ItemRef::Constraint(ConstraintIndex(i as u16));
-            c.check(&self.markers).at(at)?;
+            c.check(&self.markers, &self.nodes, &self.objects).at(at)?;
             if self.settings.coupling != Coupling::GeneralizedAlpha {
                 return Err(SystemError::new(Error::NotSupportedByScheme, at));
             }

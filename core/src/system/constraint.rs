@@ -2,7 +2,9 @@
 //! `C(q) = 0` on the node coordinates that the generalized-alpha step keeps with Lagrange
 //! multipliers `lambda` (`M q_tt + C_q^T lambda = Q`; the constraint forces are
 //! `-C_q^T lambda`). The planar ones act in the x-y plane on 2D nodes (`NodePoint2D`,
-//! `NodeRigidBody2D`, the ground); the z components of local positions are not used.
+//! `NodeRigidBody2D`, the ground); the z components of local positions are not used. A
+//! [`Constraint::Joint`] joins 3D rigid bodies (`ObjectRigidBody`, `BodyCylinder`) and the
+//! ground; a [`Constraint::Distance`] joins either kind.
 //!
 //! | constraint | Exudyn | markers | equations |
 //! |---|---|---|---|
@@ -10,17 +12,24 @@
 //! | [`Constraint::Coordinate`] | `ObjectConnectorCoordinate` | 2 coordinate | `f q_1 - q_0 - offset = 0` |
 //! | [`Constraint::Revolute2D`] | `ObjectJointRevolute2D` | 2 position | `r_1 - r_0 = 0` (2) |
 //! | [`Constraint::Prismatic2D`] | `ObjectJointPrismatic2D` | 2 rigid | `(r_1 - r_0) . n_1 = 0`, with `constrain_rotation` also `t_0 . n_1 = 0` |
+//! | [`Constraint::Joint`] | `ObjectJointGeneric` (`ObjectJointSpherical`, `ObjectJointRevoluteZ`, `ObjectJointPrismaticX`, fixed) | 2 rigid (2 position for a spherical joint) | one per constrained axis ([`spatial`](crate::constraints::spatial)) |
 //!
 //! (`r_i` marker positions, m, world; `t_0 = R_0 axis_marker0`, `n_1 = R_1 normal_marker1`
 //! turned with the markers' bodies.) Outputs ([`System::constraint_output`](super::System::constraint_output)):
 //! `Force`, the multipliers (Exudyn's joint `Force` output: the force of the joint on marker 0's
 //! body is `+lambda` for a revolute joint, `+lambda u` with `u = (r_1 - r_0)/|r_1 - r_0|` for a
-//! distance, `-lambda` on marker 1's body), and `ConstraintResidual`, `C(q)` (m or rad).
+//! distance, `-lambda` on marker 1's body), and `ConstraintResidual`, `C(q)` (m or rad). A
+//! joint's `Force` is its force on marker 0's body (N, world; `ForceLocal` in marker 0's frame),
+//! `Torque` its torque on that body about marker 0's point (N m, world; `TorqueLocal`), and
+//! `ConstraintResidual` the norms of its translation and rotation equations `[|C_t|, |C_r|, 0]`
+//! (m, -); marker 1's body feels the opposite force at marker 1's point.
 
-use super::index::{item, MarkerIndex};
+use super::index::{item, MarkerIndex, NodeIndex};
 use super::marker::{Marker, MarkerKind};
-use super::node::NodeState;
+use super::node::{Node, NodeState};
+use super::object::Object;
 use super::view::View;
+use crate::constraints::spatial::{self, Axes, SpatialState};
 use crate::error::finite;
 use crate::finite::all_finite;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
@@ -62,6 +71,15 @@ pub enum Constraint<T: Real> {
         normal_marker1: Vector2<T>,
         /// Also keep the bodies' relative angle (Exudyn's `constrainRotation`).
         constrain_rotation: bool,
+    },
+    /// Exudyn's `ObjectJointGeneric` between two 3D markers: the constrained axes `axes`
+    /// (`[x, y, z, rx, ry, rz]` of marker 0's frame, Exudyn's `constrainedAxes`); the
+    /// constructors give Exudyn's special joints.
+    Joint {
+        /// Two rigid markers (position markers for a spherical joint).
+        markers: [MarkerIndex; 2],
+        /// The constrained axes.
+        axes: Axes,
     },
 }
 
@@ -129,17 +147,53 @@ impl<T: Real> Constraint<T> {
         })
     }
 
+    /// Exudyn's `ObjectJointGeneric` with the constrained axes `axes` (`[x, y, z, rx, ry, rz]`
+    /// of marker 0's frame; all six: a fixed joint). Errors: `SameMarker`;
+    /// `OutOfRange(Setting)` if no axis is constrained.
+    pub fn generic_joint(markers: [MarkerIndex; 2], axes: Axes) -> Result<Self> {
+        distinct(markers)?;
+        if !axes.iter().any(|a| *a) {
+            return Err(Error::OutOfRange(Param::Setting));
+        }
+        Ok(Constraint::Joint { markers, axes })
+    }
+
+    /// Exudyn's `ObjectJointSpherical`: the markers' points coincide (3 equations, world).
+    /// Errors: `SameMarker`.
+    pub fn spherical_joint(markers: [MarkerIndex; 2]) -> Result<Self> {
+        Self::generic_joint(markers, [true, true, true, false, false, false])
+    }
+
+    /// Exudyn's `ObjectJointRevoluteZ`: the points coincide and the bodies turn only about
+    /// marker 0's z axis (5 equations). Errors: `SameMarker`.
+    pub fn revolute_joint(markers: [MarkerIndex; 2]) -> Result<Self> {
+        Self::generic_joint(markers, [true, true, true, true, true, false])
+    }
+
+    /// Exudyn's `ObjectJointPrismaticX`: marker 1's point slides along marker 0's x axis and
+    /// the bodies keep their relative orientation (5 equations). Errors: `SameMarker`.
+    pub fn prismatic_joint(markers: [MarkerIndex; 2]) -> Result<Self> {
+        Self::generic_joint(markers, [false, true, true, true, true, true])
+    }
+
+    /// A fixed joint (`ObjectJointGeneric` with all six axes constrained): the bodies move as
+    /// one. Errors: `SameMarker`.
+    pub fn fixed_joint(markers: [MarkerIndex; 2]) -> Result<Self> {
+        Self::generic_joint(markers, [true; 6])
+    }
+
     /// The two markers.
     pub fn markers(&self) -> [MarkerIndex; 2] {
         match self {
             Constraint::Distance { markers, .. }
             | Constraint::Coordinate { markers, .. }
             | Constraint::Revolute2D { markers }
-            | Constraint::Prismatic2D { markers, .. } => *markers,
+            | Constraint::Prismatic2D { markers, .. }
+            | Constraint::Joint { markers, .. } => *markers,
         }
     }
 
-    /// Number of equations (and multipliers): 1, 1, 2, and 1 or 2.
+    /// Number of equations (and multipliers): 1, 1, 2, 1 or 2, and a joint's constrained axes.
     pub fn equations(&self) -> usize {
         match self {
             Constraint::Distance { .. } | Constraint::Coordinate { .. } => 1,
@@ -147,6 +201,7 @@ impl<T: Real> Constraint<T> {
             Constraint::Prismatic2D {
                 constrain_rotation, ..
             } => 1 + usize::from(*constrain_rotation),
+            Constraint::Joint { axes, .. } => axes.iter().filter(|a| **a).count(),
         }
     }
 
@@ -156,13 +211,23 @@ impl<T: Real> Constraint<T> {
             Constraint::Distance { .. } | Constraint::Revolute2D { .. } => MarkerKind::Position,
             Constraint::Coordinate { .. } => MarkerKind::Coordinate,
             Constraint::Prismatic2D { .. } => MarkerKind::Rigid,
+            Constraint::Joint { axes, .. } if *axes == [true, true, true, false, false, false] => {
+                MarkerKind::Position
+            }
+            Constraint::Joint { .. } => MarkerKind::Rigid,
         }
     }
 
-    /// Checks the markers: they exist (`UnknownIndex`), differ (`SameMarker`) and are of the
-    /// kind the constraint needs (`MarkerNotSupported`). Whether they sit on planar bodies is
-    /// checked when the system is assembled.
-    pub fn check(&self, markers: &[Marker<T>]) -> Result<()> {
+    /// Checks the markers: they exist (`UnknownIndex`), differ (`SameMarker`), are of the
+    /// kind the constraint needs (`MarkerNotSupported`) and, but for a coordinate constraint,
+    /// sit on two bodies (`SameBody`: one node, or both on the ground). Whether the bodies are
+    /// ones the constraint can join is checked when the system is assembled.
+    pub fn check(
+        &self,
+        markers: &[Marker<T>],
+        nodes: &[Node<T>],
+        objects: &[Object<T>],
+    ) -> Result<()> {
         let [a, b] = self.markers();
         distinct([a, b])?;
         for i in [a, b] {
@@ -170,8 +235,48 @@ impl<T: Real> Constraint<T> {
                 return Err(Error::MarkerNotSupported);
             }
         }
+        // The node a marker moves with (`None`: the ground).
+        let body = |i: MarkerIndex| -> Result<Option<NodeIndex>> {
+            let node = match item(markers, i.get())? {
+                Marker::NodePosition { node } | Marker::NodeCoordinate { node, .. } => Some(*node),
+                m => match m.body_point(objects)? {
+                    Some((o, _)) => item(objects, o.get())?.node(),
+                    None => None,
+                },
+            };
+            Ok(node.filter(|n| !matches!(nodes.get(n.get()), Some(Node::PointGround(_)))))
+        };
+        if !matches!(self, Constraint::Coordinate { .. }) && body(a)? == body(b)? {
+            return Err(Error::SameBody);
+        }
         Ok(())
     }
+}
+
+/// `true` if either marker sits on a 3D rigid body (a distance between them is measured in 3D).
+fn spatial_ends<T: Real>(view: &View<'_, T>, m0: &Marker<T>, m1: &Marker<T>) -> Result<bool> {
+    let on_3d = |m: &Marker<T>| -> Result<bool> {
+        Ok(match m {
+            Marker::NodePosition { node } => matches!(view.node(*node)?.1, NodeState::RigidBody(_)),
+            _ => match m.body_point(view.objects)? {
+                Some((o, _)) => view.rigid_object(o)?.is_some(),
+                None => false,
+            },
+        })
+    };
+    Ok(on_3d(m0)? || on_3d(m1)?)
+}
+
+/// A joint's marker from the states of `view`: its point, velocity and frame (the identity
+/// frame for a position marker of a spherical joint), without Jacobians.
+fn joint_end<T: Real>(view: &View<'_, T>, m: &Marker<T>, axes: &Axes) -> Result<SpatialState<T>> {
+    let (p, v) = m.motion(view)?;
+    let frame = if *axes == [true, true, true, false, false, false] {
+        nalgebra::Matrix3::identity()
+    } else {
+        m.rotation(view)?.0
+    };
+    Ok(SpatialState::fixed(p, v, frame))
 }
 
 impl<T: Real> Constraint<T> {
@@ -184,9 +289,22 @@ impl<T: Real> Constraint<T> {
         let xy = |v: Vector3<T>| Vector2::new(v.x, v.y);
         let z = T::zero();
         Ok(match self {
+            Constraint::Distance { distance, .. } if spatial_ends(view, m0, m1)? => {
+                let d = m1.motion(view)?.0 - m0.motion(view)?.0;
+                Vector3::new(d.norm_squared().sqrt_l() - *distance, z, z)
+            }
             Constraint::Distance { distance, .. } => {
                 let d = xy(m1.motion(view)?.0 - m0.motion(view)?.0);
                 Vector3::new(d.norm_squared().sqrt_l() - *distance, z, z)
+            }
+            Constraint::Joint { axes, .. } => {
+                let (s0, s1) = (joint_end(view, m0, axes)?, joint_end(view, m1, axes)?);
+                let mut c = [z; 6];
+                spatial::joint::<T, 1>(&s0, &s1, axes, 0, &mut c, None)
+                    .ok_or(Error::UnknownIndex)?;
+                let nt = axes[..3].iter().filter(|a| **a).count();
+                let norm = |x: &[T]| x.iter().fold(z, |s, v| s + *v * *v).sqrt_l();
+                Vector3::new(norm(&c[..nt]), norm(&c[nt..self.equations()]), z)
             }
             Constraint::Revolute2D { .. } => {
                 let d = xy(m1.motion(view)?.0 - m0.motion(view)?.0);
@@ -236,6 +354,27 @@ impl<T: Real> Constraint<T> {
         lambda: &[T],
         var: OutputVariableType,
     ) -> Result<OutputValue<T>> {
+        use OutputVariableType as O;
+        if let Constraint::Joint { axes, .. } = self {
+            if matches!(var, O::Force | O::ForceLocal | O::Torque | O::TorqueLocal) {
+                let [a, b] = self.markers();
+                let (m0, m1) = (item(markers, a.get())?, item(markers, b.get())?);
+                let (s0, s1) = (joint_end(view, m0, axes)?, joint_end(view, m1, axes)?);
+                let n = self.equations();
+                let mut l = [T::zero(); 6];
+                for (x, y) in l.iter_mut().zip(lambda.iter().take(n)) {
+                    *x = *y;
+                }
+                let (f, tau) = spatial::joint_reaction(&s0, &s1, axes, &l);
+                let local = s0.frame.transpose();
+                return Ok(OutputValue::Vector3(match var {
+                    O::Force => f,
+                    O::ForceLocal => local * f,
+                    O::Torque => tau,
+                    _ => local * tau,
+                }));
+            }
+        }
         match var {
             OutputVariableType::Force => {
                 let l = |i: usize| {

@@ -258,7 +258,7 @@ impl<
         }
         let index =
             ConstraintIndex::from_usize(self.constraints.len()).ok_or(Error::CapacityFull)?;
-        constraint.check(&self.markers)?;
+        constraint.check(&self.markers, &self.nodes, &self.objects)?;
         self.constraints
             .push(constraint)
             .map_err(|_| Error::CapacityFull)?;

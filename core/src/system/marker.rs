@@ -5,11 +5,13 @@
 //! |---|---|---|
 //! | [`Marker::NodePosition`] | position, velocity of the node's point | `Jpos_node^T f` |
 //! | [`Marker::BodyPosition`] | position, velocity at `local_position` | `Jpos(p)^T f` |
-//! | [`Marker::BodyRigid`] | also `R_0b` and the angular velocity | `Jpos(p)^T f + Jrot^T tau` |
+//! | [`Marker::BodyRigid`] | also the marker frame `R_0b R_bm` and the angular velocity | `Jpos(p)^T f + Jrot^T tau` |
 //! | [`Marker::BodyMass`] | position, velocity of the centre of mass | `(int rho Jpos dV)^T g` |
 //! | [`Marker::NodeCoordinate`] | one coordinate of a node | (constraints on coordinates) |
 //!
-//! `local_position` is in the body frame, from the body's reference point (its node), in m.
+//! `local_position` is in the body frame, from the body's reference point (its node), in m;
+//! `local_rotation` (`R_bm`, marker frame to body frame) turns a rigid marker's frame in the
+//! body (Exudyn's `localHT` rotation): a joint's axes are its marker frames' axes.
 //! A marker a body cannot carry ([`Object`](super::Object)'s table) is refused at creation
 //! with `MarkerNotSupported`.
 
@@ -19,6 +21,7 @@ use super::object::Object;
 use super::view::{vector3, View};
 use crate::body::Generalized;
 use crate::error::finite_all;
+use crate::math::Quaternion;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
@@ -37,13 +40,16 @@ pub enum Marker<T: Real> {
         /// The point (m, body frame, from the reference point).
         local_position: Vector3<T>,
     },
-    /// Exudyn's `MarkerBodyRigid`: a point of a body with the body's orientation (needs a
-    /// rotation Jacobian: not on a mass point).
+    /// Exudyn's `MarkerBodyRigid`: a point of a body with a frame turned with the body (needs
+    /// a rotation Jacobian: not on a mass point).
     BodyRigid {
         /// The body.
         object: ObjectIndex,
         /// The point (m, body frame, from the reference point).
         local_position: Vector3<T>,
+        /// The marker frame in the body frame, `R_bm` as a unit quaternion (identity: the
+        /// body's frame).
+        local_rotation: Quaternion<T>,
     },
     /// Exudyn's `MarkerBodyMass`: the body's mass distribution, for mass-proportional loads
     /// (not on the ground).
@@ -90,12 +96,26 @@ impl<T: Real> Marker<T> {
         })
     }
 
-    /// `MarkerBodyRigid` at `local_position` (m, body frame); `NotFinite(LocalPosition)`.
+    /// `MarkerBodyRigid` at `local_position` (m, body frame), its frame the body's;
+    /// `NotFinite(LocalPosition)`.
     pub fn body_rigid(object: ObjectIndex, local_position: Vector3<T>) -> Result<Self> {
+        Self::body_rigid_frame(object, local_position, &Matrix3::identity())
+    }
+
+    /// `MarkerBodyRigid` at `local_position` (m, body frame) with the frame `local_rotation`
+    /// (`R_bm`: the marker's axes as columns, in the body frame; Exudyn's `localHT` rotation).
+    /// Errors: `NotFinite(LocalPosition | Orientation)`; `OutOfRange(Orientation)` unless
+    /// `local_rotation` is a rotation (`|R^T R - E| <= 1e-9` entrywise, `det R > 0`).
+    pub fn body_rigid_frame(
+        object: ObjectIndex,
+        local_position: Vector3<T>,
+        local_rotation: &Matrix3<T>,
+    ) -> Result<Self> {
         finite_all(&local_position, Param::LocalPosition)?;
         Ok(Marker::BodyRigid {
             object,
             local_position,
+            local_rotation: rotation_of(local_rotation)?,
         })
     }
 
@@ -140,6 +160,7 @@ impl<T: Real> Marker<T> {
             Marker::BodyRigid {
                 object: o,
                 local_position,
+                ..
             } => {
                 if !object(*o)?.has_rotation() {
                     return Err(Error::MarkerNotSupported);
@@ -177,6 +198,7 @@ impl<T: Real> Marker<T> {
             | Marker::BodyRigid {
                 object,
                 local_position,
+                ..
             } => Some((*object, *local_position)),
             Marker::BodyMass { object } => Some((
                 *object,
@@ -204,19 +226,20 @@ impl<T: Real> Marker<T> {
         }
     }
 
-    /// `R_0b` and the angular velocity (rad/s, world) of a rigid marker;
-    /// `MarkerNotSupported` for another marker.
+    /// The marker frame `R_0b R_bm` (marker to world) and the angular velocity (rad/s, world)
+    /// of a rigid marker; `MarkerNotSupported` for another marker.
     pub fn rotation(&self, view: &View<'_, T>) -> Result<(Matrix3<T>, Vector3<T>)> {
         let Marker::BodyRigid {
             object,
             local_position,
+            local_rotation,
         } = self
         else {
             return Err(Error::MarkerNotSupported);
         };
         let r =
             match view.body_output(*object, OutputVariableType::RotationMatrix, local_position)? {
-                OutputValue::Matrix3(r) => r,
+                OutputValue::Matrix3(r) => r * local_rotation.to_matrix(),
                 _ => return Err(Error::OutputNotAvailable),
             };
         let w = vector3(view.body_output(
@@ -252,6 +275,7 @@ impl<T: Real> Marker<T> {
             Marker::BodyRigid {
                 object,
                 local_position,
+                ..
             } => match view.rigid_object(*object)? {
                 Some((n, _, s)) => Ok(Some((
                     n,
@@ -300,4 +324,15 @@ impl<T: Real> Marker<T> {
             _ => Err(Error::OutputNotAvailable),
         }
     }
+}
+
+/// The unit quaternion of a rotation matrix `r`, checked: `NotFinite(Orientation)`, or
+/// `OutOfRange(Orientation)` unless `|r^T r - E| <= 1e-9` entrywise and `det r > 0`.
+pub(crate) fn rotation_of<T: Real>(r: &Matrix3<T>) -> Result<Quaternion<T>> {
+    finite_all(r, Param::Orientation)?;
+    let e = r.transpose() * r - Matrix3::identity();
+    if e.iter().any(|x| x.abs_l() > T::c(1e-9)) || r.determinant() <= T::zero() {
+        return Err(Error::OutOfRange(Param::Orientation));
+    }
+    Ok(Quaternion::from_matrix(r))
 }

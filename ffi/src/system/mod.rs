@@ -66,10 +66,10 @@ pub const MBS_SYSTEM_MAX_CONSTRAINTS: u32 = 32;
 pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
-pub const MBS_SYSTEM_WORDS: usize = 16512;
+pub const MBS_SYSTEM_WORDS: usize = 17024;
 /// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
 /// bookkeeping, on a 64-bit host (checked at compile time).
-pub const MBS_SYSTEM_SIZE: usize = 132096;
+pub const MBS_SYSTEM_SIZE: usize = 136192;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
 

@@ -5,7 +5,7 @@
 //! The vector `q` holds each node's coordinates in node order (Exudyn's ODE2 coordinates): a
 //! `NodePoint2D` 2 (`x, y`, m) and a `NodeRigidBody2D` 3 (`x, y` m, `theta` rad), displacements
 //! from the node's reference; a 3D rigid-body node 7, its position and Euler parameters
-//! (`r` m world, `e`: [`euler_parameters`](super::euler_parameters), Exudyn's
+//! (`r` m world, `e`: [`euler_parameters`](crate::bodies::euler_parameters), Exudyn's
 //! `NodeRigidBodyEP`); a ground node none. The rows of `C` hold first each 3D rigid node's
 //! normalization `e . e - 1 = 0` in node order, then each constraint's equations in
 //! constraint order. With these, `M q_tt + C_q^T lambda = Q + f_v` where `Q` is the sum of the
@@ -24,10 +24,11 @@
 //! how a 3D body's loads, connectors, `f_v` and joints' `C_q^T lambda` change with its `e`
 //! (terms of order `h^2` against `M`; the iteration converges linearly with that rate).
 
-use super::euler_parameters::{self as ep, EP_COORDINATES};
 use super::zeros;
+use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
 use crate::body::Generalized;
 use crate::constraints::planar::{self, MarkerState, PlanarMarker};
+use crate::constraints::spatial::{self, SpatialMarker, SpatialState};
 use crate::integrators::constrained::{
     Block, ConstrainedAlpha, ConstrainedModel, ConstrainedReport, ConstrainedState, Formulation,
     Workspace,
@@ -188,12 +189,14 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize> {
 /// A constraint's markers resolved against the coordinate vector.
 enum Ends<T> {
     Planar(PlanarMarker<T>, PlanarMarker<T>),
+    Spatial(SpatialMarker<T>, SpatialMarker<T>),
     Coordinates(Option<usize>, Option<usize>),
 }
 
 /// A constraint's ends at `q`, `v`: two marker states, or two coordinates.
 enum Evaluated<T> {
     Planar(MarkerState<T>, MarkerState<T>),
+    Spatial(SpatialState<T>, SpatialState<T>),
     Coordinates(Option<usize>, Option<usize>),
 }
 
@@ -322,11 +325,12 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
         Ok(())
     }
 
-    /// A position or rigid marker as a planar marker; `MarkerNotSupported` on a 3D body.
+    /// A position or rigid marker as a planar marker; `MarkerNotSupported` on a 3D body or for
+    /// a marker frame not turned about z only.
     fn planar_marker(&self, i: MarkerIndex) -> Result<PlanarMarker<T>> {
         let marker = self.markers.get(i.get()).ok_or(Error::UnknownIndex)?;
         let xy = |v: Vector3<T>| Vector2::new(v.x, v.y);
-        let on_node = |node: NodeIndex, local: Vector3<T>| -> Result<PlanarMarker<T>> {
+        let on_node = |node: NodeIndex, local: Vector3<T>, angle: T| -> Result<PlanarMarker<T>> {
             let offset = self.offset(node)?;
             Ok(
                 match self.nodes.get(node.get()).ok_or(Error::UnknownIndex)? {
@@ -336,37 +340,86 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
                     },
                     Node::PointGround(g) => PlanarMarker::Ground {
                         position: xy(g.reference_coordinates() + local),
-                        angle: T::zero(),
+                        angle,
                     },
                     Node::RigidBody2D(n) => PlanarMarker::Rigid {
                         offset,
                         reference: n.reference_coordinates(),
                         local: xy(local),
-                        angle: T::zero(),
+                        angle,
                     },
                     Node::RigidBody(_) => return Err(Error::MarkerNotSupported),
                 },
             )
         };
-        match marker {
-            Marker::NodePosition { node } => on_node(*node, Vector3::zeros()),
+        let (object, local_position, angle) = match marker {
+            Marker::NodePosition { node } => return on_node(*node, Vector3::zeros(), T::zero()),
             Marker::BodyPosition {
                 object,
                 local_position,
-            }
-            | Marker::BodyRigid {
+            } => (object, local_position, T::zero()),
+            Marker::BodyRigid {
                 object,
                 local_position,
-            } => match self.objects.get(object.get()).ok_or(Error::UnknownIndex)? {
-                Object::Ground(g) => Ok(PlanarMarker::Ground {
-                    position: xy(g.reference_position() + local_position),
-                    angle: T::zero(),
-                }),
-                Object::MassPoint2D { node, .. } | Object::RigidBody2D { node, .. } => {
-                    on_node(*node, *local_position)
+                local_rotation,
+            } => (object, local_position, planar_angle(local_rotation)?),
+            _ => return Err(Error::MarkerNotSupported),
+        };
+        match self.objects.get(object.get()).ok_or(Error::UnknownIndex)? {
+            Object::Ground(g) => Ok(PlanarMarker::Ground {
+                position: xy(g.reference_position() + local_position),
+                angle,
+            }),
+            Object::MassPoint2D { node, .. } | Object::RigidBody2D { node, .. } => {
+                on_node(*node, *local_position, angle)
+            }
+            _ => Err(Error::MarkerNotSupported),
+        }
+    }
+
+    /// A position or rigid marker on a 3D rigid body or the ground as a spatial marker (a
+    /// position marker's frame is the body's); `MarkerNotSupported` on a 2D body.
+    fn spatial_marker(&self, i: MarkerIndex) -> Result<SpatialMarker<T>> {
+        let marker = self.markers.get(i.get()).ok_or(Error::UnknownIndex)?;
+        let identity = nalgebra::Matrix3::identity();
+        let (object, local, frame) = match marker {
+            Marker::NodePosition { node } => {
+                return match self.nodes.get(node.get()).ok_or(Error::UnknownIndex)? {
+                    Node::RigidBody(_) => Ok(SpatialMarker::Rigid {
+                        offset: self.offset(*node)?,
+                        local: Vector3::zeros(),
+                        frame: identity,
+                    }),
+                    Node::PointGround(g) => Ok(SpatialMarker::Ground {
+                        position: g.reference_coordinates(),
+                        frame: identity,
+                    }),
+                    _ => Err(Error::MarkerNotSupported),
                 }
-                _ => Err(Error::MarkerNotSupported),
-            },
+            }
+            Marker::BodyPosition {
+                object,
+                local_position,
+            } => (object, *local_position, identity),
+            Marker::BodyRigid {
+                object,
+                local_position,
+                local_rotation,
+            } => (object, *local_position, local_rotation.to_matrix()),
+            _ => return Err(Error::MarkerNotSupported),
+        };
+        match self.objects.get(object.get()).ok_or(Error::UnknownIndex)? {
+            Object::Ground(g) => Ok(SpatialMarker::Ground {
+                position: g.reference_position() + local,
+                frame,
+            }),
+            Object::RigidBody { node, .. } | Object::BodyCylinder { node, .. } => {
+                Ok(SpatialMarker::Rigid {
+                    offset: self.offset(*node)?,
+                    local,
+                    frame,
+                })
+            }
             _ => Err(Error::MarkerNotSupported),
         }
     }
@@ -389,13 +442,25 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
     fn ends(&self, k: usize, c: &Constraint<T>) -> Result<Ends<T>> {
         let [a, b] = c.markers();
         let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
+        let planar = || {
+            self.planar_marker(a)
+                .and_then(|m0| Ok(Ends::Planar(m0, self.planar_marker(b)?)))
+        };
+        let spatial = || {
+            self.spatial_marker(a)
+                .and_then(|m0| Ok(Ends::Spatial(m0, self.spatial_marker(b)?)))
+        };
         let r = match c {
             Constraint::Coordinate { .. } => self
                 .coordinate(a)
                 .and_then(|i0| Ok(Ends::Coordinates(i0, self.coordinate(b)?))),
-            _ => self
-                .planar_marker(a)
-                .and_then(|m0| Ok(Ends::Planar(m0, self.planar_marker(b)?))),
+            Constraint::Joint { .. } => spatial(),
+            // Between 2D items in the plane, else in space.
+            Constraint::Distance { .. } => match planar() {
+                Err(Error::MarkerNotSupported) => spatial(),
+                r => r,
+            },
+            _ => planar(),
         };
         r.map_err(|e| self.fail(e, at))
     }
@@ -442,6 +507,10 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
             let ends = match self.ends(k, c)? {
                 Ends::Planar(a, b) => match (a.state(q, v), b.state(q, v)) {
                     (Some(m0), Some(m1)) => Some(Evaluated::Planar(m0, m1)),
+                    _ => None,
+                },
+                Ends::Spatial(a, b) => match (a.state(q, v), b.state(q, v)) {
+                    (Some(m0), Some(m1)) => Some(Evaluated::Spatial(m0, m1)),
                     _ => None,
                 },
                 Ends::Coordinates(i0, i1) => Some(Evaluated::Coordinates(i0, i1)),
@@ -553,6 +622,15 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
             _ => None,
         }
     }
+}
+
+/// The angle (rad) of a marker frame turned about z only; `MarkerNotSupported` else.
+fn planar_angle<T: Real>(r: &crate::math::Quaternion<T>) -> Result<T> {
+    let m = r.to_matrix();
+    if (m[(2, 2)] - T::one()).abs_l() > T::c(1e-9) {
+        return Err(Error::MarkerNotSupported);
+    }
+    Ok(m[(1, 0)].atan2_l(m[(0, 0)]))
 }
 
 /// Entries `o..o + 3` of `x` as a vector; `UnknownIndex` outside `x`.
@@ -712,7 +790,8 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
         }
         Some(self.each(q, q, |row, c, ends| {
             let Evaluated::Planar(m0, m1) = ends else {
-                return Some(()); // a coordinate constraint is linear
+                // A coordinate constraint is linear; a 3D joint's is left out (module docs).
+                return Some(());
             };
             let (m0, m1) = (&m0, &m1);
             match c {
@@ -737,7 +816,7 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
                     a,
                     out,
                 ),
-                Constraint::Coordinate { .. } => {}
+                Constraint::Coordinate { .. } | Constraint::Joint { .. } => {}
             }
             Some(())
         }))
@@ -761,6 +840,17 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
             }
         }
         Some(self.each(q, v, |row, c, ends| {
+            if let Evaluated::Spatial(m0, m1) = &ends {
+                return match c {
+                    Constraint::Joint { axes, .. } => {
+                        spatial::joint_velocity_terms(m0, m1, axes, row, out)
+                    }
+                    _ => {
+                        *out.get_mut(row)? = spatial::distance_velocity_term(m0, m1)?;
+                        Some(())
+                    }
+                };
+            }
             let Evaluated::Planar(m0, m1) = ends else {
                 *out.get_mut(row)? = T::zero(); // a coordinate constraint's is zero
                 return Some(());
@@ -787,7 +877,7 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
                         *out.get_mut(row + 1)? = w[1];
                     }
                 }
-                Constraint::Coordinate { .. } => {}
+                Constraint::Coordinate { .. } | Constraint::Joint { .. } => {}
             }
             Some(())
         }))
@@ -850,6 +940,12 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
                 ),
                 (Constraint::Coordinate { factor, offset, .. }, Evaluated::Coordinates(i0, i1)) => {
                     planar::coordinate(q, i0, i1, *factor, *offset, 0, cc, j)
+                }
+                (Constraint::Distance { distance, .. }, Evaluated::Spatial(m0, m1)) => {
+                    spatial::distance(&m0, &m1, *distance, 0, cc, j)
+                }
+                (Constraint::Joint { axes, .. }, Evaluated::Spatial(m0, m1)) => {
+                    spatial::joint(&m0, &m1, axes, 0, cc, j)
                 }
                 _ => None,
             }

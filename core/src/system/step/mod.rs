@@ -4,7 +4,6 @@
 //! `solve_dynamic`, the run of many steps ([`solve`]).
 
 pub(crate) mod alpha;
-mod euler_parameters;
 pub mod rigid;
 mod rigid2d;
 pub mod solve;

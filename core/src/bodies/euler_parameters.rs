@@ -1,4 +1,4 @@
-//! A 3D rigid body in Euler parameters for the generalized-alpha coupling, as Exudyn's
+//! A 3D rigid body in Euler parameters, for the generalized-alpha coupling of a system, as Exudyn's
 //! `NodeRigidBodyEP` carries an `ObjectRigidBody`: coordinates `q = [r; e]` (`r` the reference
 //! point, m, world; `e = [e0, e1, e2, e3]` the quaternion of `R_0b`, scalar first), velocities
 //! `q_t = [v; e_t]`, and the normalization `e . e - 1 = 0` as a constraint of the system.
@@ -25,10 +25,10 @@ use crate::Real;
 use nalgebra::{Matrix3, Matrix3x4, SMatrix, Vector3, Vector4};
 
 /// Number of Euler-parameter coordinates of a rigid node (`r`, `e`).
-pub(crate) const EP_COORDINATES: usize = 7;
+pub const EP_COORDINATES: usize = 7;
 
 /// `Gb(e) = 2 [-e_v, e0 E - [e_v]x]`: body-frame angular velocity `w = Gb e_t`.
-pub(crate) fn g_body<T: Real>(e: &Vector4<T>) -> Matrix3x4<T> {
+pub fn g_body<T: Real>(e: &Vector4<T>) -> Matrix3x4<T> {
     let two = T::c(2.0);
     let (e0, e1, e2, e3) = (e[0], e[1], e[2], e[3]);
     Matrix3x4::new(
@@ -48,23 +48,19 @@ pub(crate) fn g_body<T: Real>(e: &Vector4<T>) -> Matrix3x4<T> {
 }
 
 /// The quaternion of the Euler parameters `e` (not normalized).
-pub(crate) fn quaternion<T: Real>(e: &Vector4<T>) -> Quaternion<T> {
+pub fn quaternion<T: Real>(e: &Vector4<T>) -> Quaternion<T> {
     Quaternion::new(e[0], e[1], e[2], e[3])
 }
 
 /// `e_t = Gb^T w / 4` of a unit `e` and a body-frame angular velocity `w` (rad/s): the rates
 /// with `e . e_t = 0`.
-pub(crate) fn rates<T: Real>(e: &Vector4<T>, w: &Vector3<T>) -> Vector4<T> {
+pub fn rates<T: Real>(e: &Vector4<T>, w: &Vector3<T>) -> Vector4<T> {
     g_body(e).transpose() * w * T::c(0.25)
 }
 
 /// `e_tt = Gb^T w_t / 4 - |e_t|^2 e` of a unit `e`: the second derivative that keeps
 /// `e . e = 1` for the body-frame angular acceleration `w_t` (rad/s^2).
-pub(crate) fn accelerations<T: Real>(
-    e: &Vector4<T>,
-    e_t: &Vector4<T>,
-    w_t: &Vector3<T>,
-) -> Vector4<T> {
+pub fn accelerations<T: Real>(e: &Vector4<T>, e_t: &Vector4<T>, w_t: &Vector3<T>) -> Vector4<T> {
     g_body(e).transpose() * w_t * T::c(0.25) - e * e_t.dot(e_t)
 }
 
@@ -75,7 +71,7 @@ fn inertia_at_reference<T: Real>(body: &RigidBody<T>) -> Matrix3<T> {
 }
 
 /// The mass matrix `T^T M6 T` (7 x 7) at the Euler parameters `e` (module docs).
-pub(crate) fn mass_matrix<T: Real>(body: &RigidBody<T>, e: &Vector4<T>) -> SMatrix<T, 7, 7> {
+pub fn mass_matrix<T: Real>(body: &RigidBody<T>, e: &Vector4<T>) -> SMatrix<T, 7, 7> {
     let g = g_body(e);
     let m = body.mass();
     let r = quaternion(e).to_matrix();
@@ -100,7 +96,7 @@ pub(crate) fn mass_matrix<T: Real>(body: &RigidBody<T>, e: &Vector4<T>) -> SMatr
 
 /// `T^T f_v` (7; N and N m per unit of `e`) at `e`, `e_t`: the centrifugal force of an offset
 /// centre of mass and the gyroscopic torque (module docs).
-pub(crate) fn quadratic_velocity_force<T: Real>(
+pub fn quadratic_velocity_force<T: Real>(
     body: &RigidBody<T>,
     e: &Vector4<T>,
     e_t: &Vector4<T>,
@@ -116,7 +112,7 @@ pub(crate) fn quadratic_velocity_force<T: Real>(
 /// `d(T^T f_v)/de_t` (7 x 4, the columns of `e_t`) at `e`, `e_t`, with `Gb` held: the
 /// velocity Jacobian of [`quadratic_velocity_force`] (its dependence on `e` is left to the
 /// Newton iteration).
-pub(crate) fn quadratic_velocity_jacobian<T: Real>(
+pub fn quadratic_velocity_jacobian<T: Real>(
     body: &RigidBody<T>,
     e: &Vector4<T>,
     e_t: &Vector4<T>,

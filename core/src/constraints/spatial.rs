@@ -1,0 +1,548 @@
+//! Joints between 3D rigid bodies with Exudyn's equations: `ObjectJointGeneric` (a mask of
+//! constrained axes; `ObjectJointSpherical`, `ObjectJointRevoluteZ`, `ObjectJointPrismaticX`
+//! and a fixed joint are masks of it) and `ObjectConnectorDistance`, each as the equations
+//! `C(q)`, their Jacobian `C_q` and the velocity terms `(C_q q_t)_q q_t`, written into the rows
+//! of a [`Block`] at the columns of the markers' bodies.
+//!
+//! A marker ([`SpatialMarker`]) is a point of the ground, or a point of a 3D rigid body whose
+//! coordinates `[r; e]` (m, world; Euler parameters of `A = R_0b`) start at `offset`, at the
+//! local position `l` (m, body frame), with a frame `R_bm` (marker to body frame). At `q`:
+//! `p = r + A l` and the marker frame `A_m = A R_bm` (marker to world). With `Gb` of
+//! [`euler_parameters`](crate::bodies::euler_parameters) (`w = Gb e_t`, body frame), the derivatives are
+//! `dp/dr = E`, `dp/de = -A [l]x Gb`, and for a body-fixed vector `b`,
+//! `d(A b)/de = -A [b]x Gb`; so a row `u . dp/dq` is `[u^T, (Gb^T (l x A^T u))^T]` and a row
+//! `u . d(A b)/dq` is `[0, (Gb^T (b x A^T u))^T]`.
+//!
+//! Equations of a joint with the mask `axes` (`[x, y, z, rx, ry, rz]`, marker 0's frame), with
+//! `d = p_1 - p_0` and `x_i, y_i, z_i` the axes of marker `i`'s frame (world), one row per
+//! constrained axis in axis order:
+//! - translations: all three constrained: `d` (world); else `x_0 . d`, `y_0 . d`, `z_0 . d` for
+//!   the constrained ones;
+//! - rotations: all three: `z_0 . y_1`, `z_0 . x_1`, `x_0 . y_1`; two (free axis `f`): the free
+//!   axis of marker 0 perpendicular to the other two of marker 1, `f_0 . a_1 = 0`; one
+//!   (constrained `c`, free `f < g`): `f_0 . g_1 = 0` (Exudyn's universal joint).
+//!
+//! The constraint forces are `-C_q^T lambda`; their derivative `d(C_q^T lambda)/dq` is not
+//! computed here (the Newton matrix of the system leaves it out for 3D joints).
+
+// Index loops read as the equations.
+#![allow(clippy::needless_range_loop)]
+
+use crate::bodies::euler_parameters::{g_body, quaternion};
+use crate::integrators::constrained::Block;
+use crate::Real;
+use nalgebra::{Matrix3, Matrix3x4, Vector3, Vector4};
+
+/// Where a 3D marker sits (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SpatialMarker<T> {
+    /// A point fixed in the world with a fixed frame.
+    Ground {
+        /// Position (m, world).
+        position: Vector3<T>,
+        /// Marker frame (marker to world).
+        frame: Matrix3<T>,
+    },
+    /// A point of a 3D rigid body whose coordinates `[r; e]` start at `offset` in `q`.
+    Rigid {
+        /// Index of `r_x` in `q`.
+        offset: usize,
+        /// Local position `l` (m, body frame).
+        local: Vector3<T>,
+        /// Marker frame in the body frame `R_bm`.
+        frame: Matrix3<T>,
+    },
+}
+
+/// A marker evaluated at `q`, `q_t`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpatialState<T> {
+    /// Position `p` (m, world).
+    pub position: Vector3<T>,
+    /// Velocity `p_t` (m/s, world).
+    pub velocity: Vector3<T>,
+    /// Marker frame `A_m` (marker to world).
+    pub frame: Matrix3<T>,
+    /// The body's `A` (identity on the ground).
+    rotation: Matrix3<T>,
+    /// `R_bm`.
+    frame_local: Matrix3<T>,
+    /// `l` (m, body frame; the world position on the ground).
+    local: Vector3<T>,
+    /// `Gb(e)` (zero on the ground).
+    g: Matrix3x4<T>,
+    /// Body-frame angular velocity `w = Gb e_t` (rad/s; zero on the ground).
+    w: Vector3<T>,
+    /// The body's first column in `q` (`None` on the ground).
+    offset: Option<usize>,
+}
+
+impl<T: Real> SpatialMarker<T> {
+    /// The marker at coordinates `q` and velocities `v`; `None` if its entries are outside
+    /// them.
+    pub fn state(&self, q: &[T], v: &[T]) -> Option<SpatialState<T>> {
+        match *self {
+            SpatialMarker::Ground { position, frame } => Some(SpatialState {
+                position,
+                velocity: Vector3::zeros(),
+                frame,
+                rotation: Matrix3::identity(),
+                frame_local: frame,
+                local: position,
+                g: Matrix3x4::zeros(),
+                w: Vector3::zeros(),
+                offset: None,
+            }),
+            SpatialMarker::Rigid {
+                offset,
+                local,
+                frame,
+            } => {
+                let x = q.get(offset..offset + 7)?;
+                let y = v.get(offset..offset + 7)?;
+                let e = Vector4::new(x[3], x[4], x[5], x[6]);
+                let e_t = Vector4::new(y[3], y[4], y[5], y[6]);
+                let a = quaternion(&e).to_matrix();
+                let g = g_body(&e);
+                let w = g * e_t;
+                Some(SpatialState {
+                    position: Vector3::new(x[0], x[1], x[2]) + a * local,
+                    velocity: Vector3::new(y[0], y[1], y[2]) + a * w.cross(&local),
+                    frame: a * frame,
+                    rotation: a,
+                    frame_local: frame,
+                    local,
+                    g,
+                    w,
+                    offset: Some(offset),
+                })
+            }
+        }
+    }
+}
+
+impl<T: Real> SpatialState<T> {
+    /// A marker at `position` (m, world) moving with `velocity` (m/s, world) with the frame
+    /// `frame` (marker to world), as measured from outside (no Jacobians: a residual or a
+    /// reaction evaluated from a system's outputs).
+    pub fn fixed(position: Vector3<T>, velocity: Vector3<T>, frame: Matrix3<T>) -> Self {
+        Self {
+            position,
+            velocity,
+            frame,
+            rotation: frame,
+            frame_local: Matrix3::identity(),
+            local: Vector3::zeros(),
+            g: Matrix3x4::zeros(),
+            w: Vector3::zeros(),
+            offset: None,
+        }
+    }
+
+    /// Axis `k` of the marker frame (world).
+    fn axis(&self, k: usize) -> Vector3<T> {
+        self.frame.column(k).into_owned()
+    }
+
+    /// Axis `k` of the marker frame in the body frame.
+    fn axis_local(&self, k: usize) -> Vector3<T> {
+        self.frame_local.column(k).into_owned()
+    }
+
+    /// Adds `s u . d(A b)/dq` to row `row` of `out` (`b` body frame, `u` world), or with
+    /// `point` `s u . dp/dq` (`b` then the local position).
+    fn add_row<const S: usize>(
+        &self,
+        out: &mut Block<'_, T, S>,
+        row: usize,
+        b: &Vector3<T>,
+        u: &Vector3<T>,
+        s: T,
+        point: bool,
+    ) {
+        let Some(o) = self.offset else { return };
+        if point {
+            for i in 0..3 {
+                out.add(row, o + i, s * u[i]);
+            }
+        }
+        let de = self.g.transpose() * b.cross(&(self.rotation.transpose() * u));
+        for k in 0..4 {
+            out.add(row, o + 3 + k, s * de[k]);
+        }
+    }
+
+    /// The time derivative of the body-fixed vector `A b` (world) and the velocity part of its
+    /// second derivative, `A (w x b)` and `A (w x (w x b))`.
+    fn rates(&self, b: &Vector3<T>) -> (Vector3<T>, Vector3<T>) {
+        let wb = self.w.cross(b);
+        (self.rotation * wb, self.rotation * self.w.cross(&wb))
+    }
+
+    /// The velocity part of `p_tt`, `A (w x (w x l))` (zero on the ground).
+    fn point_tt(&self) -> Vector3<T> {
+        match self.offset {
+            Some(_) => self.rates(&self.local).1,
+            None => Vector3::zeros(),
+        }
+    }
+}
+
+/// The constrained axes of a joint (`[x, y, z, rx, ry, rz]` in marker 0's frame).
+pub type Axes = [bool; 6];
+
+/// The rotation equations of `axes`: pairs `(axis of marker 0, axis of marker 1)` whose
+/// directions must stay perpendicular, one per constrained rotation axis in axis order
+/// (module docs), and their number.
+fn rotation_pairs(axes: &Axes) -> ([(usize, usize); 3], usize) {
+    let locked = [axes[3], axes[4], axes[5]];
+    let count = locked.iter().filter(|x| **x).count();
+    let mut pairs = [(0, 0); 3];
+    match count {
+        3 => pairs = [(2, 1), (2, 0), (0, 1)],
+        2 => {
+            let free = locked.iter().position(|x| !*x).unwrap_or(2);
+            let mut k = 0;
+            for a in 0..3 {
+                if locked[a] {
+                    pairs[k] = (free, a);
+                    k += 1;
+                }
+            }
+        }
+        1 => {
+            let mut free = (0..3).filter(|a| !locked[*a]);
+            let (f, g) = (free.next().unwrap_or(0), free.next().unwrap_or(1));
+            pairs[0] = (f, g);
+        }
+        _ => {}
+    }
+    (pairs, count)
+}
+
+/// The joint's equations from `row` on into `c` and, if given, their Jacobian into `jac`
+/// (module docs). `None` if `c` is too short.
+pub fn joint<T: Real, const S: usize>(
+    m0: &SpatialState<T>,
+    m1: &SpatialState<T>,
+    axes: &Axes,
+    row: usize,
+    c: &mut [T],
+    mut jac: Option<&mut Block<'_, T, S>>,
+) -> Option<()> {
+    let d = m1.position - m0.position;
+    let world = axes[0] && axes[1] && axes[2];
+    let mut r = row;
+    for i in 0..3 {
+        if !axes[i] {
+            continue;
+        }
+        let u = if world {
+            Vector3::ith(i, T::one())
+        } else {
+            m0.axis(i)
+        };
+        *c.get_mut(r)? = u.dot(&d);
+        if let Some(out) = jac.as_deref_mut() {
+            m1.add_row(out, r, &m1.local, &u, T::one(), true);
+            m0.add_row(out, r, &m0.local, &u, -T::one(), true);
+            if !world {
+                m0.add_row(out, r, &m0.axis_local(i), &d, T::one(), false);
+            }
+        }
+        r += 1;
+    }
+    let (pairs, count) = rotation_pairs(axes);
+    for &(a, b) in pairs.iter().take(count) {
+        let (u0, u1) = (m0.axis(a), m1.axis(b));
+        *c.get_mut(r)? = u0.dot(&u1);
+        if let Some(out) = jac.as_deref_mut() {
+            m0.add_row(out, r, &m0.axis_local(a), &u1, T::one(), false);
+            m1.add_row(out, r, &m1.axis_local(b), &u0, T::one(), false);
+        }
+        r += 1;
+    }
+    Some(())
+}
+
+/// The velocity terms of [`joint`] (each equation's second time derivative without the
+/// accelerations) from `row` on into `out`.
+pub fn joint_velocity_terms<T: Real>(
+    m0: &SpatialState<T>,
+    m1: &SpatialState<T>,
+    axes: &Axes,
+    row: usize,
+    out: &mut [T],
+) -> Option<()> {
+    let d = m1.position - m0.position;
+    let d_t = m1.velocity - m0.velocity;
+    let d_tt = m1.point_tt() - m0.point_tt();
+    let world = axes[0] && axes[1] && axes[2];
+    let two = T::c(2.0);
+    let mut r = row;
+    for i in 0..3 {
+        if !axes[i] {
+            continue;
+        }
+        *out.get_mut(r)? = if world {
+            d_tt[i]
+        } else {
+            // (a . d)_tt = a_tt . d + 2 a_t . d_t + a . d_tt.
+            let (a_t, a_tt) = m0.rates(&m0.axis_local(i));
+            a_tt.dot(&d) + two * a_t.dot(&d_t) + m0.axis(i).dot(&d_tt)
+        };
+        r += 1;
+    }
+    let (pairs, count) = rotation_pairs(axes);
+    for &(a, b) in pairs.iter().take(count) {
+        let (u0_t, u0_tt) = m0.rates(&m0.axis_local(a));
+        let (u1_t, u1_tt) = m1.rates(&m1.axis_local(b));
+        *out.get_mut(r)? = u0_tt.dot(&m1.axis(b)) + two * u0_t.dot(&u1_t) + m0.axis(a).dot(&u1_tt);
+        r += 1;
+    }
+    Some(())
+}
+
+/// The joint's force (N, world) and torque (N m, world, about marker 0's point) on marker 0's
+/// body for the multipliers `lambda` of its equations (the force `-C_q^T lambda` on that body's
+/// coordinates): `f = sum lambda_i u_i` over the translation equations `u_i . d` (`u_i` the world
+/// axes, or marker 0's), `tau = -sum lambda_i u_i x d - sum lambda_k u_0k x u_1k` (the second
+/// over the rotation equations `u_0k . u_1k`).
+pub fn joint_reaction<T: Real>(
+    m0: &SpatialState<T>,
+    m1: &SpatialState<T>,
+    axes: &Axes,
+    lambda: &[T; 6],
+) -> (Vector3<T>, Vector3<T>) {
+    let d = m1.position - m0.position;
+    let world = axes[0] && axes[1] && axes[2];
+    let (mut f, mut tau) = (Vector3::zeros(), Vector3::zeros());
+    let mut r = 0;
+    for i in 0..3 {
+        if !axes[i] {
+            continue;
+        }
+        let u = if world {
+            Vector3::ith(i, T::one())
+        } else {
+            m0.axis(i)
+        };
+        f += u * lambda[r];
+        if !world {
+            tau -= u.cross(&d) * lambda[r];
+        }
+        r += 1;
+    }
+    let (pairs, count) = rotation_pairs(axes);
+    for &(a, b) in pairs.iter().take(count) {
+        tau -= m0.axis(a).cross(&m1.axis(b)) * lambda[r];
+        r += 1;
+    }
+    (f, tau)
+}
+
+/// Exudyn's `ObjectConnectorDistance` between 3D markers: `|p_1 - p_0| - distance` at `row`,
+/// its Jacobian into `jac` if given. `None` if the points coincide (no direction) or `c` is
+/// too short.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail the length test
+pub fn distance<T: Real, const S: usize>(
+    m0: &SpatialState<T>,
+    m1: &SpatialState<T>,
+    distance: T,
+    row: usize,
+    c: &mut [T],
+    jac: Option<&mut Block<'_, T, S>>,
+) -> Option<()> {
+    let d = m1.position - m0.position;
+    let len = d.norm_squared().sqrt_l();
+    if !(len > T::zero()) {
+        return None;
+    }
+    *c.get_mut(row)? = len - distance;
+    if let Some(out) = jac {
+        let n = d / len;
+        m1.add_row(out, row, &m1.local, &n, T::one(), true);
+        m0.add_row(out, row, &m0.local, &n, -T::one(), true);
+    }
+    Some(())
+}
+
+/// The velocity term of [`distance`]: `(d_t . d_t + d . d_tt) / L - (d . d_t)^2 / L^3` with
+/// the velocity part of `d_tt`. `None` if the points coincide.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail the length test
+pub fn distance_velocity_term<T: Real>(m0: &SpatialState<T>, m1: &SpatialState<T>) -> Option<T> {
+    let d = m1.position - m0.position;
+    let d_t = m1.velocity - m0.velocity;
+    let d_tt = m1.point_tt() - m0.point_tt();
+    let len = d.norm_squared().sqrt_l();
+    if !(len > T::zero()) {
+        return None;
+    }
+    let dd = d.dot(&d_t);
+    Some((d_t.dot(&d_t) + d.dot(&d_tt)) / len - dd * dd / (len * len * len))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::math::Quaternion;
+
+    const S: usize = 16;
+
+    fn markers() -> (SpatialMarker<f64>, SpatialMarker<f64>, [f64; 14], [f64; 14]) {
+        let f0 = Quaternion::exp(&Vector3::new(0.3, -0.2, 0.4)).to_matrix();
+        let f1 = Quaternion::exp(&Vector3::new(-0.1, 0.5, 0.2)).to_matrix();
+        let m0 = SpatialMarker::Rigid {
+            offset: 0,
+            local: Vector3::new(0.2, -0.1, 0.3),
+            frame: f0,
+        };
+        let m1 = SpatialMarker::Rigid {
+            offset: 7,
+            local: Vector3::new(-0.3, 0.1, 0.05),
+            frame: f1,
+        };
+        let e0 = Vector4::new(0.9, 0.1, -0.3, 0.2).normalize();
+        let e1 = Vector4::new(0.7, -0.4, 0.1, 0.5).normalize();
+        let q = [
+            0.1, 0.2, -0.3, e0[0], e0[1], e0[2], e0[3], 0.4, -0.1, 0.2, e1[0], e1[1], e1[2], e1[3],
+        ];
+        let w0 = crate::bodies::euler_parameters::rates(&e0, &Vector3::new(1.0, -2.0, 0.5));
+        let w1 = crate::bodies::euler_parameters::rates(&e1, &Vector3::new(-0.3, 0.7, 2.0));
+        let v = [
+            0.3, -0.2, 0.1, w0[0], w0[1], w0[2], w0[3], -0.5, 0.4, 0.2, w1[0], w1[1], w1[2], w1[3],
+        ];
+        (m0, m1, q, v)
+    }
+
+    /// `C_q` against central differences of `C`, and the velocity terms against
+    /// `d/dt (C_q(q(t)) v)` at `t = 0` along `q(t) = q + t v` (central differences).
+    fn check(axes: Option<Axes>, dist: f64) {
+        let (m0, m1, q, v) = markers();
+        let eval = |q: &[f64], c: &mut [f64], jac: Option<&mut Block<'_, f64, S>>| {
+            let (s0, s1) = (m0.state(q, &v).unwrap(), m1.state(q, &v).unwrap());
+            match axes {
+                Some(a) => joint(&s0, &s1, &a, 0, c, jac).unwrap(),
+                None => distance(&s0, &s1, dist, 0, c, jac).unwrap(),
+            }
+        };
+        let rows = axes.map_or(1, |a| a.iter().filter(|x| **x).count());
+        let mut jac = [[0.0; S]; S];
+        let mut c = [0.0; 6];
+        eval(&q, &mut c, Some(&mut Block::new(&mut jac, 0, 0, rows, 14)));
+        let h = 1e-6;
+        for j in 0..14 {
+            // Along coordinate j; for a Euler parameter its part tangent to the unit sphere,
+            // `(E - e e^T) e_j` (the Jacobian's `Gb` has `Gb e = 0`: the radial direction is
+            // the normalization's).
+            let mut dir = [0.0; 14];
+            dir[j] = 1.0;
+            for o in [0, 7] {
+                if (o + 3..o + 7).contains(&j) {
+                    for k in o + 3..o + 7 {
+                        dir[k] -= q[k] * q[j];
+                    }
+                }
+            }
+            let (mut qp, mut qm) = (q, q);
+            for k in 0..14 {
+                qp[k] += h * dir[k];
+                qm[k] -= h * dir[k];
+            }
+            let (mut cp, mut cm) = ([0.0; 6], [0.0; 6]);
+            eval(&qp, &mut cp, None);
+            eval(&qm, &mut cm, None);
+            for r in 0..rows {
+                let num = (cp[r] - cm[r]) / (2.0 * h);
+                assert!(
+                    (num - jac[r][j]).abs() < 1e-8,
+                    "{axes:?} row {r} col {j}: {num} vs {}",
+                    jac[r][j]
+                );
+            }
+        }
+        // (C_q v)_t along q + t v equals the velocity term (e_tt = 0 there, which the EP
+        // Jacobian maps to w_t = Gb e_tt = 0).
+        let cqv = |q: &[f64]| {
+            let mut jac = [[0.0; S]; S];
+            let mut c = [0.0; 6];
+            eval(q, &mut c, Some(&mut Block::new(&mut jac, 0, 0, rows, 14)));
+            let mut out = [0.0; 6];
+            for r in 0..rows {
+                out[r] = (0..14).map(|j| jac[r][j] * v[j]).sum();
+            }
+            out
+        };
+        let (mut qp, mut qm) = (q, q);
+        for j in 0..14 {
+            qp[j] += h * v[j];
+            qm[j] -= h * v[j];
+        }
+        let (a, b) = (cqv(&qp), cqv(&qm));
+        let (s0, s1) = (m0.state(&q, &v).unwrap(), m1.state(&q, &v).unwrap());
+        let mut vt = [0.0; 6];
+        match axes {
+            Some(ax) => joint_velocity_terms(&s0, &s1, &ax, 0, &mut vt).unwrap(),
+            None => vt[0] = distance_velocity_term(&s0, &s1).unwrap(),
+        }
+        for r in 0..rows {
+            let num = (a[r] - b[r]) / (2.0 * h);
+            assert!(
+                (num - vt[r]).abs() < 1e-6 * (1.0 + num.abs()),
+                "{axes:?} velocity term {r}: {num} vs {}",
+                vt[r]
+            );
+        }
+    }
+
+    #[test]
+    fn jacobians_and_velocity_terms_match_differences() {
+        let t = true;
+        let f = false;
+        for axes in [
+            [t, t, t, f, f, f], // spherical
+            [t, t, t, t, t, f], // revolute about z
+            [f, t, t, t, t, t], // prismatic along x
+            [t, t, t, t, t, t], // fixed
+            [t, f, t, f, t, f], // mixed: local translations, universal joint
+            [f, f, f, t, f, t], // rotations only, free y
+        ] {
+            check(Some(axes), 0.0);
+        }
+        check(None, 0.7);
+    }
+
+    /// Exudyn's equations at a configuration where a revolute joint holds: its residual is 0.
+    #[test]
+    fn a_held_revolute_joint_has_zero_residual() {
+        let frame = Quaternion::exp(&Vector3::new(0.2, 0.4, -0.3)).to_matrix();
+        let m0 = SpatialMarker::Ground {
+            position: Vector3::new(0.1, 0.2, 0.3),
+            frame,
+        };
+        // Body turned about the joint axis by 0.7 rad, its marker at l.
+        let turn = Quaternion::exp(&(frame.column(2).into_owned() * 0.7));
+        let a = turn.to_matrix();
+        let l = Vector3::new(0.3, -0.2, 0.1);
+        let r = Vector3::new(0.1, 0.2, 0.3) - a * l;
+        let m1 = SpatialMarker::Rigid {
+            offset: 0,
+            local: l,
+            frame: a.transpose() * turn.to_matrix() * frame,
+        };
+        let q = [r.x, r.y, r.z, turn.w, turn.x, turn.y, turn.z];
+        let (s0, s1) = (m0.state(&q, &q).unwrap(), m1.state(&q, &q).unwrap());
+        let mut c = [1.0; 5];
+        joint::<f64, S>(
+            &s0,
+            &s1,
+            &[true, true, true, true, true, false],
+            0,
+            &mut c,
+            None,
+        )
+        .unwrap();
+        assert!(c.iter().all(|x| x.abs() < 1e-15), "{c:?}");
+    }
+}
