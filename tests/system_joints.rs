@@ -16,8 +16,8 @@ use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{
-    Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem, ItemRef, Marker, NoSink,
-    ObjectIndex, RigidBodySpec, SystemSettings,
+    Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem, ItemRef, Marker, MassPointSpec,
+    NoSink, ObjectIndex, RigidBodySpec, SystemSettings,
 };
 use mbs_core::{Error, OutputValue, OutputVariableType};
 use nalgebra::{Matrix2, Matrix3, Rotation3, Unit, UnitQuaternion, Vector2, Vector3};
@@ -313,5 +313,405 @@ fn reference_check(ch: &Chain, times: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-#[allow(dead_code)]
-fn unused(_: ObjectIndex, _: ItemRef, _: Error) {}
+// ---- a fixed joint: two bodies as one ----
+
+#[test]
+fn fixed_joint_moves_two_bodies_as_one_of_the_combined_mass_properties() {
+    let (ra, rb) = (
+        rot(&Vector3::new(0.3, 0.1, -0.2), 0.6),
+        rot(&Vector3::new(-0.1, 0.4, 0.2), 1.2),
+    );
+    let (pa, pb) = (Vector3::new(0.1, 0.2, 0.0), Vector3::new(0.5, -0.1, 0.3));
+    let ia = Matrix3::new(0.02, 0.003, 0.0, 0.003, 0.03, -0.002, 0.0, -0.002, 0.04);
+    let ib = Matrix3::new(0.01, 0.0, 0.001, 0.0, 0.012, 0.0, 0.001, 0.0, 0.008);
+    let (ma, mb) = (1.5, 0.7);
+    let parts = [
+        MassProperties::new(ma, Vector3::zeros(), ia)
+            .unwrap()
+            .rotated(&ra)
+            .translated(&pa),
+        MassProperties::new(mb, Vector3::zeros(), ib)
+            .unwrap()
+            .rotated(&rb)
+            .translated(&pb),
+    ];
+    let whole = MassProperties::combine(&parts).unwrap();
+    let c = whole.com;
+    let (v, w) = (Vector3::new(0.3, 1.0, -0.2), Vector3::new(1.0, -2.0, 3.0));
+    let h = 1e-3;
+    let steps = 1000;
+    // The pair, welded at the point between them.
+    let mut pair = HostSystem::<f64>::new();
+    pair.set_settings(alpha(0.9)).unwrap();
+    let body =
+        |mbs: &mut HostSystem<f64>, m: f64, i: Matrix3<f64>, p: Vector3<f64>, r: Matrix3<f64>| {
+            let mut spec = RigidBodySpec::at(p);
+            spec.orientation = quat(&r);
+            spec.velocity = v + w.cross(&(p - c));
+            spec.angular_velocity = w;
+            spec.gravity = Some(G);
+            mbs.create_rigid_body(&MassProperties::new(m, Vector3::zeros(), i).unwrap(), &spec)
+                .unwrap()
+        };
+    let a = body(&mut pair, ma, ia, pa, ra);
+    let b = body(&mut pair, mb, ib, pb, rb);
+    let weld = (pa + pb) * 0.5;
+    let f = rot(&Vector3::new(0.5, 0.5, 0.1), 0.4);
+    let m0 = pair
+        .add_marker(
+            Marker::body_rigid_frame(
+                a.object,
+                ra.transpose() * (weld - pa),
+                &(ra.transpose() * f),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let m1 = pair
+        .add_marker(
+            Marker::body_rigid_frame(
+                b.object,
+                rb.transpose() * (weld - pb),
+                &(rb.transpose() * f),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    pair.add_constraint(Constraint::fixed_joint([m0, m1]).unwrap())
+        .unwrap();
+    pair.assemble().unwrap();
+    // The one body of the combined mass properties (node at the COM, world-aligned frame).
+    let mut one = HostSystem::<f64>::new();
+    one.set_settings(alpha(0.9)).unwrap();
+    let o = body(&mut one, whole.mass, whole.inertia, c, Matrix3::identity());
+    one.assemble().unwrap();
+    let mut worst: f64 = 0.0;
+    for _ in 0..steps {
+        pair.step(h, &mut NoSink).unwrap();
+        one.step(h, &mut NoSink).unwrap();
+        let (sa, sb, so) = (
+            rigid(&pair, a.node),
+            rigid(&pair, b.node),
+            rigid(&one, o.node),
+        );
+        let com = (sa.position * ma + sb.position * mb) / whole.mass;
+        let ro = mat(&so.orientation);
+        // Body A is the one body turned by its start orientation.
+        let turn = (mat(&sa.orientation) - ro * ra).norm();
+        let wa = mat(&sa.orientation) * sa.angular_velocity;
+        worst = worst
+            .max((com - so.position).norm())
+            .max(turn)
+            .max((wa - ro * so.angular_velocity).norm() * 0.1)
+            .max((sa.position - (so.position + ro * (pa - c))).norm());
+    }
+    println!("fixed joint vs combined body over 1 s: largest difference {worst:.2e}");
+    // Two discretizations of one motion (different coordinates): they agree to the scheme's
+    // error at this step.
+    assert!(worst < 2e-5, "{worst}");
+}
+
+// ---- spherical pendulums: invariants over 100,000 steps at rho_inf = 1 ----
+
+/// Energy (J) and angular momentum about the vertical through the pivot (N m s) of a rigid body.
+fn pendulum_invariants(
+    mbs: &HostSystem<f64>,
+    b: &CreatedBody,
+    m: f64,
+    i: &Matrix3<f64>,
+) -> (f64, f64) {
+    let s = rigid(mbs, b.node);
+    let r = mat(&s.orientation);
+    let w = r * s.angular_velocity;
+    let jw = r * i * r.transpose();
+    let e = 0.5 * m * s.velocity.norm_squared() + 0.5 * w.dot(&(jw * w)) - m * G.dot(&s.position);
+    let l = m * s.position.cross(&s.velocity) + jw * w;
+    (e, l.y)
+}
+
+#[test]
+fn spherical_pendulums_keep_energy_and_vertical_momentum_over_100k_steps() {
+    let m = 0.8;
+    let i = Matrix3::new(
+        0.004, 0.0005, 0.0, 0.0005, 0.006, 0.0002, 0.0, 0.0002, 0.005,
+    );
+    let p0 = Vector3::new(0.3, -0.4, 0.1); // the COM; the pivot at the origin
+    let w0 = Vector3::new(0.5, 3.0, -1.0);
+    for distance in [false, true] {
+        let mut mbs = HostSystem::<f64>::new();
+        mbs.set_settings(alpha(1.0)).unwrap();
+        let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+        let mut spec = RigidBodySpec::at(p0);
+        spec.angular_velocity = w0;
+        // A distance keeps the COM on the sphere, its rotation free; a spherical joint turns
+        // the body about the pivot.
+        spec.velocity = if distance {
+            Vector3::new(0.0, 0.5, 2.0).cross(&p0)
+        } else {
+            w0.cross(&p0)
+        };
+        spec.gravity = Some(G);
+        let b = mbs
+            .create_rigid_body(&MassProperties::new(m, Vector3::zeros(), i).unwrap(), &spec)
+            .unwrap();
+        let mg = mbs
+            .add_marker(Marker::body_position(ground, Vector3::zeros()).unwrap())
+            .unwrap();
+        let constraint = if distance {
+            let mb = mbs
+                .add_marker(Marker::body_position(b.object, Vector3::zeros()).unwrap())
+                .unwrap();
+            Constraint::distance([mg, mb], p0.norm()).unwrap()
+        } else {
+            let mb = mbs
+                .add_marker(Marker::body_position(b.object, -p0).unwrap())
+                .unwrap();
+            Constraint::spherical_joint([mg, mb]).unwrap()
+        };
+        mbs.add_constraint(constraint).unwrap();
+        mbs.assemble().unwrap();
+        let (e0, l0) = pendulum_invariants(&mbs, &b, m, &i);
+        let (mut de, mut dl, mut res) = (0.0f64, 0.0f64, 0.0f64);
+        for k in 0..100_000 {
+            mbs.step(1e-3, &mut NoSink).unwrap();
+            if k % 50 == 49 {
+                let (e, l) = pendulum_invariants(&mbs, &b, m, &i);
+                de = de.max((e - e0).abs());
+                dl = dl.max((l - l0).abs());
+                let r = v3(mbs
+                    .constraint_output(ConstraintIndex(0), OutputVariableType::ConstraintResidual)
+                    .unwrap());
+                res = res.max(r.norm());
+            }
+        }
+        let name = if distance {
+            "distance"
+        } else {
+            "spherical joint"
+        };
+        println!(
+            "{name}: 100k steps of 1 ms, rho 1: energy within {de:.2e} J of {e0:.4}, \
+             L_y within {dl:.2e} of {l0:.4}, residual {res:.1e}"
+        );
+        assert!(de < 1e-4 * e0.abs().max(1.0), "{name}: energy {de}");
+        assert!(dl < 1e-4 * l0.abs().max(0.1), "{name}: L_y {dl}");
+        assert!(res < 1e-9, "{name}: residual {res}");
+    }
+}
+
+// ---- the heavy symmetric top ----
+
+#[test]
+fn heavy_symmetric_top_precesses_at_the_rate_of_the_closed_form() {
+    // Symmetric about its body z axis (I_a axial, I_t transverse, about the COM), the COM at
+    // distance l from the pivot (origin) along the axis, tilted by theta from the vertical (y).
+    let (m, l, ia, it) = (1.0, 0.1, 0.004, 0.003);
+    let theta: f64 = 0.5;
+    let w3 = 80.0; // axial component of the angular velocity (rad/s)
+    let itp = it + m * l * l; // transverse moment about the pivot
+                              // Steady precession: m g l = Omega (I_a w3 - I_t' Omega cos theta), the slow root.
+    let (a, bq, cq) = (itp * theta.cos(), -ia * w3, m * 9.81 * l);
+    let omega = (-bq - (bq * bq - 4.0 * a * cq).sqrt()) / (2.0 * a);
+    // The axis e3 in the y-z plane, tilted from y towards z.
+    let e3 = Vector3::new(0.0, theta.cos(), theta.sin());
+    let r = frame_with_z(&e3);
+    let w = Vector3::y() * omega + e3 * (w3 - omega * theta.cos());
+    let c = e3 * l;
+    let mut mbs = HostSystem::<f64>::new();
+    mbs.set_settings(alpha(0.9)).unwrap();
+    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+    let mut spec = RigidBodySpec::at(c);
+    spec.orientation = quat(&r);
+    spec.velocity = w.cross(&c);
+    spec.angular_velocity = w;
+    spec.gravity = Some(G);
+    let i = Matrix3::from_diagonal(&Vector3::new(it, it, ia));
+    let b = mbs
+        .create_rigid_body(&MassProperties::new(m, Vector3::zeros(), i).unwrap(), &spec)
+        .unwrap();
+    let mg = mbs
+        .add_marker(Marker::body_position(ground, Vector3::zeros()).unwrap())
+        .unwrap();
+    let mb = mbs
+        .add_marker(Marker::body_position(b.object, Vector3::new(0.0, 0.0, -l)).unwrap())
+        .unwrap();
+    mbs.add_constraint(Constraint::spherical_joint([mg, mb]).unwrap())
+        .unwrap();
+    mbs.assemble().unwrap();
+    let t_end = 1.0;
+    let h = 1e-4;
+    let mut tilt: f64 = 0.0;
+    let mut azimuth = 0.0;
+    let mut last = c;
+    for _ in 0..(t_end / h) as usize {
+        mbs.step(h, &mut NoSink).unwrap();
+        let p = rigid(&mbs, b.node).position;
+        tilt = tilt.max(((p.y / l).acos() - theta).abs());
+        // Unwrapped azimuth of the COM about the vertical (from z towards x).
+        let turn = last.z * p.x - last.x * p.z;
+        azimuth += turn.atan2(last.z * p.z + last.x * p.x);
+        last = p;
+    }
+    let rate = azimuth / t_end;
+    println!(
+        "heavy top: precession {rate:.6} rad/s, closed form {omega:.6} rad/s (rel. {:.1e}), \
+         tilt within {tilt:.1e} rad",
+        (rate - omega).abs() / omega
+    );
+    assert!((rate - omega).abs() < 1e-4 * omega, "{rate} vs {omega}");
+    assert!(tilt < 1e-4, "{tilt}");
+}
+
+// ---- reactions ----
+
+#[test]
+fn joint_reactions_hold_a_body_at_rest() {
+    // A body on a fixed joint (a cantilever) and one on a horizontal prismatic joint, at rest
+    // under gravity: the force on marker 0's body (the ground) is the weight, its torque about
+    // the joint point the moment of the weight.
+    let m = 2.0;
+    let i = Matrix3::new(0.02, 0.001, 0.0, 0.001, 0.03, 0.0, 0.0, 0.0, 0.04);
+    let c = Vector3::new(0.4, 0.1, -0.2);
+    let o = Vector3::new(0.1, 0.2, 0.05);
+    let f = rot(&Vector3::new(0.0, 1.0, 0.0), 0.3); // x horizontal, turned about y
+    let want_f = G * m;
+    let want_t = (c - o).cross(&(G * m));
+    for fixed in [true, false] {
+        let mut mbs = HostSystem::<f64>::new();
+        mbs.set_settings(alpha(0.9)).unwrap();
+        let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+        let mut spec = RigidBodySpec::at(c);
+        spec.gravity = Some(G);
+        let b = mbs
+            .create_rigid_body(&MassProperties::new(m, Vector3::zeros(), i).unwrap(), &spec)
+            .unwrap();
+        let m0 = mbs
+            .add_marker(Marker::body_rigid_frame(ground, o, &f).unwrap())
+            .unwrap();
+        let m1 = mbs
+            .add_marker(Marker::body_rigid_frame(b.object, o - c, &f).unwrap())
+            .unwrap();
+        let joint = if fixed {
+            Constraint::fixed_joint([m0, m1])
+        } else {
+            Constraint::prismatic_joint([m0, m1])
+        };
+        let k = mbs.add_constraint(joint.unwrap()).unwrap();
+        mbs.assemble().unwrap();
+        for _ in 0..100 {
+            mbs.step(1e-3, &mut NoSink).unwrap();
+        }
+        let out = |v| v3(mbs.constraint_output(k, v).unwrap());
+        let (force, torque) = (
+            out(OutputVariableType::Force),
+            out(OutputVariableType::Torque),
+        );
+        println!(
+            "{}: force {force:?}, torque {torque:?}",
+            if fixed { "fixed" } else { "prismatic" }
+        );
+        assert!((force - want_f).norm() < 1e-9, "{force} vs {want_f}");
+        assert!((torque - want_t).norm() < 1e-9, "{torque} vs {want_t}");
+        let local = f.transpose();
+        assert!((out(OutputVariableType::ForceLocal) - local * want_f).norm() < 1e-9);
+        assert!((out(OutputVariableType::TorqueLocal) - local * want_t).norm() < 1e-9);
+        assert!(rigid(&mbs, b.node).position.metric_distance(&c) < 1e-12);
+    }
+}
+
+// ---- bad input ----
+
+#[test]
+fn bad_joints_are_refused_and_change_nothing() {
+    let mut mbs = HostSystem::<f64>::new();
+    mbs.set_settings(alpha(0.9)).unwrap();
+    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity() * 0.01).unwrap();
+    let b = mbs
+        .create_rigid_body(&mp, &RigidBodySpec::at(Vector3::x()))
+        .unwrap();
+    // A zero or non-finite marker frame (a joint axis).
+    for (r, e) in [
+        (
+            Matrix3::zeros(),
+            Error::OutOfRange(mbs_core::Param::Orientation),
+        ),
+        (
+            Matrix3::identity() * f64::NAN,
+            Error::NotFinite(mbs_core::Param::Orientation),
+        ),
+        (
+            rot(&Vector3::z(), 0.3) * 1.01,
+            Error::OutOfRange(mbs_core::Param::Orientation),
+        ),
+        (
+            -Matrix3::identity(),
+            Error::OutOfRange(mbs_core::Param::Orientation),
+        ),
+    ] {
+        assert_eq!(
+            Marker::body_rigid_frame(b.object, Vector3::zeros(), &r),
+            Err(e)
+        );
+    }
+    let mg = mbs
+        .add_marker(Marker::body_rigid(ground, Vector3::zeros()).unwrap())
+        .unwrap();
+    let m1 = mbs
+        .add_marker(Marker::body_rigid(b.object, -Vector3::x()).unwrap())
+        .unwrap();
+    let m2 = mbs
+        .add_marker(Marker::body_rigid(b.object, Vector3::zeros()).unwrap())
+        .unwrap();
+    // Markers on the same body; no constrained axis.
+    assert_eq!(
+        mbs.add_constraint(Constraint::revolute_joint([m1, m2]).unwrap()),
+        Err(Error::SameBody)
+    );
+    assert_eq!(
+        Constraint::<f64>::generic_joint([mg, m1], [false; 6]),
+        Err(Error::OutOfRange(mbs_core::Param::Setting))
+    );
+    // Redundant joints: the second revolute joint at the same axis is named.
+    mbs.add_constraint(Constraint::revolute_joint([mg, m1]).unwrap())
+        .unwrap();
+    mbs.add_constraint(Constraint::revolute_joint([mg, m1]).unwrap())
+        .unwrap();
+    let before = rigid(&mbs, b.node);
+    assert_eq!(
+        mbs.assemble().map_err(|e| (e.error, e.item)),
+        Err((
+            Error::SingularMatrix,
+            ItemRef::Constraint(ConstraintIndex(1))
+        ))
+    );
+    assert_eq!(rigid(&mbs, b.node), before);
+    // A revolute joint on a 2D mass point (no rotation): its position marker is not a rigid
+    // marker; a spherical joint on it cannot join a 2D body in space.
+    let mut flat = HostSystem::<f64>::new();
+    flat.set_settings(alpha(0.9)).unwrap();
+    let g = flat.create_ground(Vector3::zeros()).unwrap();
+    let p = flat
+        .create_mass_point(&MassPointSpec::new(1.0, nalgebra::Vector2::x()))
+        .unwrap();
+    let pm = flat
+        .add_marker(Marker::body_position(p.object, Vector3::zeros()).unwrap())
+        .unwrap();
+    let gm = flat
+        .add_marker(Marker::body_rigid(g, Vector3::zeros()).unwrap())
+        .unwrap();
+    assert_eq!(
+        flat.add_constraint(Constraint::revolute_joint([gm, pm]).unwrap()),
+        Err(Error::MarkerNotSupported)
+    );
+    flat.add_constraint(Constraint::spherical_joint([gm, pm]).unwrap())
+        .unwrap();
+    assert_eq!(
+        flat.assemble().map_err(|e| (e.error, e.item)),
+        Err((
+            Error::MarkerNotSupported,
+            ItemRef::Constraint(ConstraintIndex(0))
+        ))
+    );
+    let _: Option<ObjectIndex> = None;
+}

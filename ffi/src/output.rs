@@ -132,7 +132,7 @@ mod tests {
     #[test]
     fn every_number_maps_and_lengths_match_the_core_values() {
         use nalgebra::{Matrix3, Vector3};
-        for v in 0..=15 {
+        for v in 0..=MBS_OUTPUT_TORQUE_LOCAL {
             let var = variable(v).unwrap();
             let len = match var {
                 OutputVariableType::KineticEnergy | OutputVariableType::PotentialEnergy => {
@@ -145,8 +145,11 @@ mod tests {
             };
             assert_eq!(mbs_output_variable_len(v), len, "{var:?}");
         }
-        assert_eq!(variable(16), Err(MBS_ERR_INVALID_ARGUMENT));
-        assert_eq!(mbs_output_variable_len(16), 0);
+        assert_eq!(
+            variable(MBS_OUTPUT_TORQUE_LOCAL + 1),
+            Err(MBS_ERR_INVALID_ARGUMENT)
+        );
+        assert_eq!(mbs_output_variable_len(MBS_OUTPUT_TORQUE_LOCAL + 1), 0);
         assert_eq!(mbs_output_variable_len(u32::MAX), 0);
     }
 }
