@@ -2716,7 +2716,8 @@ mbs_status mbs_system_get_counts(const struct mbs_system *sys, struct mbs_system
 
 /**
  * Adds Exudyn's `ObjectConnectorDistance`: the points of the position markers `marker0` and
- * `marker1` stay `distance` (m, > 0) apart, `|r_1 - r_0| - d = 0` (in the x-y plane).
+ * `marker1` stay `distance` (m, > 0) apart, `|r_1 - r_0| - d = 0` (in the x-y plane between 2D
+ * items, in space when a marker is on a 3D rigid body).
  * `MBS_OUTPUT_FORCE` is `[lambda, 0, 0]`: the rod's tension (N; the force on marker 0's body
  * is `lambda u`, `u` the unit vector from marker 0 to marker 1).
  *
@@ -2801,12 +2802,17 @@ mbs_status mbs_system_add_prismatic_joint_2d(struct mbs_system *sys,
  * `MBS_OUTPUT_FORCE`, its multipliers `[lambda_0, lambda_1, 0]` (each constraint's add call
  * says what they are; 0 before the system was assembled for generalized-alpha), or
  * `MBS_OUTPUT_CONSTRAINT_RESIDUAL`, `[C_0, C_1, 0]` (m or rad) from the markers' positions
- * and orientations.
+ * and orientations. A 3D joint (`mbs_system_add_generic_joint`) gives its reaction on marker
+ * 0's body instead: `MBS_OUTPUT_FORCE` (N, world), `MBS_OUTPUT_FORCE_LOCAL` (N, marker 0's
+ * frame), `MBS_OUTPUT_TORQUE` (N m, world, about marker 0's point), `MBS_OUTPUT_TORQUE_LOCAL`
+ * (marker 0's frame), and as `MBS_OUTPUT_CONSTRAINT_RESIDUAL` the norms of its translation
+ * and rotation equations `[|C_t|, |C_r|, 0]` (m, -); marker 1's body feels the opposite force
+ * at marker 1's point.
  *
  * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
  * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_ARGUMENT` (unknown
  * variable), `MBS_ERR_NOT_AVAILABLE` (another variable), `MBS_ERR_STORAGE`
- * (`out_len < 3`), `MBS_ERR_INVALID_MARKER` (a marker on a 3D body).
+ * (`out_len < 3`).
  *
  * # Safety
  * `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
@@ -2818,6 +2824,74 @@ mbs_status mbs_system_constraint_output(const struct mbs_system *sys,
                                         double *out,
                                         size_t out_len,
                                         size_t *written);
+
+/**
+ * Adds Exudyn's `ObjectJointGeneric` between two markers of 3D rigid bodies or the ground:
+ * `constrained_axes` (6 flags, 0 or 1: translations along x, y, z and rotations about x, y, z
+ * of marker 0's frame, Exudyn's `constrainedAxes`; all six: a fixed joint) say which relative
+ * motions it stops, one equation each, with Exudyn's equations: all three translations as
+ * `r_1 - r_0 = 0` (world), fewer along marker 0's axes; three rotations as
+ * `z_0 . y_1 = z_0 . x_1 = x_0 . y_1 = 0` (the marker frames' axes), two as the free axis of
+ * marker 0 perpendicular to the other two axes of marker 1, one as the two free axes (marker
+ * 0's first, marker 1's second) perpendicular. The markers are rigid markers (frames from
+ * `mbs_system_add_marker_body_rigid_frame`), or position markers for translations only.
+ * Stepped by `MBS_COUPLING_GENERALIZED_ALPHA`; outputs: `mbs_system_constraint_output`.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (a flag not 0 or 1),
+ * `MBS_ERR_INVALID_SETTING` (no axis constrained), `MBS_ERR_SAME_MARKER`,
+ * `MBS_ERR_SAME_BODY` (both markers on one body or on the ground), `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_MARKER` (not a rigid marker), `MBS_ERR_CAPACITY_FULL`. A marker on a 2D
+ * item is refused by `mbs_system_assemble` (`MBS_ERR_INVALID_MARKER` at the constraint).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `constrained_axes` is null or holds 6 `mbs_flag`s;
+ * `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_generic_joint(struct mbs_system *sys,
+                                        uint32_t marker0,
+                                        uint32_t marker1,
+                                        const mbs_flag *constrained_axes,
+                                        uint32_t *constraint);
+
+/**
+ * Adds Exudyn's `ObjectJointSpherical`: the points of markers `marker0` and `marker1` (position
+ * or rigid markers of 3D rigid bodies or the ground) coincide, `r_1 - r_0 = 0` (3 equations,
+ * world). Errors: as `mbs_system_add_generic_joint` without the flags.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_spherical_joint(struct mbs_system *sys,
+                                          uint32_t marker0,
+                                          uint32_t marker1,
+                                          uint32_t *constraint);
+
+/**
+ * Adds Exudyn's `ObjectJointRevoluteZ` between two rigid markers: the points coincide and the
+ * bodies turn relative to each other only about marker 0's z axis (5 equations). Errors: as
+ * `mbs_system_add_generic_joint` without the flags.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_revolute_joint(struct mbs_system *sys,
+                                         uint32_t marker0,
+                                         uint32_t marker1,
+                                         uint32_t *constraint);
+
+/**
+ * Adds Exudyn's `ObjectJointPrismaticX` between two rigid markers: marker 1's point slides
+ * along marker 0's x axis and the bodies keep their relative orientation (5 equations).
+ * Errors: as `mbs_system_add_generic_joint` without the flags.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `constraint` is null or writable.
+ */
+mbs_status mbs_system_add_prismatic_joint(struct mbs_system *sys,
+                                          uint32_t marker0,
+                                          uint32_t marker1,
+                                          uint32_t *constraint);
 
 /**
  * The Newton report of the last generalized-alpha step into `*out`.
@@ -3060,6 +3134,26 @@ mbs_status mbs_system_add_marker_body_rigid(struct mbs_system *sys,
                                             uint32_t object,
                                             const double *local_position,
                                             uint32_t *marker);
+
+/**
+ * Adds Exudyn's `MarkerBodyRigid` with a frame turned in the body (Exudyn's `localHT`): the
+ * point `local_position` (m, body frame) of body `object` and the marker frame
+ * `local_rotation` (row-major 3x3 `R_bm`: the marker's x, y, z axes as its columns, in the
+ * body frame). A 3D joint's axes are its markers' frame axes (a revolute joint turns about
+ * marker 0's z axis); a planar constraint accepts only a frame turned about z.
+ *
+ * Errors (nothing added): as `mbs_system_add_marker_body_rigid`, and
+ * `MBS_ERR_INVALID_ORIENTATION` (`local_rotation` not a rotation: `|R^T R - E| > 1e-9` in an
+ * entry, or `det R <= 0`), `MBS_ERR_NOT_FINITE` for a non-finite entry.
+ *
+ * # Safety
+ * As `mbs_system_add_marker_body_position`; `local_rotation` is null or holds 9 doubles.
+ */
+mbs_status mbs_system_add_marker_body_rigid_frame(struct mbs_system *sys,
+                                                  uint32_t object,
+                                                  const double *local_position,
+                                                  const double *local_rotation,
+                                                  uint32_t *marker);
 
 /**
  * Adds Exudyn's `MarkerBodyMass`: the mass distribution of body `object` (for

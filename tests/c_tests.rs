@@ -39,3 +39,8 @@ fn c_system_api_results_and_refusals_at_every_entry_point() {
 fn c_constraint_api_results_and_refusals() {
     run_c_test("test_constraints");
 }
+
+#[test]
+fn c_joint_api_results_and_refusals() {
+    run_c_test("test_joints");
+}

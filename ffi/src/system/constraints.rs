@@ -1,10 +1,12 @@
 //! Constraints from C (Exudyn's `ObjectConnectorDistance`, `ObjectConnectorCoordinate`,
-//! `ObjectJointRevolute2D`, `ObjectJointPrismatic2D`), their outputs, and the Newton report of
-//! the last generalized-alpha step. Constraints are stepped only by the generalized-alpha
+//! `ObjectJointRevolute2D`, `ObjectJointPrismatic2D`, and between 3D rigid bodies
+//! `ObjectJointGeneric`, `ObjectJointSpherical`, `ObjectJointRevoluteZ`,
+//! `ObjectJointPrismaticX`), their outputs, and the Newton report of the last
+//! generalized-alpha step. Constraints are stepped only by the generalized-alpha
 //! coupling (`MBS_COUPLING_GENERALIZED_ALPHA`); `mbs_system_assemble` refuses them with
 //! another one (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME`).
 
-use crate::convert::{array, finite, index, non_null_out, status_of, vec2};
+use crate::convert::{array, finite, flag, index, non_null_out, status_of, vec2, MbsFlag};
 use crate::output::{variable, MbsOutputVariable};
 use crate::status::*;
 use crate::system::items::add;
@@ -32,7 +34,8 @@ fn add_constraint(
 }
 
 /// Adds Exudyn's `ObjectConnectorDistance`: the points of the position markers `marker0` and
-/// `marker1` stay `distance` (m, > 0) apart, `|r_1 - r_0| - d = 0` (in the x-y plane).
+/// `marker1` stay `distance` (m, > 0) apart, `|r_1 - r_0| - d = 0` (in the x-y plane between 2D
+/// items, in space when a marker is on a 3D rigid body).
 /// `MBS_OUTPUT_FORCE` is `[lambda, 0, 0]`: the rod's tension (N; the force on marker 0's body
 /// is `lambda u`, `u` the unit vector from marker 0 to marker 1).
 ///
@@ -132,7 +135,7 @@ pub unsafe extern "C" fn mbs_system_add_prismatic_joint_2d(
     add_constraint(sys, constraint, || {
         // SAFETY: the caller's guarantee.
         let (a, n) = unsafe { (array::<2>(axis_marker0)?, array::<2>(normal_marker1)?) };
-        let rotation = crate::convert::flag(constrain_rotation)?;
+        let rotation = flag(constrain_rotation)?;
         Constraint::prismatic_2d(pair(marker0, marker1)?, vec2(&a)?, vec2(&n)?, rotation)
             .map_err(status_of)
     })
@@ -142,12 +145,17 @@ pub unsafe extern "C" fn mbs_system_add_prismatic_joint_2d(
 /// `MBS_OUTPUT_FORCE`, its multipliers `[lambda_0, lambda_1, 0]` (each constraint's add call
 /// says what they are; 0 before the system was assembled for generalized-alpha), or
 /// `MBS_OUTPUT_CONSTRAINT_RESIDUAL`, `[C_0, C_1, 0]` (m or rad) from the markers' positions
-/// and orientations.
+/// and orientations. A 3D joint (`mbs_system_add_generic_joint`) gives its reaction on marker
+/// 0's body instead: `MBS_OUTPUT_FORCE` (N, world), `MBS_OUTPUT_FORCE_LOCAL` (N, marker 0's
+/// frame), `MBS_OUTPUT_TORQUE` (N m, world, about marker 0's point), `MBS_OUTPUT_TORQUE_LOCAL`
+/// (marker 0's frame), and as `MBS_OUTPUT_CONSTRAINT_RESIDUAL` the norms of its translation
+/// and rotation equations `[|C_t|, |C_r|, 0]` (m, -); marker 1's body feels the opposite force
+/// at marker 1's point.
 ///
 /// Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
 /// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_ARGUMENT` (unknown
 /// variable), `MBS_ERR_NOT_AVAILABLE` (another variable), `MBS_ERR_STORAGE`
-/// (`out_len < 3`), `MBS_ERR_INVALID_MARKER` (a marker on a 3D body).
+/// (`out_len < 3`).
 ///
 /// # Safety
 /// `sys` is null or an `mbs_system`; `out` is null or holds `out_len` writable doubles;
@@ -166,6 +174,102 @@ pub unsafe extern "C" fn mbs_system_constraint_output(
             let (i, v) = (index(constraint, ConstraintIndex)?, variable(var)?);
             s.sys.constraint_output(i, v).map_err(status_of)
         })
+    })
+}
+
+/// Adds Exudyn's `ObjectJointGeneric` between two markers of 3D rigid bodies or the ground:
+/// `constrained_axes` (6 flags, 0 or 1: translations along x, y, z and rotations about x, y, z
+/// of marker 0's frame, Exudyn's `constrainedAxes`; all six: a fixed joint) say which relative
+/// motions it stops, one equation each, with Exudyn's equations: all three translations as
+/// `r_1 - r_0 = 0` (world), fewer along marker 0's axes; three rotations as
+/// `z_0 . y_1 = z_0 . x_1 = x_0 . y_1 = 0` (the marker frames' axes), two as the free axis of
+/// marker 0 perpendicular to the other two axes of marker 1, one as the two free axes (marker
+/// 0's first, marker 1's second) perpendicular. The markers are rigid markers (frames from
+/// `mbs_system_add_marker_body_rigid_frame`), or position markers for translations only.
+/// Stepped by `MBS_COUPLING_GENERALIZED_ALPHA`; outputs: `mbs_system_constraint_output`.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (a flag not 0 or 1),
+/// `MBS_ERR_INVALID_SETTING` (no axis constrained), `MBS_ERR_SAME_MARKER`,
+/// `MBS_ERR_SAME_BODY` (both markers on one body or on the ground), `MBS_ERR_UNKNOWN_INDEX`,
+/// `MBS_ERR_INVALID_MARKER` (not a rigid marker), `MBS_ERR_CAPACITY_FULL`. A marker on a 2D
+/// item is refused by `mbs_system_assemble` (`MBS_ERR_INVALID_MARKER` at the constraint).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `constrained_axes` is null or holds 6 `mbs_flag`s;
+/// `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_generic_joint(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    constrained_axes: *const MbsFlag,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        if constrained_axes.is_null() {
+            return Err(MBS_ERR_NULL_POINTER);
+        }
+        let mut axes = [false; 6];
+        for (k, a) in axes.iter_mut().enumerate() {
+            // SAFETY: the caller's guarantee (6 readable flags).
+            *a = flag(unsafe { constrained_axes.add(k).read() })?;
+        }
+        Constraint::generic_joint(pair(marker0, marker1)?, axes).map_err(status_of)
+    })
+}
+
+/// Adds Exudyn's `ObjectJointSpherical`: the points of markers `marker0` and `marker1` (position
+/// or rigid markers of 3D rigid bodies or the ground) coincide, `r_1 - r_0 = 0` (3 equations,
+/// world). Errors: as `mbs_system_add_generic_joint` without the flags.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_spherical_joint(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        Constraint::spherical_joint(pair(marker0, marker1)?).map_err(status_of)
+    })
+}
+
+/// Adds Exudyn's `ObjectJointRevoluteZ` between two rigid markers: the points coincide and the
+/// bodies turn relative to each other only about marker 0's z axis (5 equations). Errors: as
+/// `mbs_system_add_generic_joint` without the flags.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_revolute_joint(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        Constraint::revolute_joint(pair(marker0, marker1)?).map_err(status_of)
+    })
+}
+
+/// Adds Exudyn's `ObjectJointPrismaticX` between two rigid markers: marker 1's point slides
+/// along marker 0's x axis and the bodies keep their relative orientation (5 equations).
+/// Errors: as `mbs_system_add_generic_joint` without the flags.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `constraint` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_prismatic_joint(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    constraint: *mut u32,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        Constraint::prismatic_joint(pair(marker0, marker1)?).map_err(status_of)
     })
 }
 

@@ -330,6 +330,41 @@ pub unsafe extern "C" fn mbs_system_add_marker_body_rigid(
     unsafe { add_body_marker(sys, object, local_position, marker, Marker::body_rigid) }
 }
 
+/// Adds Exudyn's `MarkerBodyRigid` with a frame turned in the body (Exudyn's `localHT`): the
+/// point `local_position` (m, body frame) of body `object` and the marker frame
+/// `local_rotation` (row-major 3x3 `R_bm`: the marker's x, y, z axes as its columns, in the
+/// body frame). A 3D joint's axes are its markers' frame axes (a revolute joint turns about
+/// marker 0's z axis); a planar constraint accepts only a frame turned about z.
+///
+/// Errors (nothing added): as `mbs_system_add_marker_body_rigid`, and
+/// `MBS_ERR_INVALID_ORIENTATION` (`local_rotation` not a rotation: `|R^T R - E| > 1e-9` in an
+/// entry, or `det R <= 0`), `MBS_ERR_NOT_FINITE` for a non-finite entry.
+///
+/// # Safety
+/// As `mbs_system_add_marker_body_position`; `local_rotation` is null or holds 9 doubles.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_marker_body_rigid_frame(
+    sys: *mut mbs_system,
+    object: u32,
+    local_position: *const f64,
+    local_rotation: *const f64,
+    marker: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        marker,
+        |s| {
+            // SAFETY: the caller's guarantee.
+            let (p, r) = unsafe { (array::<3>(local_position)?, array::<9>(local_rotation)?) };
+            let r = crate::convert::mat3(&r)?;
+            let m = Marker::body_rigid_frame(index(object, ObjectIndex)?, Vector3::from(p), &r)
+                .map_err(status_of)?;
+            s.add_marker(m).map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
 /// Adds the marker `make` builds at the point `local_position` (m, body frame) of body
 /// `object`.
 ///

@@ -1,0 +1,218 @@
+/* C tests of the 3D joint API: rigid markers with a frame, the generic, spherical, revolute
+ * and prismatic joints, their reactions and residuals. A body held by a fixed joint at an
+ * oblique frame stays at rest and its joint carries its weight and the weight's moment; a body
+ * on a revolute joint about an oblique axis swings about that axis only; then every refusal:
+ * NULL pointers, NaN, a frame that is not a rotation, a flag that is not 0 or 1, no
+ * constrained axis, both markers on one body, a revolute joint on a position marker, a joint
+ * on a 2D mass point, redundant joints. After each refused call the outputs hold the sentinel
+ * pattern and the system is unchanged (counts, assembled flag, time, every rigid state). */
+#include <stdint.h>
+#include "mbs.h"
+#include "check.h"
+
+static mbs_system sys;
+
+typedef struct {
+    mbs_system_counts counts;
+    double time;
+    mbs_rigid_state rigid[4];
+} snap_t;
+
+static snap_t before_, after_;
+
+static void snapshot(const mbs_system *s, snap_t *out) {
+    uint32_t i;
+    memset(out, 0, sizeof *out);
+    CHECK_STATUS(mbs_system_get_counts(s, &out->counts), MBS_OK);
+    CHECK_STATUS(mbs_system_time(s, &out->time), MBS_OK);
+    for (i = 0; i < out->counts.nodes && i < 4; i++)
+        (void)mbs_system_get_rigid_state(s, i, &out->rigid[i]);
+}
+
+#define REFUSE(call, expected)                                         \
+    do {                                                               \
+        snapshot(&sys, &before_);                                      \
+        CHECK_STATUS(call, expected);                                  \
+        snapshot(&sys, &after_);                                       \
+        CHECK(memcmp(&before_, &after_, sizeof before_) == 0);         \
+    } while (0)
+
+static const double Z3[3] = {0, 0, 0}, Q1[4] = {1, 0, 0, 0}, G[3] = {0, -9.81, 0};
+static const double E3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+/* A rotation about y by 0.3 rad (row-major): x stays horizontal. */
+static void frame_y(double r[9]) {
+    double c = cos(0.3), s = sin(0.3);
+    double m[9] = {c, 0, s, 0, 1, 0, -s, 0, c};
+    memcpy(r, m, sizeof m);
+}
+
+static void alpha(mbs_system *s) {
+    mbs_system_settings st;
+    CHECK_STATUS(mbs_system_settings_default(&st), MBS_OK);
+    st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    CHECK_STATUS(mbs_system_set_settings(s, &st), MBS_OK);
+}
+
+static mbs_mass_properties body_mp(void) {
+    mbs_mass_properties mp;
+    memset(&mp, 0, sizeof mp);
+    mp.mass = 2;
+    mp.inertia[0] = 0.02, mp.inertia[4] = 0.03, mp.inertia[8] = 0.04;
+    mp.inertia[1] = mp.inertia[3] = 0.001;
+    return mp;
+}
+
+/* A 2 kg body with its COM at c, welded to the ground at o by a fixed joint whose frame is
+ * turned about y: at rest, the joint's force on the ground is the weight m g, its torque about
+ * o the weight's moment (c - o) x m g, in the world and in the joint frame. */
+static void test_fixed_joint_reaction(void) {
+    const double c[3] = {0.4, 0.1, -0.2}, o[3] = {0.1, 0.2, 0.05};
+    double f[9], oc[3], out[3], want_t[3], local[3];
+    uint32_t ground, m0, m1, joint, k;
+    size_t n;
+    const mbs_flag all[6] = {1, 1, 1, 1, 1, 1};
+    mbs_mass_properties mp = body_mp();
+    mbs_created_body b;
+    mbs_rigid_state st;
+    frame_y(f);
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    alpha(&sys);
+    CHECK_STATUS(mbs_system_add_object_ground(&sys, Z3, &ground), MBS_OK);
+    CHECK_STATUS(mbs_system_create_rigid_body(&sys, &mp, c, Q1, Z3, Z3, G, &b), MBS_OK);
+    for (k = 0; k < 3; k++) oc[k] = o[k] - c[k];
+    CHECK_STATUS(mbs_system_add_marker_body_rigid_frame(&sys, ground, o, f, &m0), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid_frame(&sys, b.object, oc, f, &m1), MBS_OK);
+    CHECK_STATUS(mbs_system_add_generic_joint(&sys, m0, m1, all, &joint), MBS_OK);
+    CHECK_STATUS(mbs_system_assemble(&sys, NULL), MBS_OK);
+    for (k = 0; k < 100; k++)
+        CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_get_rigid_state(&sys, b.node, &st), MBS_OK);
+    CHECK(fabs(st.position[0] - c[0]) + fabs(st.position[1] - c[1]) + fabs(st.position[2] - c[2]) < 1e-12);
+    CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_FORCE, out, 3, &n), MBS_OK);
+    CHECK(n == 3 && fabs(out[0]) < 1e-9 && fabs(out[1] + 2 * 9.81) < 1e-9 && fabs(out[2]) < 1e-9);
+    /* (c - o) x m g with m g = (0, -19.62, 0): (-(c-o)_z * -19.62 ..) */
+    want_t[0] = -(c[2] - o[2]) * (-19.62), want_t[1] = 0, want_t[2] = (c[0] - o[0]) * (-19.62);
+    CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_TORQUE, out, 3, &n), MBS_OK);
+    CHECK(fabs(out[0] - want_t[0]) + fabs(out[1] - want_t[1]) + fabs(out[2] - want_t[2]) < 1e-9);
+    /* In the joint frame: F^T v (the frame's columns are its axes). */
+    for (k = 0; k < 3; k++) local[k] = f[k] * want_t[0] + f[3 + k] * want_t[1] + f[6 + k] * want_t[2];
+    CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_TORQUE_LOCAL, out, 3, &n), MBS_OK);
+    CHECK(fabs(out[0] - local[0]) + fabs(out[1] - local[1]) + fabs(out[2] - local[2]) < 1e-9);
+    CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_FORCE_LOCAL, out, 3, &n), MBS_OK);
+    CHECK(fabs(out[0] - f[3] * -19.62) + fabs(out[1] - f[4] * -19.62) + fabs(out[2] - f[5] * -19.62) < 1e-9);
+    CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_CONSTRAINT_RESIDUAL, out, 3, &n), MBS_OK);
+    CHECK(out[0] < 1e-12 && out[1] < 1e-12 && out[2] == 0);
+}
+
+/* A body on a revolute joint about the oblique axis a (through the origin), released from
+ * rest off its lowest position: its COM keeps its distance from the axis and its position
+ * along it (it swings about a only), and it moves. */
+static void test_revolute_swing(void) {
+    const double c[3] = {0.3, -0.2, 0.1};
+    double a[3], f[9], l[3], x[3], y[3], s, dist0, along0, dist, along;
+    uint32_t ground, m0, m1, joint, k;
+    mbs_mass_properties mp = body_mp();
+    mbs_created_body b;
+    mbs_rigid_state st;
+    /* a = (0.3, 0.2, 1)/|.|; the frame's z along a (columns x, y, a, row-major). */
+    s = sqrt(0.09 + 0.04 + 1), a[0] = 0.3 / s, a[1] = 0.2 / s, a[2] = 1 / s;
+    x[0] = a[2], x[1] = 0, x[2] = -a[0];
+    s = sqrt(x[0] * x[0] + x[2] * x[2]), x[0] /= s, x[2] /= s;
+    y[0] = a[1] * x[2] - a[2] * x[1], y[1] = a[2] * x[0] - a[0] * x[2], y[2] = a[0] * x[1] - a[1] * x[0];
+    for (k = 0; k < 3; k++) f[3 * k] = x[k], f[3 * k + 1] = y[k], f[3 * k + 2] = a[k];
+    for (k = 0; k < 3; k++) l[k] = -c[k];
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    alpha(&sys);
+    CHECK_STATUS(mbs_system_add_object_ground(&sys, Z3, &ground), MBS_OK);
+    CHECK_STATUS(mbs_system_create_rigid_body(&sys, &mp, c, Q1, Z3, Z3, G, &b), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid_frame(&sys, ground, Z3, f, &m0), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid_frame(&sys, b.object, l, f, &m1), MBS_OK);
+    CHECK_STATUS(mbs_system_add_revolute_joint(&sys, m0, m1, &joint), MBS_OK);
+    CHECK_STATUS(mbs_system_assemble(&sys, NULL), MBS_OK);
+    along0 = c[0] * a[0] + c[1] * a[1] + c[2] * a[2];
+    dist0 = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] - along0 * along0);
+    for (k = 0; k < 500; k++)
+        CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_get_rigid_state(&sys, b.node, &st), MBS_OK);
+    along = st.position[0] * a[0] + st.position[1] * a[1] + st.position[2] * a[2];
+    dist = sqrt(st.position[0] * st.position[0] + st.position[1] * st.position[1] +
+                st.position[2] * st.position[2] - along * along);
+    CHECK(fabs(along - along0) < 1e-9 && fabs(dist - dist0) < 1e-9);
+    CHECK(fabs(st.position[0] - c[0]) + fabs(st.position[1] - c[1]) > 1e-2);
+}
+
+static void test_refusals(void) {
+    uint32_t ground, m0, m1, m2, m_pos, out = 0xABABABABu, joint, g2, p2, pm, gm;
+    double bad[9], f[9];
+    const mbs_flag none[6] = {0, 0, 0, 0, 0, 0}, two[6] = {1, 1, 1, 2, 0, 0};
+    const mbs_flag rev[6] = {1, 1, 1, 1, 1, 0};
+    const double nan3[3] = {NAN, 0, 0}, x1[3] = {1, 0, 0}, mx1[3] = {-1, 0, 0};
+    mbs_mass_properties mp = body_mp();
+    mbs_created_body b;
+    mbs_item_ref failed;
+    frame_y(f);
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    alpha(&sys);
+    CHECK_STATUS(mbs_system_add_object_ground(&sys, Z3, &ground), MBS_OK);
+    CHECK_STATUS(mbs_system_create_rigid_body(&sys, &mp, x1, Q1, Z3, Z3, NULL, &b), MBS_OK);
+    /* frames */
+    REFUSE(mbs_system_add_marker_body_rigid_frame(&sys, b.object, Z3, NULL, &out), MBS_ERR_NULL_POINTER);
+    CHECK(out == 0xABABABABu);
+    REFUSE(mbs_system_add_marker_body_rigid_frame(&sys, b.object, NULL, E3, &out), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_system_add_marker_body_rigid_frame(&sys, b.object, nan3, E3, &out), MBS_ERR_NOT_FINITE);
+    memcpy(bad, E3, sizeof bad), bad[4] = NAN;
+    REFUSE(mbs_system_add_marker_body_rigid_frame(&sys, b.object, Z3, bad, &out), MBS_ERR_NOT_FINITE);
+    memset(bad, 0, sizeof bad); /* a zero axis */
+    REFUSE(mbs_system_add_marker_body_rigid_frame(&sys, b.object, Z3, bad, &out), MBS_ERR_INVALID_ORIENTATION);
+    memcpy(bad, E3, sizeof bad), bad[8] = -1; /* a reflection */
+    REFUSE(mbs_system_add_marker_body_rigid_frame(&sys, b.object, Z3, bad, &out), MBS_ERR_INVALID_ORIENTATION);
+    REFUSE(mbs_system_add_marker_body_rigid_frame(&sys, 99, Z3, E3, &out), MBS_ERR_UNKNOWN_INDEX);
+    CHECK(out == 0xABABABABu);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid_frame(&sys, ground, Z3, f, &m0), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid_frame(&sys, b.object, mx1, f, &m1), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, b.object, Z3, &m2), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_position(&sys, b.object, mx1, &m_pos), MBS_OK);
+    /* joints */
+    REFUSE(mbs_system_add_generic_joint(&sys, m0, m1, NULL, &out), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_system_add_generic_joint(&sys, m0, m1, rev, NULL), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_system_add_generic_joint(&sys, m0, m1, two, &out), MBS_ERR_INVALID_ARGUMENT);
+    REFUSE(mbs_system_add_generic_joint(&sys, m0, m1, none, &out), MBS_ERR_INVALID_SETTING);
+    REFUSE(mbs_system_add_revolute_joint(&sys, m1, m2, &out), MBS_ERR_SAME_BODY);
+    REFUSE(mbs_system_add_revolute_joint(&sys, m1, m1, &out), MBS_ERR_SAME_MARKER);
+    REFUSE(mbs_system_add_revolute_joint(&sys, m0, m_pos, &out), MBS_ERR_INVALID_MARKER);
+    REFUSE(mbs_system_add_prismatic_joint(&sys, m0, 99, &out), MBS_ERR_UNKNOWN_INDEX);
+    REFUSE(mbs_system_add_spherical_joint(NULL, m0, m_pos, &out), MBS_ERR_NULL_POINTER);
+    CHECK(untouched_bytes(&out, sizeof out));
+    CHECK_STATUS(mbs_system_add_spherical_joint(&sys, m0, m_pos, &joint), MBS_OK);
+    CHECK_STATUS(mbs_system_add_generic_joint(&sys, m0, m1, rev, &joint), MBS_OK);
+    /* redundant: the spherical joint's equations again in the revolute joint */
+    POISON(failed);
+    REFUSE(mbs_system_assemble(&sys, &failed), MBS_ERR_SINGULAR_MATRIX);
+    CHECK(failed.kind == MBS_ITEM_CONSTRAINT && failed.index == joint);
+    /* a joint on a 2D mass point */
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    alpha(&sys);
+    CHECK_STATUS(mbs_system_add_object_ground(&sys, Z3, &g2), MBS_OK);
+    {
+        const double r[2] = {1, 0}, z2[2] = {0, 0};
+        uint32_t n2;
+        CHECK_STATUS(mbs_system_add_node_point2d(&sys, r, z2, z2, &n2), MBS_OK);
+        CHECK_STATUS(mbs_system_add_object_mass_point_2d(&sys, n2, 1.0, &p2), MBS_OK);
+    }
+    CHECK_STATUS(mbs_system_add_marker_body_position(&sys, p2, Z3, &pm), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, g2, Z3, &gm), MBS_OK);
+    REFUSE(mbs_system_add_revolute_joint(&sys, gm, pm, &out), MBS_ERR_INVALID_MARKER);
+    CHECK_STATUS(mbs_system_add_spherical_joint(&sys, gm, pm, &joint), MBS_OK);
+    POISON(failed);
+    REFUSE(mbs_system_assemble(&sys, &failed), MBS_ERR_INVALID_MARKER);
+    CHECK(failed.kind == MBS_ITEM_CONSTRAINT && failed.index == joint);
+}
+
+int main(void) {
+    test_fixed_joint_reaction();
+    test_revolute_swing();
+    test_refusals();
+    printf("test_joints: %d failures\n", failures);
+    return failures != 0;
+}
