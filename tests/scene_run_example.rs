@@ -1,8 +1,9 @@
 //! The main demo `c_examples/scene_run.c` (system C API): its printed checks against the
-//! closed forms, and the files it streams, read back by mbs-view: the primitive stream (written
-//! by its `mbs_system_export_scene` callback) is the rod's cylinder and the ball's sphere where
-//! the simulation put them, with the contour range and labels; the sensor CSV is a 151-row
-//! table; the picture renders.
+//! references it computes (a double pendulum of two BodyCylinder rods on revolute joints against
+//! its minimal-coordinate equations, the energy, the joint residuals), and the files it
+//! streams, read back by mbs-view: the primitive stream (written by its
+//! `mbs_system_export_scene` callback) is the two rods' cylinders, joined end to end, with the
+//! contour range and labels; the sensor CSV is a 201-row table; the picture renders.
 
 use approx::assert_relative_eq;
 use mbs_core::graphics::DrawShape;
@@ -34,40 +35,48 @@ fn scene_run_checks_its_closed_forms_and_streams_a_scene_mbs_view_draws() {
         .unwrap();
     let s = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{s}");
-    assert!(value(&s, "ball error vs parabola") < 1e-9, "{s}");
-    assert!(value(&s, "max |E - E0| / kinetic0") < 1e-3, "{s}");
-    assert_relative_eq!(value(&s, "rod swing amplitude"), 0.6, epsilon = 2e-3);
-    // The ball: (0.8, -0.9) + (-0.4, 6) t + (0, -9.81) t^2/2 at t = 1.5 s.
-    let (bx, by) = (0.8 - 0.4 * 1.5, -0.9 + 6.0 * 1.5 - 9.81 * 1.5 * 1.5 / 2.0);
+    for rod in ["rod 1", "rod 2"] {
+        let line = s
+            .lines()
+            .find(|l| l.starts_with(&format!("{rod} angle")))
+            .unwrap();
+        assert!(value(line, "error") < 1e-4, "{line}");
+    }
+    assert!(value(&s, "max |E - E0| / (m1 + m2) g L1") < 1e-4, "{s}");
+    assert!(value(&s, "joint residual at the end") < 1e-12, "{s}");
 
     let text = std::fs::read_to_string(dir.join("scene.txt")).unwrap();
     let st = read_stream(&text).unwrap();
-    assert!(st.title.unwrap().starts_with("scene_run.c, t = 1.5 s"));
+    assert!(st.title.unwrap().starts_with("scene_run.c, t = 2 s"));
     let legend = st.scene.legend.clone().unwrap();
     assert!(legend.min < legend.max);
     let p = &st.scene.primitives;
     assert_eq!(p.len(), 2);
-    let DrawShape::Cylinder { p0, p1, radius, .. } = p[0].shape else {
-        panic!("{:?}", p[0]);
+    let cylinder = |k: usize| match p[k].shape {
+        DrawShape::Cylinder { p0, p1, radius, .. } => (p0, p1, radius),
+        _ => panic!("{:?}", p[k]),
     };
-    // frame_a stays at the origin (stiff spring); the rod is 0.6 m long, 0.06 m thick.
-    assert!(p0.norm() < 1e-3, "{p0:?}");
-    assert_relative_eq!((p1 - p0).norm(), 0.6, epsilon = 1e-6);
-    assert_relative_eq!(radius, 0.03, epsilon = 1e-7);
-    let DrawShape::Sphere { center, .. } = p[1].shape else {
-        panic!("{:?}", p[1]);
-    };
-    assert_relative_eq!(center.x, bx, epsilon = 1e-9);
-    assert_relative_eq!(center.y, by, epsilon = 1e-9);
+    let ((a0, b0, r0), (a1, b1, r1)) = (cylinder(0), cylinder(1));
+    // Rod 1 pinned at the origin, rod 2 at rod 1's end (the joints hold to the Newton
+    // tolerance); 0.6 m and 0.4 m long, 0.06 m thick.
+    assert!(a0.norm() < 1e-7, "{a0:?}");
+    assert!((a1 - b0).norm() < 1e-7, "{a1:?} {b0:?}");
+    assert_relative_eq!((b0 - a0).norm(), 0.6, epsilon = 1e-6);
+    assert_relative_eq!((b1 - a1).norm(), 0.4, epsilon = 1e-6);
+    assert_relative_eq!(r0, 0.03, epsilon = 1e-7);
+    assert_relative_eq!(r1, 0.03, epsilon = 1e-7);
     assert_eq!(p[0].label.map(|l| l.number), Some(0));
     assert_eq!(p[1].label.map(|l| l.number), Some(1));
-    // The ball is the fastest: top of the color bar.
+    // Rod 2 is the faster: the top of the color bar.
     assert_eq!(p[1].contour_value, Some(legend.max));
 
     let t =
         Trajectory::from_csv(&std::fs::read_to_string(dir.join("sensors.csv")).unwrap()).unwrap();
-    assert_eq!((t.len(), t.names().len()), (151, 4));
-    assert_relative_eq!(*t.column(3).unwrap().last().unwrap(), by, epsilon = 1e-9);
+    assert_eq!((t.len(), t.names().len()), (201, 4));
+    // The last row is rod 2's COM of the scene: half way along its cylinder.
+    let mid = (a1 + b1) * 0.5;
+    assert_relative_eq!(*t.column(2).unwrap().last().unwrap(), mid.x, epsilon = 1e-6);
+    assert_relative_eq!(*t.column(3).unwrap().last().unwrap(), mid.y, epsilon = 1e-6);
 
     let png = svg_to_png(&scene_svg(
         &st.scene,
