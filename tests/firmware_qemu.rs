@@ -9,6 +9,9 @@
 //! otherwise. The nested cargo builds use their own target dir, `target/firmware`, so they
 //! never wait on the outer cargo's lock.
 
+#[path = "../firmware/rust/src/double_pendulum.rs"]
+#[allow(dead_code)]
+mod double_pendulum;
 #[path = "../firmware/rust/src/slider_crank.rs"]
 #[allow(dead_code)]
 mod slider_crank;
@@ -318,7 +321,8 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
         }
         // A system's step holds working copies of its node states and generalized forces
         // (docs/embedded.md): its own bound.
-        let system = s["what"].starts_with("slider_crank_system");
+        let system = s["what"].starts_with("slider_crank_system")
+            || s["what"].starts_with("double_pendulum");
         assert!(bytes < if system { 8192 } else { 4096 }, "{s:?}");
         if target == M4F && s.get("type").map(String::as_str) == Some("f32") {
             // The constrained step of a mechanism (the slider-crank) has its own goal, 2 KiB.
@@ -339,7 +343,7 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
 
 /// The workloads of firmware/rust/src/workload.rs with their steps and tolerances (the
 /// firmware prints its own tolerance; this test checks it is the one stated here).
-const WORKLOADS: [(&str, &str, u32, f64); 7] = [
+const WORKLOADS: [(&str, &str, u32, f64); 8] = [
     ("mini_masspoint", "f64", 100, 1e-12),
     ("mini_masspoint", "f32", 100, 1e-5),
     ("spinning_cylinder", "f64", workload::CYLINDER_STEPS, 5e-5),
@@ -352,15 +356,21 @@ const WORKLOADS: [(&str, &str, u32, f64); 7] = [
         workload::SLIDER_CRANK_STEPS,
         2e-6,
     ),
+    (
+        "double_pendulum",
+        "f32",
+        workload::DOUBLE_PENDULUM_STEPS,
+        1e-5,
+    ),
 ];
 
-/// The workloads a target runs: the slider-crank only on the Cortex-M4F (the Cortex-M0 board's
-/// 16 KiB of RAM is less than its dense solver needs in f64); the system's slider-crank in f32
-/// (the f64 system runs in the host tests).
+/// The workloads a target runs: the mechanisms (slider-crank, 3D double pendulum) only on the
+/// Cortex-M4F (the Cortex-M0 board's 16 KiB of RAM is less than their dense solver needs in
+/// f64); the systems in f32 (the f64 systems run in the host tests).
 fn on_target(target: &str) -> impl Iterator<Item = (&'static str, &'static str, u32, f64)> + '_ {
-    WORKLOADS
-        .into_iter()
-        .filter(move |w| target == M4F || !w.0.starts_with("slider_crank"))
+    WORKLOADS.into_iter().filter(move |w| {
+        target == M4F || !(w.0.starts_with("slider_crank") || w.0.starts_with("double_pendulum"))
+    })
 }
 
 /// The same workloads stepped here, on the host.
@@ -378,6 +388,9 @@ fn host_outcome(name: &str, ty: &str) -> workload::Outcome {
         ("slider_crank", "f32") => workload::slider_crank::<f32>(workload::SLIDER_CRANK_STEPS),
         ("slider_crank_system", "f32") => {
             workload::slider_crank_system::<f32>(workload::SLIDER_CRANK_STEPS)
+        }
+        ("double_pendulum", "f32") => {
+            workload::double_pendulum::<f32>(workload::DOUBLE_PENDULUM_STEPS)
         }
         _ => unreachable!("unknown workload {name}/{ty}"),
     }
@@ -1131,7 +1144,7 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
         return;
     }
     let mut regions = counted_regions(M4F, &rust_firmware(M4F));
-    assert_eq!(regions.len(), 7, "{regions:?}");
+    assert_eq!(regions.len(), 8, "{regions:?}");
     // The C firmware's C API steps (mbs_rigid_step_f32 and the f64 calls).
     let c_regions = counted_regions(M4F, &c_firmware(M4F));
     assert_eq!(c_regions.len(), 5, "{c_regions:?}");

@@ -105,7 +105,8 @@ impl<T: Real> Marker<T> {
     /// `MarkerBodyRigid` at `local_position` (m, body frame) with the frame `local_rotation`
     /// (`R_bm`: the marker's axes as columns, in the body frame; Exudyn's `localHT` rotation).
     /// Errors: `NotFinite(LocalPosition | Orientation)`; `OutOfRange(Orientation)` unless
-    /// `local_rotation` is a rotation (`|R^T R - E| <= 1e-9` entrywise, `det R > 0`).
+    /// `local_rotation` is a rotation (`|R^T R - E| <= 1e-9` entrywise, `64 EPS` in `f32`;
+    /// `det R > 0`).
     pub fn body_rigid_frame(
         object: ObjectIndex,
         local_position: Vector3<T>,
@@ -327,11 +328,13 @@ impl<T: Real> Marker<T> {
 }
 
 /// The unit quaternion of a rotation matrix `r`, checked: `NotFinite(Orientation)`, or
-/// `OutOfRange(Orientation)` unless `|r^T r - E| <= 1e-9` entrywise and `det r > 0`.
+/// `OutOfRange(Orientation)` unless `|r^T r - E| <= max(1e-9, 64 EPS)` entrywise (a matrix
+/// computed in `f32` is orthonormal to its rounding) and `det r > 0`.
 pub(crate) fn rotation_of<T: Real>(r: &Matrix3<T>) -> Result<Quaternion<T>> {
     finite_all(r, Param::Orientation)?;
     let e = r.transpose() * r - Matrix3::identity();
-    if e.iter().any(|x| x.abs_l() > T::c(1e-9)) || r.determinant() <= T::zero() {
+    let tol = T::c(1e-9).max(T::EPS * T::c(64.0));
+    if e.iter().any(|x| x.abs_l() > tol) || r.determinant() <= T::zero() {
         return Err(Error::OutOfRange(Param::Orientation));
     }
     Ok(Quaternion::from_matrix(r))

@@ -16,6 +16,7 @@
 #![no_std]
 #![no_main]
 
+mod double_pendulum;
 mod probe;
 mod semihost;
 mod slider_crank;
@@ -35,8 +36,8 @@ use mbs_core::system::{
 use mbs_core::Real;
 use panic_semihosting as _;
 use workload::{
-    MiniMassPoint, Outcome, SliderCrankRun, SliderCrankSystem, SpinningCylinder, CYLINDER_STEPS,
-    SLIDER_CRANK_STEPS,
+    DoublePendulumSystem, MiniMassPoint, Outcome, SliderCrankRun, SliderCrankSystem,
+    SpinningCylinder, CYLINDER_STEPS, SLIDER_CRANK_STEPS,
 };
 
 #[cfg(target_arch = "arm")]
@@ -56,6 +57,8 @@ const CYLINDER_TOL: f64 = 5e-5;
 /// rounding of f32 coordinates near 1 m (a few 1e-7) in f32.
 const SLIDER_CRANK_TOL_F64: f64 = 1e-9;
 const SLIDER_CRANK_TOL_F32: f64 = 2e-6;
+/// The 3D double pendulum's joint residual (m, -) in f32: its Newton tolerance's.
+const DOUBLE_PENDULUM_TOL_F32: f64 = 1e-5;
 /// The slider-crank runs where its dense solver fits: the Cortex-M4F (the Cortex-M0 board has
 /// 16 KiB of RAM, less than the f64 workspace and step need).
 const SLIDER_CRANK: bool = cfg!(target_abi = "eabihf");
@@ -131,6 +134,12 @@ fn main() -> ! {
             workload::slider_crank_system::<f32>(SLIDER_CRANK_STEPS),
             SLIDER_CRANK_TOL_F32,
         );
+        failures += check(
+            "double_pendulum",
+            "f32",
+            workload::double_pendulum::<f32>(workload::DOUBLE_PENDULUM_STEPS),
+            DOUBLE_PENDULUM_TOL_F32,
+        );
     }
     hprintln!(
         "stack what=since_reset bytes={} region={}",
@@ -193,6 +202,20 @@ fn prepared_slider_crank<T: Real>() -> Option<Prepared<SliderCrankRun<T>>> {
 
 fn slider_crank_system_step<T: Real>(p: &mut Prepared<SliderCrankSystem<T>>) {
     p.ok &= p.sim.step().is_ok();
+}
+
+fn double_pendulum_step<T: Real>(p: &mut Prepared<DoublePendulumSystem<T>>) {
+    p.ok &= p.sim.step().is_ok();
+}
+
+/// The 3D double pendulum at its start, stepped once (the start computed).
+fn prepared_double_pendulum<T: Real>() -> Option<Prepared<DoublePendulumSystem<T>>> {
+    let mut p = Prepared {
+        sim: DoublePendulumSystem::<T>::new().ok()?,
+        ok: true,
+    };
+    double_pendulum_step(&mut p);
+    p.ok.then_some(p)
 }
 
 /// The system's slider-crank with the crank at 1 rad, stepped once (the start computed), as
@@ -315,6 +338,11 @@ fn stack_steps() -> u32 {
             "f32",
             prepared_slider_crank_system::<f32>(),
             slider_crank_system_step::<f32>,
+        ) + stack_line(
+            "double_pendulum_step",
+            "f32",
+            prepared_double_pendulum::<f32>(),
+            double_pendulum_step::<f32>,
         )
     } else {
         0
@@ -376,6 +404,11 @@ fn system_ram<T: Real>(ty: &str) {
         ty,
         size_of::<mbs_core::system::FirmwareConstrainedSystem<T>>(),
     );
+    line(
+        "DoublePendulumSys(2,3,6,2,1,1,K=2,W=26)",
+        ty,
+        size_of::<workload::DoublePendulumSys<T>>(),
+    );
 }
 
 /// One step of each workload between the count markers; the order is printed first.
@@ -383,7 +416,7 @@ fn count() {
     hprintln!(
         "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64{}",
         if SLIDER_CRANK {
-            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32"
+            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32"
         } else {
             ""
         }
@@ -419,6 +452,12 @@ fn count() {
         };
         probe::counted(slider_crank_system_step::<f32>, &mut y32);
         ok &= y32.ok;
+        let Some(mut d32) = prepared_double_pendulum::<f32>() else {
+            hprintln!("count FAIL (setup)");
+            semihost::exit(1);
+        };
+        probe::counted(double_pendulum_step::<f32>, &mut d32);
+        ok &= d32.ok;
     }
     if !ok {
         hprintln!("count FAIL (a step failed)");

@@ -26,6 +26,7 @@
 //! component after every step, and the error against the closed form. Only `mbs_core`,
 //! `nalgebra`, `libm` and `core` are used here (no std, no allocation).
 
+use crate::double_pendulum;
 use crate::slider_crank::{add_to_system, start_coordinates, SliderCrank, A0, A1};
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
@@ -40,9 +41,10 @@ use mbs_core::solver::settings::NewtonSettings;
 use mbs_core::solver::{MassPointOde, SimulationSettings};
 use mbs_core::state::RigidState;
 use mbs_core::system::{
-    AlphaSettings, Coupling, FirmwareConstrainedSystem, NoSink, NodeIndex, NodeState,
-    SystemSettings,
+    AlphaSettings, ConstraintIndex, Coupling, FirmwareConstrainedSystem, NoSink, NodeIndex,
+    NodeState, System, SystemSettings,
 };
+use mbs_core::OutputVariableType;
 use mbs_core::{Error, Real, Result};
 use nalgebra::{Vector2, Vector3};
 
@@ -341,9 +343,9 @@ pub const SLIDER_CRANK_TORQUE: f64 = 10.0;
 /// Unknowns the slider-crank's Newton matrix holds: 8 coordinates and 7 multipliers.
 pub const SLIDER_CRANK_CAPACITY: usize = 16;
 
-/// The slider-crank's Newton tolerances by precision: Exudyn's (1e-8 relative, 1e-10
-/// absolute) in f64; 1e-5 and 1e-6 in f32, whose rounding is 1e-7.
-fn slider_crank_newton<T: Real>() -> NewtonSettings<T> {
+/// The mechanisms' Newton tolerances by precision: Exudyn's (1e-8 relative, 1e-10 absolute)
+/// in f64; 1e-5 and 1e-6 in f32, whose rounding is 1e-7.
+fn newton_for_precision<T: Real>() -> NewtonSettings<T> {
     if T::EPS.to_f64() > 1e-10 {
         NewtonSettings {
             relative_tolerance: T::c(1e-5),
@@ -409,7 +411,7 @@ impl<T: Real> SliderCrankRun<T> {
         let model = SliderCrank {
             torque: T::c(SLIDER_CRANK_TORQUE),
         };
-        let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(slider_crank_newton())?;
+        let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(newton_for_precision())?;
         let mut work = Workspace::default();
         // Positions rounded to T satisfy the constraints to T's rounding: assembled.
         let assembly = Assembly {
@@ -483,7 +485,7 @@ impl<T: Real> SliderCrankSystem<T> {
     pub fn new() -> Result<Self> {
         let mut alpha = AlphaSettings::default();
         alpha.spectral_radius = T::c(0.9);
-        alpha.newton = slider_crank_newton();
+        alpha.newton = newton_for_precision();
         // Positions rounded to T satisfy the constraints to T's rounding: assembled.
         alpha.assembly.tolerance = T::EPS * T::c(64.0);
         alpha.assembly.solve = true;
@@ -578,6 +580,107 @@ pub fn slider_crank_system<T: Real>(steps: u32) -> Outcome {
     Outcome {
         steps,
         value: run.angle_and_slider().1,
+        hash: h,
+        error,
+    }
+}
+
+/// Steps of the 3D double pendulum workload.
+pub const DOUBLE_PENDULUM_STEPS: u32 = 500;
+/// Its step (s).
+pub const DOUBLE_PENDULUM_DT: f64 = 1e-3;
+
+/// The system of the 3D double pendulum: 2 nodes, 3 objects (the ground, two links), 6
+/// markers, 2 loads (gravity), 2 joints; 14 coordinates and 12 equations (two Euler-parameter
+/// normalizations, 5 per revolute joint).
+pub type DoublePendulumSys<T> = System<T, 2, 3, 6, 2, 1, 1, 0, 2, 26>;
+
+/// [`double_pendulum::add_to_system`] stepped by the generalized-alpha coupling: rho_inf = 0.9,
+/// Newton tolerances by precision, 1 ms.
+pub struct DoublePendulumSystem<T: Real> {
+    sys: DoublePendulumSys<T>,
+    /// The links' nodes.
+    pub nodes: [NodeIndex; 2],
+}
+
+impl<T: Real> DoublePendulumSystem<T> {
+    /// Built and assembled at its start (joints turning).
+    pub fn new() -> Result<Self> {
+        let mut alpha = AlphaSettings::default();
+        alpha.spectral_radius = T::c(0.9);
+        alpha.newton = newton_for_precision();
+        // Positions and rates rounded to T satisfy the joints to T's rounding: assembled.
+        alpha.assembly.tolerance = T::EPS * T::c(64.0);
+        alpha.assembly.solve = true;
+        let mut sys = DoublePendulumSys::<T>::new();
+        sys.set_settings(
+            SystemSettings::default()
+                .with_coupling(Coupling::GeneralizedAlpha)
+                .with_alpha(alpha),
+        )?;
+        let nodes = double_pendulum::add_to_system(&mut sys)?;
+        sys.assemble().map_err(|e| e.error)?;
+        Ok(Self { sys, nodes })
+    }
+
+    /// One step of [`DOUBLE_PENDULUM_DT`].
+    pub fn step(&mut self) -> Result<()> {
+        self.sys
+            .step(T::c(DOUBLE_PENDULUM_DT), &mut NoSink)
+            .map(|_| ())
+            .map_err(|e| e.error)
+    }
+
+    /// The largest residual of the two joints (m, and -: the norms of their translation and
+    /// rotation equations).
+    fn joint_residual(&self) -> f64 {
+        let mut r = 0.0f64;
+        for k in 0..2 {
+            match self
+                .sys
+                .constraint_output(ConstraintIndex(k), OutputVariableType::ConstraintResidual)
+            {
+                Ok(mbs_core::OutputValue::Vector3(x)) => {
+                    r = worse(r, worse(x.x.to_f64(), x.y.to_f64()));
+                }
+                _ => return f64::NAN,
+            }
+        }
+        r
+    }
+}
+
+/// [`DoublePendulumSystem`] for `steps` steps: the hash of both links' positions,
+/// orientations, velocities and angular velocities after every step, and the largest joint
+/// residual (m, -).
+pub fn double_pendulum<T: Real>(steps: u32) -> Outcome {
+    let Ok(mut run) = DoublePendulumSystem::<T>::new() else {
+        return Outcome::failed(0, FNV_OFFSET);
+    };
+    let mut h = FNV_OFFSET;
+    let mut error = 0.0f64;
+    for k in 0..steps {
+        if run.step().is_err() {
+            return Outcome::failed(k, h);
+        }
+        for n in run.nodes {
+            let Ok(NodeState::RigidBody(s)) = run.sys.node_state(n) else {
+                return Outcome::failed(k, h);
+            };
+            h = hash_all(h, s.position.as_slice());
+            h = hash_all(h, &s.orientation.to_array());
+            h = hash_all(h, s.velocity.as_slice());
+            h = hash_all(h, s.angular_velocity.as_slice());
+        }
+        error = worse(error, run.joint_residual());
+    }
+    let value = match run.sys.node_state(run.nodes[1]) {
+        Ok(NodeState::RigidBody(s)) => s.position.x.to_f64(),
+        _ => f64::NAN,
+    };
+    Outcome {
+        steps,
+        value,
         hash: h,
         error,
     }
