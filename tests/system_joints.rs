@@ -257,12 +257,14 @@ fn double_pendulum_on_oblique_revolute_joints_is_second_order_against_minimal_co
     let dts = [4e-3, 2e-3, 1e-3, 5e-4];
     let mut errs = vec![vec![]; times.len()];
     let mut worst_residual = 0.0f64;
+    let (mut updates, mut steps) = (0u32, 0u32);
     for h in dts {
         let (mut mbs, b) = double_pendulum(&ch, alpha(0.9));
         let mut t = 0.0;
         for (k, tk) in times.iter().enumerate() {
             for _ in 0..((tk - t) / h).round() as usize {
-                mbs.step(h, &mut NoSink).unwrap();
+                updates += mbs.step(h, &mut NoSink).unwrap().newton_iterations;
+                steps += 1;
             }
             t = *tk;
             let (c_ref, w_ref) = &reference[k];
@@ -283,9 +285,14 @@ fn double_pendulum_on_oblique_revolute_joints_is_second_order_against_minimal_co
             worst_residual = worst_residual.max(r.norm());
         }
     }
+    let per_step = f64::from(updates) / f64::from(steps);
     println!(
-        "double pendulum: reference self-check {coarse:.1e}, joint residual {worst_residual:.1e}"
+        "double pendulum: reference self-check {coarse:.1e}, joint residual {worst_residual:.1e}, \
+         Newton updates per step {per_step:.3}"
     );
+    // With the joints' Hessians in the Newton matrix: about one update per step (the larger
+    // steps need a second one now and then).
+    assert!(per_step < 1.1, "{per_step}");
     for (k, tk) in times.iter().enumerate() {
         let order = slope(&dts, &errs[k]);
         println!(

@@ -7,7 +7,9 @@
 //! A marker ([`SpatialMarker`]) is a point of the ground, or a point of a 3D rigid body whose
 //! coordinates `[r; e]` (m, world; Euler parameters of `A = R_0b`) start at `offset`, at the
 //! local position `l` (m, body frame), with a frame `R_bm` (marker to body frame). At `q`:
-//! `p = r + A l` and the marker frame `A_m = A R_bm` (marker to world). With `Gb` of
+//! `p = r + A l` and the marker frame `A_m = A R_bm` (marker to world), `A` the rotation of
+//! `e / |e|` (so `C` does not change along `e`, where the normalization acts; `Gb` below is
+//! then `Gb(e) / |e|^2`, equal at `|e| = 1`). With `Gb` of
 //! [`euler_parameters`](crate::bodies::euler_parameters) (`w = Gb e_t`, body frame), the derivatives are
 //! `dp/dr = E`, `dp/de = -A [l]x Gb`, and for a body-fixed vector `b`,
 //! `d(A b)/de = -A [b]x Gb`; so a row `u . dp/dq` is `[u^T, (Gb^T (l x A^T u))^T]` and a row
@@ -22,14 +24,21 @@
 //!   axis of marker 0 perpendicular to the other two of marker 1, `f_0 . a_1 = 0`; one
 //!   (constrained `c`, free `f < g`): `f_0 . g_1 = 0` (Exudyn's universal joint).
 //!
-//! The constraint forces are `-C_q^T lambda`; their derivative `d(C_q^T lambda)/dq` is not
-//! computed here (the Newton matrix of the system leaves it out for 3D joints).
+//! The constraint forces are `-C_q^T lambda`; their derivative `d(C_q^T lambda)/dq` for the
+//! Newton matrix ([`joint_hessian`], [`distance_hessian`]) comes from the virtual work
+//! `lambda . dC = sum_k f_k . dr_k + tau_k . dtheta_k` (`f_k` a world force, `tau_k` a
+//! body-frame torque, `dtheta_k = Gb de_k` the body's virtual rotation): with
+//! `dp = dr - A [l]x dtheta`, `d(A b) = -A [b]x dtheta`, `d(A^T v) = [A^T v]x dtheta` for a
+//! fixed `v`, the derivatives of `f_k` and `tau_k` by `r_j` and `theta_j` are 3x3 blocks, and
+//! `d(Gb^T tau)/de` at fixed `tau` adds `2 [[0, -tau^T], [tau, -[tau]x]]` (`Gb^T tau` is linear
+//! in `e`).
 
 // Index loops read as the equations.
 #![allow(clippy::needless_range_loop)]
 
 use crate::bodies::euler_parameters::{g_body, quaternion};
 use crate::integrators::constrained::Block;
+use crate::math::skew;
 use crate::Real;
 use nalgebra::{Matrix3, Matrix3x4, Vector3, Vector4};
 
@@ -73,6 +82,8 @@ pub struct SpatialState<T> {
     g: Matrix3x4<T>,
     /// Body-frame angular velocity `w = Gb e_t` (rad/s; zero on the ground).
     w: Vector3<T>,
+    /// The Euler parameters `e` (zero on the ground).
+    e: Vector4<T>,
     /// The body's first column in `q` (`None` on the ground).
     offset: Option<usize>,
 }
@@ -91,6 +102,7 @@ impl<T: Real> SpatialMarker<T> {
                 local: position,
                 g: Matrix3x4::zeros(),
                 w: Vector3::zeros(),
+                e: Vector4::zeros(),
                 offset: None,
             }),
             SpatialMarker::Rigid {
@@ -102,8 +114,11 @@ impl<T: Real> SpatialMarker<T> {
                 let y = v.get(offset..offset + 7)?;
                 let e = Vector4::new(x[3], x[4], x[5], x[6]);
                 let e_t = Vector4::new(y[3], y[4], y[5], y[6]);
-                let a = quaternion(&e).to_matrix();
-                let g = g_body(&e);
+                // The orientation of e / |e| (C depends on e only through it: no radial
+                // derivative, as Gb e = 0 says) and its rate map Gb(e / |e|) / |e| = Gb(e) / |e|^2.
+                let n2 = e.dot(&e);
+                let a = quaternion(&(e / n2.sqrt_l())).to_matrix();
+                let g = g_body(&e) / n2;
                 let w = g * e_t;
                 Some(SpatialState {
                     position: Vector3::new(x[0], x[1], x[2]) + a * local,
@@ -114,6 +129,7 @@ impl<T: Real> SpatialMarker<T> {
                     local,
                     g,
                     w,
+                    e,
                     offset: Some(offset),
                 })
             }
@@ -135,6 +151,7 @@ impl<T: Real> SpatialState<T> {
             local: Vector3::zeros(),
             g: Matrix3x4::zeros(),
             w: Vector3::zeros(),
+            e: Vector4::zeros(),
             offset: None,
         }
     }
@@ -341,6 +358,193 @@ pub fn joint_reaction<T: Real>(
     (f, tau)
 }
 
+/// The derivatives of the virtual-work coefficients `f_k` (world force) and `tau_k` (body-frame
+/// torque) of the two ends `k` by the virtual displacements `r_j` and rotations `theta_j`, and
+/// the torques themselves (module docs).
+struct Tangent<T> {
+    f_r: [[Matrix3<T>; 2]; 2],
+    f_th: [[Matrix3<T>; 2]; 2],
+    t_r: [[Matrix3<T>; 2]; 2],
+    t_th: [[Matrix3<T>; 2]; 2],
+    tau: [Vector3<T>; 2],
+}
+
+impl<T: Real> Tangent<T> {
+    fn new() -> Self {
+        let z = [[Matrix3::zeros(); 2]; 2];
+        Self {
+            f_r: z,
+            f_th: z,
+            t_r: z,
+            t_th: z,
+            tau: [Vector3::zeros(); 2],
+        }
+    }
+
+    /// A point term `v . p_k` (`v` world, held fixed): `tau_k = l_k x (A_k^T v)`,
+    /// `d tau_k / d theta_k = [l_k]x [A_k^T v]x`.
+    fn point(&mut self, m: &SpatialState<T>, k: usize, v: &Vector3<T>) {
+        let av = m.rotation.transpose() * v;
+        self.tau[k] += m.local.cross(&av);
+        self.t_th[k][k] += skew(&m.local) * skew(&av);
+    }
+
+    /// Adds `a d(C_q^T lambda)/dq` to `out` at the ends' columns (module docs).
+    fn write<const S: usize>(&self, m: [&SpatialState<T>; 2], a: T, out: &mut Block<'_, T, S>) {
+        let two = T::c(2.0);
+        for k in 0..2 {
+            let Some(ok) = m[k].offset else { continue };
+            let gk = m[k].g;
+            for j in 0..2 {
+                let Some(oj) = m[j].offset else { continue };
+                let gj = m[j].g;
+                let rr = self.f_r[k][j];
+                let re = self.f_th[k][j] * gj;
+                let er = gk.transpose() * self.t_r[k][j];
+                let ee = gk.transpose() * self.t_th[k][j] * gj;
+                for i in 0..3 {
+                    for c in 0..3 {
+                        out.add(ok + i, oj + c, a * rr[(i, c)]);
+                    }
+                    for c in 0..4 {
+                        out.add(ok + i, oj + 3 + c, a * re[(i, c)]);
+                    }
+                }
+                for i in 0..4 {
+                    for c in 0..3 {
+                        out.add(ok + 3 + i, oj + c, a * er[(i, c)]);
+                    }
+                    for c in 0..4 {
+                        out.add(ok + 3 + i, oj + 3 + c, a * ee[(i, c)]);
+                    }
+                }
+            }
+            // d(G^T tau)/de at fixed tau, G = Gb(e) / |e|^2: H(tau) / |e|^2 - 2 G^T tau e^T / |e|^2
+            // with H(tau) = 2 [[0, -tau^T], [tau, -[tau]x]].
+            let (e, t) = (m[k].e, self.tau[k]);
+            let n2 = e.dot(&e);
+            let gt = gk.transpose() * t;
+            let tx = skew(&t);
+            for i in 0..4 {
+                for c in 0..4 {
+                    let h = match (i, c) {
+                        (0, 0) => T::zero(),
+                        (0, c) => -two * t[c - 1],
+                        (i, 0) => two * t[i - 1],
+                        (i, c) => -two * tx[(i - 1, c - 1)],
+                    };
+                    out.add(ok + 3 + i, ok + 3 + c, a * (h - two * gt[i] * e[c]) / n2);
+                }
+            }
+        }
+    }
+}
+
+/// Adds `a d(C_q^T lambda)/dq` of the joint's equations (multipliers `lambda` from the joint's
+/// first row) to `out` (module docs).
+pub fn joint_hessian<T: Real, const S: usize>(
+    m0: &SpatialState<T>,
+    m1: &SpatialState<T>,
+    axes: &Axes,
+    lambda: &[T],
+    a: T,
+    out: &mut Block<'_, T, S>,
+) {
+    let mut tg = Tangent::new();
+    let d = m1.position - m0.position;
+    let world = axes[0] && axes[1] && axes[2];
+    let l = |r: usize| lambda.get(r).copied().unwrap_or(T::zero());
+    let (a0, a1) = (m0.rotation, m1.rotation);
+    let mut r = 0;
+    if world {
+        // lambda . (p_1 - p_0): tau_1 = l_1 x A_1^T lambda, tau_0 = -l_0 x A_0^T lambda.
+        let lam = Vector3::new(l(0), l(1), l(2));
+        tg.point(m1, 1, &lam);
+        tg.point(m0, 0, &(-lam));
+        r = 3;
+    } else {
+        for i in 0..3 {
+            if !axes[i] {
+                continue;
+            }
+            // mu (a . d), a = A_0 w: f_1 = mu a = -f_0, tau_1 = mu l_1 x A_1^T a,
+            // tau_0 = mu (w x A_0^T d - l_0 x w).
+            let mu = l(r);
+            let w = m0.axis_local(i);
+            let wx = skew(&w);
+            let da = a0 * wx * mu; // d(mu a)/d theta_0 = -mu A_0 [w]x
+            tg.f_th[1][0] -= da;
+            tg.f_th[0][0] += da;
+            tg.point(m1, 1, &(m0.axis(i) * mu));
+            tg.t_th[1][0] -= skew(&m1.local) * a1.transpose() * a0 * wx * mu;
+            let a0d = a0.transpose() * d;
+            tg.tau[0] += (w.cross(&a0d) - m0.local.cross(&w)) * mu;
+            let wa0t = wx * a0.transpose() * mu;
+            tg.t_r[0][1] += wa0t;
+            tg.t_r[0][0] -= wa0t;
+            tg.t_th[0][1] -= wa0t * a1 * skew(&m1.local);
+            tg.t_th[0][0] += wx * (skew(&a0d) + skew(&m0.local)) * mu;
+            r += 1;
+        }
+    }
+    let (pairs, count) = rotation_pairs(axes);
+    for &(p, q) in pairs.iter().take(count) {
+        // mu (u_0 . u_1), u_k = A_k b_k: tau_0 = mu b_0 x A_0^T u_1, tau_1 = mu b_1 x A_1^T u_0.
+        let mu = l(r);
+        let (b0, b1) = (m0.axis_local(p), m1.axis_local(q));
+        let (b0x, b1x) = (skew(&b0), skew(&b1));
+        let (a0u1, a1u0) = (a0.transpose() * m1.axis(q), a1.transpose() * m0.axis(p));
+        tg.tau[0] += b0.cross(&a0u1) * mu;
+        tg.tau[1] += b1.cross(&a1u0) * mu;
+        tg.t_th[0][0] += b0x * skew(&a0u1) * mu;
+        tg.t_th[1][1] += b1x * skew(&a1u0) * mu;
+        tg.t_th[0][1] -= b0x * a0.transpose() * a1 * b1x * mu;
+        tg.t_th[1][0] -= b1x * a1.transpose() * a0 * b0x * mu;
+        r += 1;
+    }
+    tg.write([m0, m1], a, out);
+}
+
+/// Adds `a d(C_q^T mu)/dq` of [`distance`] with its multiplier `mu` to `out`. Nothing if the
+/// points coincide.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail the length test
+pub fn distance_hessian<T: Real, const S: usize>(
+    m0: &SpatialState<T>,
+    m1: &SpatialState<T>,
+    mu: T,
+    a: T,
+    out: &mut Block<'_, T, S>,
+) {
+    let d = m1.position - m0.position;
+    let len = d.norm_squared().sqrt_l();
+    if !(len > T::zero()) {
+        return;
+    }
+    let n = d / len;
+    // f_1 = mu n = -f_0, tau_k = sign_k mu l_k x A_k^T n, with dn = P dd / L (P = E - n n^T),
+    // dd = dr_1 - A_1 [l_1]x dtheta_1 - dr_0 + A_0 [l_0]x dtheta_0.
+    let p = (Matrix3::identity() - n * n.transpose()) * (mu / len);
+    let dd_r = [-Matrix3::identity(), Matrix3::identity()];
+    let dd_th = [
+        m0.rotation * skew(&m0.local),
+        -(m1.rotation * skew(&m1.local)),
+    ];
+    let mut tg = Tangent::new();
+    let m = [m0, m1];
+    let sign = [-T::one(), T::one()];
+    for k in 0..2 {
+        tg.point(m[k], k, &(n * (mu * sign[k])));
+        let lat = skew(&m[k].local) * m[k].rotation.transpose();
+        for j in 0..2 {
+            tg.f_r[k][j] += p * dd_r[j] * sign[k];
+            tg.f_th[k][j] += p * dd_th[j] * sign[k];
+            tg.t_r[k][j] += lat * p * dd_r[j] * sign[k];
+            tg.t_th[k][j] += lat * p * dd_th[j] * sign[k];
+        }
+    }
+    tg.write([m0, m1], a, out);
+}
+
 /// Exudyn's `ObjectConnectorDistance` between 3D markers: `|p_1 - p_0| - distance` at `row`,
 /// its Jacobian into `jac` if given. `None` if the points coincide (no direction) or `c` is
 /// too short.
@@ -494,6 +698,69 @@ mod tests {
                 vt[r]
             );
         }
+    }
+
+    /// `d(C_q^T lambda)/dq` against central differences of `C_q(q)^T lambda` along every
+    /// coordinate (the radial direction of `e` too: `C` and `Gb / |e|^2` are defined off the
+    /// unit sphere, and the Hessian has their derivatives there).
+    fn check_hessian(axes: Option<Axes>, dist: f64) {
+        let (m0, m1, q, v) = markers();
+        let rows = axes.map_or(1, |a| a.iter().filter(|x| **x).count());
+        let lambda = [0.7, -1.3, 0.4, 2.1, -0.6, 0.9];
+        let force = |q: &[f64]| -> [f64; 14] {
+            let (s0, s1) = (m0.state(q, &v).unwrap(), m1.state(q, &v).unwrap());
+            let mut jac = [[0.0; S]; S];
+            let mut c = [0.0; 6];
+            let mut b = Block::new(&mut jac, 0, 0, rows, 14);
+            match axes {
+                Some(a) => joint(&s0, &s1, &a, 0, &mut c, Some(&mut b)).unwrap(),
+                None => distance(&s0, &s1, dist, 0, &mut c, Some(&mut b)).unwrap(),
+            }
+            let mut f = [0.0; 14];
+            for j in 0..14 {
+                f[j] = (0..rows).map(|r| jac[r][j] * lambda[r]).sum();
+            }
+            f
+        };
+        let (s0, s1) = (m0.state(&q, &v).unwrap(), m1.state(&q, &v).unwrap());
+        let mut hess = [[0.0; S]; S];
+        let mut b = Block::new(&mut hess, 0, 0, 14, 14);
+        match axes {
+            Some(a) => joint_hessian(&s0, &s1, &a, &lambda, 1.0, &mut b),
+            None => distance_hessian(&s0, &s1, lambda[0], 1.0, &mut b),
+        }
+        let h = 1e-6;
+        for j in 0..14 {
+            let (mut qp, mut qm) = (q, q);
+            qp[j] += h;
+            qm[j] -= h;
+            let (fp, fm) = (force(&qp), force(&qm));
+            for i in 0..14 {
+                let num = (fp[i] - fm[i]) / (2.0 * h);
+                assert!(
+                    (num - hess[i][j]).abs() < 2e-7 * (1.0 + num.abs()),
+                    "{axes:?} ({i}, {j}): {num} vs {}",
+                    hess[i][j]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hessians_match_differences() {
+        let t = true;
+        let f = false;
+        for axes in [
+            [t, t, t, f, f, f],
+            [t, t, t, t, t, f],
+            [f, t, t, t, t, t],
+            [t, t, t, t, t, t],
+            [t, f, t, f, t, f],
+            [f, f, f, t, f, t],
+        ] {
+            check_hessian(Some(axes), 0.0);
+        }
+        check_hessian(None, 0.7);
     }
 
     #[test]

@@ -20,9 +20,10 @@
 //! 2D rigid body gives `dQ_theta/dtheta = -(R p) . f`; torques and forces on points do not depend
 //! on `q`); `f_v` analytic (of a 3D body its velocity Jacobian only); connectors by forward
 //! differences over their two 2D nodes' coordinates and velocities (one evaluation of that
-//! connector per coordinate). Left out of the Newton matrix, as the derivative of `M(q)` is:
-//! how a 3D body's loads, connectors, `f_v` and joints' `C_q^T lambda` change with its `e`
-//! (terms of order `h^2` against `M`; the iteration converges linearly with that rate).
+//! connector per coordinate); 3D joints' `d(C_q^T lambda)/dq` analytic
+//! ([`crate::constraints::spatial`]). Left out of the Newton matrix, as the derivative of
+//! `M(q)` is: how a 3D body's loads, connectors and `f_v` change with its `e` (terms of order
+//! `h^2` against `M`; the iteration converges linearly with that rate).
 
 use super::zeros;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
@@ -789,9 +790,17 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
             }
         }
         Some(self.each(q, q, |row, c, ends| {
-            let Evaluated::Planar(m0, m1) = ends else {
-                // A coordinate constraint is linear; a 3D joint's is left out (module docs).
+            if let Evaluated::Spatial(m0, m1) = &ends {
+                match c {
+                    Constraint::Joint { axes, .. } => {
+                        spatial::joint_hessian(m0, m1, axes, lambda.get(row..)?, a, out)
+                    }
+                    _ => spatial::distance_hessian(m0, m1, l(row), a, out),
+                }
                 return Some(());
+            }
+            let Evaluated::Planar(m0, m1) = ends else {
+                return Some(()); // a coordinate constraint is linear
             };
             let (m0, m1) = (&m0, &m1);
             match c {

@@ -1,0 +1,83 @@
+//! Times the 3D double pendulum of `firmware/rust/src/double_pendulum.rs` (two rigid links with
+//! full inertia tensors on revolute joints whose axes are not world axes, gravity) built from a
+//! system's items and stepped by `System::step` with the generalized-alpha coupling (what
+//! `mbs_system_step` runs), in f64, and prints one JSON object: the step, the spectral radius,
+//! ns per step (min and median over repeated runs of the whole trajectory), Newton updates per
+//! step and link 2's COM (m) at the end, for `bench/double_pendulum.sh` to set beside Exudyn
+//! and MuJoCo on the same model.
+//!
+//! Usage: `mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N]`
+//! (defaults 2000, 2, 0.9 (Exudyn's default), 20).
+
+#[path = "../../../firmware/rust/src/double_pendulum.rs"]
+mod double_pendulum;
+
+use mbs_core::system::{Coupling, NoSink, NodeState, System, SystemSettings};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Nodes, objects, markers, loads, connectors, sensors, graphics, constraints, solver capacity.
+type Sys = System<f64, 2, 3, 6, 2, 1, 1, 0, 2, 26>;
+
+fn main() -> ExitCode {
+    let (mut steps, mut t_end, mut rho, mut repeats) = (2000usize, 2.0f64, 0.9f64, 20usize);
+    let mut args = std::env::args().skip(1);
+    while let Some(k) = args.next() {
+        let v = args.next().unwrap_or_default();
+        let ok = match k.as_str() {
+            "--steps" => v.parse().map(|x| steps = x).is_ok(),
+            "--t-end" => v.parse().map(|x| t_end = x).is_ok(),
+            "--rho" => v.parse().map(|x| rho = x).is_ok(),
+            "--repeats" => v.parse().map(|x| repeats = x).is_ok(),
+            _ => false,
+        };
+        if !ok {
+            eprintln!("usage: mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N]");
+            return ExitCode::from(2);
+        }
+    }
+    let h = t_end / steps as f64;
+    let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    settings.alpha.spectral_radius = rho;
+    let (mut times, mut newton, mut com) = (Vec::new(), 0u64, [f64::NAN; 3]);
+    for _ in 0..repeats {
+        let mut sys = Box::new(Sys::new());
+        let built = sys
+            .set_settings(settings)
+            .and_then(|_| double_pendulum::add_to_system(&mut *sys));
+        let Ok([_, link2]) = built else {
+            eprintln!("building the system failed: {built:?}");
+            return ExitCode::from(1);
+        };
+        if let Err(e) = sys.assemble() {
+            eprintln!("assemble: {e:?}");
+            return ExitCode::from(1);
+        }
+        newton = 0;
+        let start = Instant::now();
+        for _ in 0..steps {
+            match sys.step(h, &mut NoSink) {
+                Ok(r) => newton += u64::from(r.newton_iterations),
+                Err(e) => {
+                    eprintln!("step: {e:?}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e9 / steps as f64);
+        if let Ok(NodeState::RigidBody(s)) = sys.node_state(link2) {
+            com = [s.position.x, s.position.y, s.position.z];
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"com2\":[{:.15},{:.15},{:.15}]}}",
+        times[0],
+        times[times.len() / 2],
+        newton as f64 / steps as f64,
+        com[0],
+        com[1],
+        com[2]
+    );
+    ExitCode::SUCCESS
+}
