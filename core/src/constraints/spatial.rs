@@ -70,8 +70,6 @@ pub struct SpatialState<T> {
     pub position: Vector3<T>,
     /// Velocity `p_t` (m/s, world).
     pub velocity: Vector3<T>,
-    /// Marker frame `A_m` (marker to world).
-    pub frame: Matrix3<T>,
     /// The body's `A` (identity on the ground).
     rotation: Matrix3<T>,
     /// `R_bm`.
@@ -96,7 +94,6 @@ impl<T: Real> SpatialMarker<T> {
             SpatialMarker::Ground { position, frame } => Some(SpatialState {
                 position,
                 velocity: Vector3::zeros(),
-                frame,
                 rotation: Matrix3::identity(),
                 frame_local: frame,
                 local: position,
@@ -123,7 +120,6 @@ impl<T: Real> SpatialMarker<T> {
                 Some(SpatialState {
                     position: Vector3::new(x[0], x[1], x[2]) + a * local,
                     velocity: Vector3::new(y[0], y[1], y[2]) + a * w.cross(&local),
-                    frame: a * frame,
                     rotation: a,
                     frame_local: frame,
                     local,
@@ -145,7 +141,6 @@ impl<T: Real> SpatialState<T> {
         Self {
             position,
             velocity,
-            frame,
             rotation: frame,
             frame_local: Matrix3::identity(),
             local: Vector3::zeros(),
@@ -156,9 +151,14 @@ impl<T: Real> SpatialState<T> {
         }
     }
 
+    /// The marker frame `A_m = A R_bm` (marker to world).
+    pub fn frame(&self) -> Matrix3<T> {
+        self.rotation * self.frame_local
+    }
+
     /// Axis `k` of the marker frame (world).
     fn axis(&self, k: usize) -> Vector3<T> {
-        self.frame.column(k).into_owned()
+        self.rotation * self.frame_local.column(k)
     }
 
     /// Axis `k` of the marker frame in the body frame.

@@ -22,19 +22,17 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if n > S {
         return None;
     }
-    let mut scale = T::zero();
+    // The largest |a_ij|; a NaN or infinity makes the sum of all |a_ij| non-finite (so does a
+    // sum past the largest float: entries near 1e308 are refused too). No branch per entry.
+    let (mut scale, mut sum) = (T::zero(), T::zero());
     for row in a.iter().take(n) {
-        for x in row.iter().take(n) {
-            if !x.finite() {
-                return None;
-            }
+        for x in &row[..n] {
             let v = x.abs_l();
-            if v > scale {
-                scale = v;
-            }
+            sum += v;
+            scale = scale.max(v);
         }
     }
-    if !b.iter().take(n).all(|x| x.finite()) || !(scale > T::zero()) {
+    if !sum.finite() || !b.iter().take(n).all(|x| x.finite()) || !(scale > T::zero()) {
         return None;
     }
     let tiny = scale * T::EPS * T::of_u32(n as u32);
@@ -60,13 +58,26 @@ pub fn solve_in_place<T: Real, const S: usize>(
         let pivot_row = &top[k][k..n];
         let pivot = pivot_row[0];
         let bk = b[k];
+        // The pivot row's nonzero columns past the pivot: a Newton matrix of a mechanism is
+        // mostly zeros, which subtract nothing.
+        let mut cols = [0u16; S];
+        let mut nc = 0;
+        for (j, p) in pivot_row.iter().enumerate().skip(1) {
+            if *p != T::zero() {
+                cols[nc] = j as u16;
+                nc += 1;
+            }
+        }
         for (row, bi) in rest[..n - k - 1].iter_mut().zip(&mut b[k + 1..n]) {
             let row = &mut row[k..n];
             let factor = row[0] / pivot;
             if factor != T::zero() {
-                // Row i -= factor * row k, over the columns k..n (slices: no index checks).
-                for (x, p) in row.iter_mut().zip(pivot_row) {
-                    *x -= factor * *p;
+                // Row i -= factor * row k over those columns.
+                for &j in &cols[..nc] {
+                    let j = usize::from(j);
+                    if let (Some(x), Some(p)) = (row.get_mut(j), pivot_row.get(j)) {
+                        *x -= factor * *p;
+                    }
                 }
                 *bi -= factor * bk;
             }

@@ -366,7 +366,7 @@ impl<T: Real> Constraint<T> {
                     *x = *y;
                 }
                 let (f, tau) = spatial::joint_reaction(&s0, &s1, axes, &l);
-                let local = s0.frame.transpose();
+                let local = s0.frame().transpose();
                 return Ok(OutputValue::Vector3(match var {
                     O::Force => f,
                     O::ForceLocal => local * f,

@@ -500,7 +500,7 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
     /// constraint.
     fn each<F>(&self, q: &[T], v: &[T], mut f: F) -> Result<()>
     where
-        F: FnMut(usize, &Constraint<T>, Evaluated<T>) -> Option<()>,
+        F: FnMut(usize, &Constraint<T>, &Evaluated<T>) -> Option<()>,
     {
         for (k, c) in self.constraints.iter().enumerate() {
             let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
@@ -516,7 +516,8 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
                 },
                 Ends::Coordinates(i0, i1) => Some(Evaluated::Coordinates(i0, i1)),
             };
-            ends.and_then(|e| f(row, c, e))
+            ends.as_ref()
+                .and_then(|e| f(row, c, e))
                 .ok_or_else(|| self.fail(Error::ZeroLength(crate::Param::Length), at))?;
         }
         Ok(())
@@ -627,6 +628,10 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
 
 /// The angle (rad) of a marker frame turned about z only; `MarkerNotSupported` else.
 fn planar_angle<T: Real>(r: &crate::math::Quaternion<T>) -> Result<T> {
+    let z = T::zero();
+    if r.x == z && r.y == z && r.z == z {
+        return Ok(z); // the body's frame (no trigonometry on every evaluation)
+    }
     let m = r.to_matrix();
     if (m[(2, 2)] - T::one()).abs_l() > T::c(1e-9) {
         return Err(Error::MarkerNotSupported);
@@ -924,10 +929,10 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
             let j = sub.as_mut();
             match (con, ends) {
                 (Constraint::Distance { distance, .. }, Evaluated::Planar(m0, m1)) => {
-                    planar::distance(&m0, &m1, *distance, 0, cc, j)
+                    planar::distance(m0, m1, *distance, 0, cc, j)
                 }
                 (Constraint::Revolute2D { .. }, Evaluated::Planar(m0, m1)) => {
-                    planar::revolute(&m0, &m1, 0, cc, j)
+                    planar::revolute(m0, m1, 0, cc, j)
                 }
                 (
                     Constraint::Prismatic2D {
@@ -938,8 +943,8 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
                     },
                     Evaluated::Planar(m0, m1),
                 ) => planar::prismatic(
-                    &m0,
-                    &m1,
+                    m0,
+                    m1,
                     axis_marker0,
                     normal_marker1,
                     *constrain_rotation,
@@ -948,13 +953,13 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
                     j,
                 ),
                 (Constraint::Coordinate { factor, offset, .. }, Evaluated::Coordinates(i0, i1)) => {
-                    planar::coordinate(q, i0, i1, *factor, *offset, 0, cc, j)
+                    planar::coordinate(q, *i0, *i1, *factor, *offset, 0, cc, j)
                 }
                 (Constraint::Distance { distance, .. }, Evaluated::Spatial(m0, m1)) => {
-                    spatial::distance(&m0, &m1, *distance, 0, cc, j)
+                    spatial::distance(m0, m1, *distance, 0, cc, j)
                 }
                 (Constraint::Joint { axes, .. }, Evaluated::Spatial(m0, m1)) => {
-                    spatial::joint(&m0, &m1, axes, 0, cc, j)
+                    spatial::joint(m0, m1, axes, 0, cc, j)
                 }
                 _ => None,
             }
