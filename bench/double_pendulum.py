@@ -1,10 +1,10 @@
 """The 3D double pendulum (firmware/rust/src/double_pendulum.rs) in mbs, Exudyn and MuJoCo, in one
 run: per step cost and the error of link 2's centre of mass at t = 2 s against a reference
 (MuJoCo's RK4 at 1e-5 s, minimal coordinates) for a sweep of steps, then each code's cost per
-simulated second at the step it needs for a target error (1e-5 m), from a log-log fit of its
-errors. mbs: `mbs-double-pendulum` (System::step, generalized-alpha, rho_inf 0.9, f64); Exudyn:
+simulated second at the largest step of the sweep within a target error (1e-5 m). mbs: `mbs-double-pendulum` (System::step, generalized-alpha, rho_inf 0.9, f64); Exudyn:
 SolveDynamic (generalized-alpha, rho_inf 0.9, its default modified Newton); MuJoCo: mj_step with
-RK4 and with Euler (rollout, no Python loop). Times are the minimum over repeats on one core.
+RK4 and with Euler (mujoco.rollout: the step loop in C, with its per-step copy of the state).
+Times are the minimum over repeats on one core.
 
 Usage (from bench/double_pendulum.sh): double_pendulum.py MBS_BINARY"""
 import json
@@ -69,12 +69,15 @@ def mujoco_run(h, integrator):
 
 
 def at_target(hs, errs, ns):
-    """Step for the target error from the log-log fit of the errors, and the cost (ms) per
-    simulated second there (the ns per step of the nearest measured step)."""
-    p, c = np.polyfit(np.log(hs), np.log(errs), 1)
-    h = float(np.exp((np.log(TARGET) - c) / p))
-    k = int(np.argmin(np.abs(np.log(np.array(hs) / h))))
-    return p, h, ns[k] / h * 1e-6
+    """The order (log-log fit of the errors), the largest measured step whose error is within
+    the target and the cost (ms) per simulated second there; (order, None, None) if no step of
+    the sweep reaches the target (no extrapolation past the sweep)."""
+    p, _ = np.polyfit(np.log(hs), np.log(errs), 1)
+    ok = [(h, n) for h, e, n in zip(hs, errs, ns) if e <= TARGET]
+    if not ok:
+        return p, None, None
+    h, n = max(ok)
+    return p, h, n / h * 1e-6
 
 
 def main():
@@ -100,7 +103,10 @@ def main():
         errs = [np.linalg.norm(c - ref) for _, _, c in r]
         ns = [n for _, n, _ in r]
         p, h, cost = at_target(hs, errs, ns)
-        print(f"  {name}: order {p:.2f}, step {h:.2e} s, {cost:.3f} ms per simulated second")
+        if h is None:
+            print(f"  {name}: order {p:.2f}, no step of the sweep reaches it")
+        else:
+            print(f"  {name}: order {p:.2f}, step {h:g} s, {cost:.3f} ms per simulated second")
     e1 = {name: [n for h, n, _ in r if h == 1e-3][0] for name, r in rows.items()}
     m = e1["mbs (generalized-alpha)"]
     print("\nper step at h = 1e-3 s: " + ", ".join(f"{k} {v:,.0f} ns ({v / m:.1f}x mbs)"
