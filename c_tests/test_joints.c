@@ -4,7 +4,8 @@
  * on a revolute joint about an oblique axis swings about that axis only; then every refusal:
  * NULL pointers, NaN, a frame that is not a rotation, a flag that is not 0 or 1, no
  * constrained axis, both markers on one body, a revolute joint on a position marker, a joint
- * on a 2D mass point, redundant joints. After each refused call the outputs hold the sentinel
+ * on a 2D mass point, redundant joints; a torsional spring-damper drives a revolute joint to a
+ * target angle, and its refusals. After each refused call the outputs hold the sentinel
  * pattern and the system is unchanged (counts, assembled flag, time, every rigid state). */
 #include <stdint.h>
 #include "mbs.h"
@@ -142,6 +143,45 @@ static void test_revolute_swing(void) {
     CHECK(fabs(st.position[0] - c[0]) + fabs(st.position[1] - c[1]) > 1e-2);
 }
 
+/* A body on a revolute joint about world z through the origin (COM at (0.3, 0, 0)), driven by a
+ * critically damped torsional spring-damper to a target of 0.5 rad: it settles there. Then
+ * the spring-damper's refusals. */
+static void test_torsional_target(void) {
+    const double c[3] = {0.3, 0, 0};
+    const double l[3] = {-0.3, 0, 0};
+    double d;
+    uint32_t ground, m0, m1, joint, spring, out = 0xABABABABu, k, m_pos;
+    mbs_mass_properties mp = body_mp();
+    mbs_created_body b;
+    mbs_rigid_state st;
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    alpha(&sys);
+    CHECK_STATUS(mbs_system_add_object_ground(&sys, Z3, &ground), MBS_OK);
+    CHECK_STATUS(mbs_system_create_rigid_body(&sys, &mp, c, Q1, Z3, Z3, NULL, &b), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, ground, Z3, &m0), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, b.object, l, &m1), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_position(&sys, b.object, l, &m_pos), MBS_OK);
+    CHECK_STATUS(mbs_system_add_revolute_joint(&sys, m0, m1, &joint), MBS_OK);
+    d = 2 * sqrt(40 * (0.04 + 2 * 0.3 * 0.3)); /* critical: I_zz about the axis */
+    REFUSE(mbs_system_add_torsional_spring_damper(&sys, m0, m1, -1, d, 0, 0, &out), MBS_ERR_INVALID_STIFFNESS_DAMPING);
+    REFUSE(mbs_system_add_torsional_spring_damper(&sys, m0, m1, 40, NAN, 0, 0, &out), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_system_add_torsional_spring_damper(&sys, m0, m_pos, 40, d, 0, 0, &out), MBS_ERR_INVALID_MARKER);
+    REFUSE(mbs_system_add_torsional_spring_damper(&sys, m0, m0, 40, d, 0, 0, &out), MBS_ERR_SAME_MARKER);
+    REFUSE(mbs_system_add_torsional_spring_damper(&sys, m0, m1, 40, d, 0, 0, NULL), MBS_ERR_NULL_POINTER);
+    CHECK(out == 0xABABABABu);
+    CHECK_STATUS(mbs_system_add_torsional_spring_damper(&sys, m0, m1, 40, d, 0, 0, &spring), MBS_OK);
+    CHECK_STATUS(mbs_system_assemble(&sys, NULL), MBS_OK);
+    REFUSE(mbs_system_set_torsional_target(&sys, spring, NAN, 0), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_system_set_torsional_target(&sys, spring + 1, 0.5, 0), MBS_ERR_UNKNOWN_INDEX);
+    REFUSE(mbs_system_set_torsional_target(NULL, spring, 0.5, 0), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_system_set_torsional_target(&sys, spring, 0.5, 0), MBS_OK);
+    for (k = 0; k < 3000; k++)
+        CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_get_rigid_state(&sys, b.node, &st), MBS_OK);
+    CHECK(fabs(st.position[0] - 0.3 * cos(0.5)) < 1e-5 && fabs(st.position[1] - 0.3 * sin(0.5)) < 1e-5);
+    (void)joint;
+}
+
 static void test_refusals(void) {
     uint32_t ground, m0, m1, m2, m_pos, out = 0xABABABABu, joint, g2, p2, pm, gm;
     double bad[9], f[9];
@@ -212,6 +252,7 @@ static void test_refusals(void) {
 int main(void) {
     test_fixed_joint_reaction();
     test_revolute_swing();
+    test_torsional_target();
     test_refusals();
     printf("test_joints: %d failures\n", failures);
     return failures != 0;

@@ -3286,6 +3286,49 @@ mbs_status mbs_system_add_spring_damper(struct mbs_system *sys,
                                         uint32_t *connector);
 
 /**
+ * Adds Exudyn's `ObjectConnectorTorsionalSpringDamper` between the rigid markers `marker0`
+ * and `marker1` (a revolute joint's markers): about marker 0's z axis `z_0`, with the relative
+ * angle `phi` (rad, in (-pi, pi]) and rate `w` (rad/s) of marker 1, the torque
+ * `tau = stiffness wrap(phi - offset) + damping (w - rate_offset) + torque` (N m; `wrap` to
+ * (-pi, pi]; the rate offset starts at 0) acts as `tau z_0` on marker 0's body and
+ * `-tau z_0` on marker 1's. `stiffness` (N m/rad) and `damping` (N m s/rad) >= 0. A
+ * controller moves the target with `mbs_system_set_torsional_target`.
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING`,
+ * `MBS_ERR_SAME_MARKER`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_MARKER` (not a rigid marker).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `connector` is null or writable.
+ */
+mbs_status mbs_system_add_torsional_spring_damper(struct mbs_system *sys,
+                                                  uint32_t marker0,
+                                                  uint32_t marker1,
+                                                  double stiffness,
+                                                  double damping,
+                                                  double offset,
+                                                  double torque,
+                                                  uint32_t *connector);
+
+/**
+ * Sets the target angle `offset` (rad) and rate `rate_offset` (rad/s) of the torsional
+ * spring-damper `connector` (a controller driving a joint, each period), without
+ * un-assembling.
+ *
+ * Errors (the old target stays): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_MARKER` (another kind of connector).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`.
+ */
+mbs_status mbs_system_set_torsional_target(struct mbs_system *sys,
+                                           uint32_t connector,
+                                           double offset,
+                                           double rate_offset);
+
+/**
  * Adds Exudyn's `ObjectConnectorCartesianSpringDamper` between the position markers
  * `marker0` and `marker1`: `F = stiffness .* (p1 - p0 - offset) + damping .* (v1 - v0)`
  * (N, world) acts as `+F` on marker 0 and `-F` on marker 1; per-axis `stiffness` (N/m) and

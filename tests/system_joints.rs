@@ -16,8 +16,9 @@ use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{
-    Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem, ItemRef, Marker, MassPointSpec,
-    NoSink, ObjectIndex, RigidBodySpec, SystemSettings,
+    Connector, ConnectorIndex, Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem,
+    ItemRef, Marker, MassPointSpec, NoSink, ObjectIndex, RigidBodySpec, SystemSettings,
+    TorsionalSpringDamper,
 };
 use mbs_core::{Error, OutputValue, OutputVariableType};
 use nalgebra::{Matrix2, Matrix3, Rotation3, Unit, UnitQuaternion, Vector2, Vector3};
@@ -624,6 +625,110 @@ fn joint_reactions_hold_a_body_at_rest() {
         assert!((out(OutputVariableType::TorqueLocal) - local * want_t).norm() < 1e-9);
         assert!(rigid(&mbs, b.node).position.metric_distance(&c) < 1e-12);
     }
+}
+
+// ---- a torsional spring-damper on a revolute joint ----
+
+/// A body (full inertia, COM off the axis) on a revolute joint about an oblique axis through
+/// `o`, with a torsional spring-damper `k`, `d` about the same axis, no gravity, started at
+/// rest with the rate `w0` about the axis. Returns the system, the body and the connector.
+fn torsional(
+    k: f64,
+    d: f64,
+    w0: f64,
+    settings: SystemSettings<f64>,
+) -> (HostSystem<f64>, CreatedBody, ConnectorIndex, f64) {
+    let a = Vector3::new(0.3, -0.4, 1.0).normalize();
+    let o = Vector3::new(0.1, 0.2, -0.1);
+    let c = Vector3::new(0.4, 0.1, 0.2);
+    let r0 = rot(&Vector3::new(0.2, 0.5, -0.3), 0.8);
+    let ic = Matrix3::new(
+        0.02, 0.003, -0.002, 0.003, 0.03, 0.001, -0.002, 0.001, 0.025,
+    );
+    let m = 1.5;
+    let mut mbs = HostSystem::<f64>::new();
+    mbs.set_settings(settings).unwrap();
+    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+    let mut spec = RigidBodySpec::at(c);
+    spec.orientation = quat(&r0);
+    spec.angular_velocity = a * w0;
+    spec.velocity = (a * w0).cross(&(c - o));
+    let b = mbs
+        .create_rigid_body(
+            &MassProperties::new(m, Vector3::zeros(), ic).unwrap(),
+            &spec,
+        )
+        .unwrap();
+    let f = frame_with_z(&a);
+    let m0 = mbs
+        .add_marker(Marker::body_rigid_frame(ground, o, &f).unwrap())
+        .unwrap();
+    let m1 = mbs
+        .add_marker(
+            Marker::body_rigid_frame(b.object, r0.transpose() * (o - c), &(r0.transpose() * f))
+                .unwrap(),
+        )
+        .unwrap();
+    mbs.add_constraint(Constraint::revolute_joint([m0, m1]).unwrap())
+        .unwrap();
+    let spring = mbs
+        .add_connector(Connector::TorsionalSpringDamper(
+            TorsionalSpringDamper::new([m0, m1], k, d, 0.0, 0.0).unwrap(),
+        ))
+        .unwrap();
+    mbs.assemble().unwrap();
+    // The moment of inertia about the axis through o.
+    let rc = c - o;
+    let i_pivot =
+        r0 * ic * r0.transpose() + (Matrix3::identity() * rc.dot(&rc) - rc * rc.transpose()) * m;
+    (mbs, b, spring, a.dot(&(i_pivot * a)))
+}
+
+/// The body's rotation angle about the joint axis since the start (rad).
+fn turned(mbs: &HostSystem<f64>, b: &CreatedBody, r0: &Matrix3<f64>, a: &Vector3<f64>) -> f64 {
+    let r = mat(&rigid(mbs, b.node).orientation) * r0.transpose();
+    UnitQuaternion::from_matrix(&r).scaled_axis().dot(a)
+}
+
+#[test]
+fn torsional_spring_damper_on_a_revolute_joint_is_the_damped_oscillator() {
+    let (k, d, w0) = (3.0, 0.02, 2.0);
+    let a = Vector3::new(0.3, -0.4, 1.0).normalize();
+    let r0 = rot(&Vector3::new(0.2, 0.5, -0.3), 0.8);
+    let dts = [4e-3, 2e-3, 1e-3, 5e-4];
+    let mut errs = vec![];
+    for h in dts {
+        let (mut mbs, b, _, i) = torsional(k, d, w0, alpha(0.9));
+        // I phi'' + d phi' + k phi = 0, phi(0) = 0, phi'(0) = w0.
+        let (zeta_w, wd) = (d / (2.0 * i), (k / i - (d / (2.0 * i)).powi(2)).sqrt());
+        let t_end = 1.0f64;
+        for _ in 0..(t_end / h).round() as usize {
+            mbs.step(h, &mut NoSink).unwrap();
+        }
+        let want = w0 / wd * (-zeta_w * t_end).exp() * (wd * t_end).sin();
+        errs.push((turned(&mbs, &b, &r0, &a) - want).abs());
+    }
+    let order = slope(&dts, &errs);
+    println!("torsional spring-damper: angle errors at 1 s {errs:?}, order {order:.3}");
+    assert!((1.9..2.2).contains(&order), "{order}");
+    assert!(errs[3] < 1e-5, "{errs:?}");
+    // A controller's target: the joint settles at it (critically damped), also one past pi
+    // (the spring acts on the wrapped difference: the body turns the short way, to 4 - 2 pi).
+    let i = torsional(1.0, 0.0, 0.0, alpha(0.9)).3;
+    let (mut mbs, b, spring, _) = torsional(40.0, 2.0 * (40.0 * i).sqrt(), 0.0, alpha(0.9));
+    for (target, want) in [(0.5, 0.5), (4.0, 4.0 - 2.0 * std::f64::consts::PI)] {
+        mbs.set_torsional_target(spring, target, 0.0).unwrap();
+        for _ in 0..3000 {
+            mbs.step(1e-3, &mut NoSink).unwrap();
+        }
+        let at = turned(&mbs, &b, &r0, &a);
+        println!("target {target} rad: settled at {at:.6} rad (want {want:.6})");
+        assert!((at - want).abs() < 1e-4, "{at} vs {want}");
+    }
+    assert_eq!(
+        mbs.set_torsional_target(spring, f64::NAN, 0.0),
+        Err(Error::NotFinite(mbs_core::Param::Position))
+    );
 }
 
 // ---- bad input ----

@@ -1,7 +1,8 @@
-//! Connectors between two position markers: Exudyn's `ObjectConnectorSpringDamper` and
-//! `ObjectConnectorCartesianSpringDamper`. The force acts on both markers' bodies through their
-//! Jacobians (as Exudyn's bodies): `+F` at marker 0 and `-F` at marker 1, so the pair is in equilibrium
-//! and the total momentum is kept.
+//! Connectors between two markers: Exudyn's `ObjectConnectorSpringDamper` and
+//! `ObjectConnectorCartesianSpringDamper` (position markers), `ObjectConnectorTorsionalSpringDamper`
+//! (rigid markers). The force (torque) acts on both markers' bodies through their Jacobians (as
+//! Exudyn's bodies): `+F` at marker 0 and `-F` at marker 1, so the pair is in equilibrium and
+//! the total momentum is kept.
 //!
 //! With the marker positions `p0, p1` (m, world) and velocities `v0, v1` (m/s, world):
 //!
@@ -10,14 +11,22 @@
 //!   `L = 0` has no direction: the step fails with `ZeroLength(Length)` at the connector.
 //! - Cartesian spring-damper: `F = k .* (Δ - offset) + d .* (v1 - v0)` (N, world;
 //!   per-axis stiffness `k` N/m, damping `d` N s/m, `offset` m).
+//! - torsional spring-damper, about the z axis `z_0` of marker 0's frame (a revolute joint's
+//!   axis): the relative angle `phi` (rad, the z angle of Exudyn's `RotXYZ` of
+//!   `A_m0^T A_m1`, in (-pi, pi]) and rate `w = z_0 . (w_1 - w_0)` (rad/s), the torque
+//!   `tau = k wrap(phi - offset) + d (w - rate_offset) + tau_0` (N m; `wrap` to (-pi, pi], so a
+//!   target angle may grow without bound), `tau z_0` on marker 0's body and `-tau z_0` on marker
+//!   1's: a controller drives a joint through `offset` and `rate_offset`
+//!   ([`System::set_torsional_target`](super::System::set_torsional_target)).
 
 use super::index::{item, MarkerIndex, NodeIndex};
 use super::marker::{Marker, MarkerKind};
 use super::view::View;
+use crate::bodies::rigid_body::tait_bryan_xyz;
 use crate::body::Generalized;
 use crate::error::{finite, finite_all};
 use crate::{Error, Param, Real, Result};
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
 /// Exudyn's `ObjectConnectorSpringDamper` (module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -164,6 +173,82 @@ impl<T: Real> CartesianSpringDamper<T> {
     }
 }
 
+/// Exudyn's `ObjectConnectorTorsionalSpringDamper` between two rigid markers (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TorsionalSpringDamper<T: Real> {
+    markers: [MarkerIndex; 2],
+    stiffness: T,
+    damping: T,
+    offset: T,
+    rate_offset: T,
+    torque: T,
+}
+
+impl<T: Real> TorsionalSpringDamper<T> {
+    /// A torsional spring-damper about marker 0's z axis: stiffness `k` (N m/rad, >= 0),
+    /// damping `d` (N m s/rad, >= 0), `offset` (rad) and a constant torque `tau_0` (N m;
+    /// Exudyn's `torque`); the rate offset is 0.
+    ///
+    /// Errors: `SameMarker`; `NotFinite(Stiffness | Damping | Position | Torque)`;
+    /// `OutOfRange(Stiffness | Damping)` for a negative value.
+    pub fn new(markers: [MarkerIndex; 2], k: T, d: T, offset: T, tau_0: T) -> Result<Self> {
+        if markers[0] == markers[1] {
+            return Err(Error::SameMarker);
+        }
+        for (v, p) in [(k, Param::Stiffness), (d, Param::Damping)] {
+            finite(v, p)?;
+            if v < T::zero() {
+                return Err(Error::OutOfRange(p));
+            }
+        }
+        finite(offset, Param::Position)?;
+        finite(tau_0, Param::Torque)?;
+        Ok(Self {
+            markers,
+            stiffness: k,
+            damping: d,
+            offset,
+            rate_offset: T::zero(),
+            torque: tau_0,
+        })
+    }
+
+    /// The same spring-damper with the target `offset` (rad) and `rate_offset` (rad/s).
+    /// `NotFinite(Position | Velocity)`.
+    pub fn with_target(mut self, offset: T, rate_offset: T) -> Result<Self> {
+        self.offset = finite(offset, Param::Position)?;
+        self.rate_offset = finite(rate_offset, Param::Velocity)?;
+        Ok(self)
+    }
+
+    /// The relative angle `phi` (rad, in (-pi, pi]) and rate (rad/s) of marker 1 about marker
+    /// 0's z axis, from the marker frames `a0`, `a1` (marker to world) and the markers' angular
+    /// velocities `w0`, `w1` (rad/s, world).
+    pub fn angle_and_rate(
+        a0: &Matrix3<T>,
+        a1: &Matrix3<T>,
+        w0: &Vector3<T>,
+        w1: &Vector3<T>,
+    ) -> (T, T) {
+        let phi = tait_bryan_xyz(&(a0.transpose() * a1)).z;
+        (phi, a0.column(2).dot(&(w1 - w0)))
+    }
+
+    /// The torque `tau` (N m) at the angle `phi` (rad) and rate `w` (rad/s) (module docs).
+    pub fn torque(&self, phi: T, w: T) -> T {
+        let pi = T::c(core::f64::consts::PI);
+        let two_pi = pi + pi;
+        let mut e = phi - self.offset;
+        // wrap to (-pi, pi]: floor((e + pi) / 2 pi) turns.
+        let turns = ((e + pi) / two_pi).floor();
+        e -= turns * two_pi;
+        if e <= -pi {
+            e += two_pi;
+        }
+        self.stiffness * e + self.damping * (w - self.rate_offset) + self.torque
+    }
+}
+
 /// A connector of a system.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Connector<T: Real> {
@@ -171,6 +256,8 @@ pub enum Connector<T: Real> {
     SpringDamper(SpringDamper<T>),
     /// Exudyn's `ObjectConnectorCartesianSpringDamper`.
     CartesianSpringDamper(CartesianSpringDamper<T>),
+    /// Exudyn's `ObjectConnectorTorsionalSpringDamper`.
+    TorsionalSpringDamper(TorsionalSpringDamper<T>),
 }
 
 /// The generalized forces of a connector on the nodes of its two markers.
@@ -182,6 +269,7 @@ impl<T: Real> Connector<T> {
         match self {
             Connector::SpringDamper(c) => c.markers,
             Connector::CartesianSpringDamper(c) => c.markers,
+            Connector::TorsionalSpringDamper(c) => c.markers,
         }
     }
 
@@ -190,47 +278,65 @@ impl<T: Real> Connector<T> {
         match self {
             Connector::SpringDamper(c) => c.damping != T::zero(),
             Connector::CartesianSpringDamper(c) => c.damping.iter().any(|d| *d != T::zero()),
+            Connector::TorsionalSpringDamper(c) => c.damping != T::zero(),
         }
     }
 
     /// Checks the markers: they exist (`UnknownIndex`), differ (`SameMarker`) and are position
-    /// markers (`MarkerNotSupported`).
+    /// markers (rigid markers for the torsional spring-damper; `MarkerNotSupported`).
     pub fn check(&self, markers: &[Marker<T>]) -> Result<()> {
         let [a, b] = self.markers();
         if a == b {
             return Err(Error::SameMarker);
         }
+        let kind = match self {
+            Connector::TorsionalSpringDamper(_) => MarkerKind::Rigid,
+            _ => MarkerKind::Position,
+        };
         for i in [a, b] {
-            if !item(markers, i.get())?.is(MarkerKind::Position) {
+            if !item(markers, i.get())?.is(kind) {
                 return Err(Error::MarkerNotSupported);
             }
         }
         Ok(())
     }
 
-    /// The force on marker 0 (N, world) in the states of `view`.
-    pub fn force(&self, view: &View<'_, T>, markers: &[Marker<T>]) -> Result<Vector3<T>> {
+    /// The force and the torque on marker 0 (N, N m, world) in the states of `view`.
+    pub fn force(
+        &self,
+        view: &View<'_, T>,
+        markers: &[Marker<T>],
+    ) -> Result<(Vector3<T>, Vector3<T>)> {
         let [a, b] = self.markers();
-        let (p0, v0) = item(markers, a.get())?.motion(view)?;
-        let (p1, v1) = item(markers, b.get())?.motion(view)?;
+        let (m0, m1) = (item(markers, a.get())?, item(markers, b.get())?);
+        let zero = Vector3::zeros();
+        if let Connector::TorsionalSpringDamper(c) = self {
+            let ((a0, w0), (a1, w1)) = (m0.rotation(view)?, m1.rotation(view)?);
+            let (phi, w) = TorsionalSpringDamper::angle_and_rate(&a0, &a1, &w0, &w1);
+            return Ok((zero, a0.column(2) * c.torque(phi, w)));
+        }
+        let (p0, v0) = m0.motion(view)?;
+        let (p1, v1) = m1.motion(view)?;
         match self {
-            Connector::SpringDamper(c) => c.force_on_marker0(&p0, &v0, &p1, &v1),
-            Connector::CartesianSpringDamper(c) => Ok(c.force_on_marker0(&p0, &v0, &p1, &v1)),
+            Connector::SpringDamper(c) => Ok((c.force_on_marker0(&p0, &v0, &p1, &v1)?, zero)),
+            Connector::CartesianSpringDamper(c) => {
+                Ok((c.force_on_marker0(&p0, &v0, &p1, &v1), zero))
+            }
+            Connector::TorsionalSpringDamper(_) => Err(Error::MarkerNotSupported),
         }
     }
 
-    /// The generalized forces on both markers' nodes: `+F` through marker 0's Jacobian, `-F`
-    /// through marker 1's.
+    /// The generalized forces on both markers' nodes: `+F` (and `+tau`) through marker 0's
+    /// Jacobians, `-F` (`-tau`) through marker 1's.
     pub fn generalized_forces(
         &self,
         view: &View<'_, T>,
         markers: &[Marker<T>],
     ) -> Result<ConnectorForces<T>> {
-        let f = self.force(view, markers)?;
+        let (f, tau) = self.force(view, markers)?;
         let [a, b] = self.markers();
-        let zero = Vector3::zeros();
-        let q0 = item(markers, a.get())?.generalized_force(view, &f, &zero)?;
-        let q1 = item(markers, b.get())?.generalized_force(view, &(-f), &zero)?;
+        let q0 = item(markers, a.get())?.generalized_force(view, &f, &tau)?;
+        let q1 = item(markers, b.get())?.generalized_force(view, &(-f), &(-tau))?;
         Ok([q0, q1])
     }
 }

@@ -232,8 +232,29 @@ impl<
         Ok(())
     }
 
+    /// Sets the target angle `offset` (rad) and rate `rate_offset` (rad/s) of torsional
+    /// spring-damper `index` (a controller driving a joint, each control period) without
+    /// un-assembling. Errors: `UnknownIndex`; `MarkerNotSupported` if it is another connector;
+    /// `NotFinite(Position | Velocity)`; on error nothing changes.
+    pub fn set_torsional_target(
+        &mut self,
+        index: ConnectorIndex,
+        offset: T,
+        rate_offset: T,
+    ) -> Result<()> {
+        let Connector::TorsionalSpringDamper(c) = item(&self.connectors, index.get())? else {
+            return Err(Error::MarkerNotSupported);
+        };
+        let c = c.with_target(offset, rate_offset)?;
+        if let Some(slot) = self.connectors.get_mut(index.get()) {
+            *slot = Connector::TorsionalSpringDamper(c);
+        }
+        Ok(())
+    }
+
     /// Adds `connector`. Errors: `CapacityFull`; `UnknownIndex`; `SameMarker`;
-    /// `MarkerNotSupported` (a connector needs two position markers).
+    /// `MarkerNotSupported` (two position markers; rigid markers for a torsional
+    /// spring-damper).
     pub fn add_connector(&mut self, connector: Connector<T>) -> Result<ConnectorIndex> {
         if self.connectors.is_full() {
             return Err(Error::CapacityFull);

@@ -104,7 +104,9 @@ mod settings;
 mod step;
 mod view;
 
-pub use connector::{CartesianSpringDamper, Connector, ConnectorForces, SpringDamper};
+pub use connector::{
+    CartesianSpringDamper, Connector, ConnectorForces, SpringDamper, TorsionalSpringDamper,
+};
 pub use constraint::Constraint;
 pub use create::{CreatedBody, MassPointSpec, RigidBodySpec};
 pub use default_graphics::{

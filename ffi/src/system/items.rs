@@ -16,8 +16,9 @@ use mbs_core::bodies::ObjectGround;
 use mbs_core::math::Quaternion;
 use mbs_core::nodes::{NodePoint2D, NodePointGround};
 use mbs_core::system::{
-    CartesianSpringDamper, Connector, Load, LoadFn, LoadIndex, Marker, MarkerIndex, Node,
-    NodeIndex, NodeRigidBody, Object, ObjectIndex, SpringDamper, UserLoadKind,
+    CartesianSpringDamper, Connector, ConnectorIndex, Load, LoadFn, LoadIndex, Marker, MarkerIndex,
+    Node, NodeIndex, NodeRigidBody, Object, ObjectIndex, SpringDamper, TorsionalSpringDamper,
+    UserLoadKind,
 };
 use nalgebra::Vector3;
 
@@ -662,6 +663,76 @@ pub unsafe extern "C" fn mbs_system_add_spring_damper(
         },
         |i| i.0,
     )
+}
+
+/// Adds Exudyn's `ObjectConnectorTorsionalSpringDamper` between the rigid markers `marker0`
+/// and `marker1` (a revolute joint's markers): about marker 0's z axis `z_0`, with the relative
+/// angle `phi` (rad, in (-pi, pi]) and rate `w` (rad/s) of marker 1, the torque
+/// `tau = stiffness wrap(phi - offset) + damping (w - rate_offset) + torque` (N m; `wrap` to
+/// (-pi, pi]; the rate offset starts at 0) acts as `tau z_0` on marker 0's body and
+/// `-tau z_0` on marker 1's. `stiffness` (N m/rad) and `damping` (N m s/rad) >= 0. A
+/// controller moves the target with `mbs_system_set_torsional_target`.
+///
+/// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING`,
+/// `MBS_ERR_SAME_MARKER`, `MBS_ERR_CAPACITY_FULL`, `MBS_ERR_UNKNOWN_INDEX`,
+/// `MBS_ERR_INVALID_MARKER` (not a rigid marker).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `connector` is null or writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn mbs_system_add_torsional_spring_damper(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    stiffness: f64,
+    damping: f64,
+    offset: f64,
+    torque: f64,
+    connector: *mut u32,
+) -> MbsStatus {
+    add(
+        sys,
+        connector,
+        |s| {
+            let m = [index(marker0, MarkerIndex)?, index(marker1, MarkerIndex)?];
+            for x in [stiffness, damping, offset, torque] {
+                finite(x)?;
+            }
+            let c = TorsionalSpringDamper::new(m, stiffness, damping, offset, torque)
+                .map_err(status_of)?;
+            s.add_connector(Connector::TorsionalSpringDamper(c))
+                .map_err(status_of)
+        },
+        |i| i.0,
+    )
+}
+
+/// Sets the target angle `offset` (rad) and rate `rate_offset` (rad/s) of the torsional
+/// spring-damper `connector` (a controller driving a joint, each period), without
+/// un-assembling.
+///
+/// Errors (the old target stays): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`,
+/// `MBS_ERR_INVALID_MARKER` (another kind of connector).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_set_torsional_target(
+    sys: *mut mbs_system,
+    connector: u32,
+    offset: f64,
+    rate_offset: f64,
+) -> MbsStatus {
+    with_mut(sys, |s| {
+        let i = index(connector, ConnectorIndex)?;
+        s.sys
+            .set_torsional_target(i, finite(offset)?, finite(rate_offset)?)
+            .map_err(status_of)?;
+        Ok(MBS_OK)
+    })
 }
 
 /// Adds Exudyn's `ObjectConnectorCartesianSpringDamper` between the position markers
