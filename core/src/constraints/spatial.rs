@@ -237,6 +237,38 @@ fn rotation_pairs(axes: &Axes) -> ([(usize, usize); 3], usize) {
     (pairs, count)
 }
 
+/// One equation of a joint, in row order (module docs): a world translation `d_i` (all three
+/// translations constrained), a translation along marker 0's axis `i`, or two axes (marker 0's,
+/// marker 1's) kept perpendicular.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Equation {
+    World(usize),
+    Local(usize),
+    Dot(usize, usize),
+}
+
+/// The equations of a joint with the constrained axes `axes`, in row order.
+fn equations(axes: &Axes) -> impl Iterator<Item = Equation> {
+    let world = axes[0] && axes[1] && axes[2];
+    let (pairs, count) = rotation_pairs(axes);
+    let axes = *axes;
+    (0..3)
+        .filter(move |i| axes[*i])
+        .map(move |i| {
+            if world {
+                Equation::World(i)
+            } else {
+                Equation::Local(i)
+            }
+        })
+        .chain(
+            pairs
+                .into_iter()
+                .take(count)
+                .map(|(a, b)| Equation::Dot(a, b)),
+        )
+}
+
 /// The joint's equations from `row` on into `c` and, if given, their Jacobian into `jac`
 /// (module docs). `None` if `c` is too short.
 pub fn joint<T: Real, const S: usize>(
@@ -248,36 +280,35 @@ pub fn joint<T: Real, const S: usize>(
     mut jac: Option<&mut Block<'_, T, S>>,
 ) -> Option<()> {
     let d = m1.position - m0.position;
-    let world = axes[0] && axes[1] && axes[2];
-    let mut r = row;
-    for i in 0..3 {
-        if !axes[i] {
-            continue;
-        }
-        let u = if world {
-            Vector3::ith(i, T::one())
-        } else {
-            m0.axis(i)
-        };
-        *c.get_mut(r)? = u.dot(&d);
-        if let Some(out) = jac.as_deref_mut() {
-            m1.add_row(out, r, &m1.local, &u, T::one(), true);
-            m0.add_row(out, r, &m0.local, &u, -T::one(), true);
-            if !world {
-                m0.add_row(out, r, &m0.axis_local(i), &d, T::one(), false);
+    let one = T::one();
+    for (r, eq) in equations(axes).enumerate() {
+        let r = row + r;
+        match eq {
+            Equation::World(i) | Equation::Local(i) => {
+                let local = eq == Equation::Local(i);
+                let u = if local {
+                    m0.axis(i)
+                } else {
+                    Vector3::ith(i, one)
+                };
+                *c.get_mut(r)? = u.dot(&d);
+                if let Some(out) = jac.as_deref_mut() {
+                    m1.add_row(out, r, &m1.local, &u, one, true);
+                    m0.add_row(out, r, &m0.local, &u, -one, true);
+                    if local {
+                        m0.add_row(out, r, &m0.axis_local(i), &d, one, false);
+                    }
+                }
+            }
+            Equation::Dot(a, b) => {
+                let (u0, u1) = (m0.axis(a), m1.axis(b));
+                *c.get_mut(r)? = u0.dot(&u1);
+                if let Some(out) = jac.as_deref_mut() {
+                    m0.add_row(out, r, &m0.axis_local(a), &u1, one, false);
+                    m1.add_row(out, r, &m1.axis_local(b), &u0, one, false);
+                }
             }
         }
-        r += 1;
-    }
-    let (pairs, count) = rotation_pairs(axes);
-    for &(a, b) in pairs.iter().take(count) {
-        let (u0, u1) = (m0.axis(a), m1.axis(b));
-        *c.get_mut(r)? = u0.dot(&u1);
-        if let Some(out) = jac.as_deref_mut() {
-            m0.add_row(out, r, &m0.axis_local(a), &u1, T::one(), false);
-            m1.add_row(out, r, &m1.axis_local(b), &u0, T::one(), false);
-        }
-        r += 1;
     }
     Some(())
 }
@@ -294,28 +325,21 @@ pub fn joint_velocity_terms<T: Real>(
     let d = m1.position - m0.position;
     let d_t = m1.velocity - m0.velocity;
     let d_tt = m1.point_tt() - m0.point_tt();
-    let world = axes[0] && axes[1] && axes[2];
     let two = T::c(2.0);
-    let mut r = row;
-    for i in 0..3 {
-        if !axes[i] {
-            continue;
-        }
-        *out.get_mut(r)? = if world {
-            d_tt[i]
-        } else {
-            // (a . d)_tt = a_tt . d + 2 a_t . d_t + a . d_tt.
-            let (a_t, a_tt) = m0.rates(&m0.axis_local(i));
-            a_tt.dot(&d) + two * a_t.dot(&d_t) + m0.axis(i).dot(&d_tt)
+    for (r, eq) in equations(axes).enumerate() {
+        *out.get_mut(row + r)? = match eq {
+            Equation::World(i) => d_tt[i],
+            Equation::Local(i) => {
+                // (a . d)_tt = a_tt . d + 2 a_t . d_t + a . d_tt.
+                let (a_t, a_tt) = m0.rates(&m0.axis_local(i));
+                a_tt.dot(&d) + two * a_t.dot(&d_t) + m0.axis(i).dot(&d_tt)
+            }
+            Equation::Dot(a, b) => {
+                let (u0_t, u0_tt) = m0.rates(&m0.axis_local(a));
+                let (u1_t, u1_tt) = m1.rates(&m1.axis_local(b));
+                u0_tt.dot(&m1.axis(b)) + two * u0_t.dot(&u1_t) + m0.axis(a).dot(&u1_tt)
+            }
         };
-        r += 1;
-    }
-    let (pairs, count) = rotation_pairs(axes);
-    for &(a, b) in pairs.iter().take(count) {
-        let (u0_t, u0_tt) = m0.rates(&m0.axis_local(a));
-        let (u1_t, u1_tt) = m1.rates(&m1.axis_local(b));
-        *out.get_mut(r)? = u0_tt.dot(&m1.axis(b)) + two * u0_t.dot(&u1_t) + m0.axis(a).dot(&u1_tt);
-        r += 1;
     }
     Some(())
 }
@@ -332,28 +356,17 @@ pub fn joint_reaction<T: Real>(
     lambda: &[T; 6],
 ) -> (Vector3<T>, Vector3<T>) {
     let d = m1.position - m0.position;
-    let world = axes[0] && axes[1] && axes[2];
     let (mut f, mut tau) = (Vector3::zeros(), Vector3::zeros());
-    let mut r = 0;
-    for i in 0..3 {
-        if !axes[i] {
-            continue;
+    for (eq, l) in equations(axes).zip(lambda) {
+        match eq {
+            Equation::World(i) => f += Vector3::ith(i, *l),
+            Equation::Local(i) => {
+                let u = m0.axis(i);
+                f += u * *l;
+                tau -= u.cross(&d) * *l;
+            }
+            Equation::Dot(a, b) => tau -= m0.axis(a).cross(&m1.axis(b)) * *l,
         }
-        let u = if world {
-            Vector3::ith(i, T::one())
-        } else {
-            m0.axis(i)
-        };
-        f += u * lambda[r];
-        if !world {
-            tau -= u.cross(&d) * lambda[r];
-        }
-        r += 1;
-    }
-    let (pairs, count) = rotation_pairs(axes);
-    for &(a, b) in pairs.iter().take(count) {
-        tau -= m0.axis(a).cross(&m1.axis(b)) * lambda[r];
-        r += 1;
     }
     (f, tau)
 }
@@ -452,55 +465,47 @@ pub fn joint_hessian<T: Real, const S: usize>(
 ) {
     let mut tg = Tangent::new();
     let d = m1.position - m0.position;
-    let world = axes[0] && axes[1] && axes[2];
-    let l = |r: usize| lambda.get(r).copied().unwrap_or(T::zero());
     let (a0, a1) = (m0.rotation, m1.rotation);
-    let mut r = 0;
-    if world {
-        // lambda . (p_1 - p_0): tau_1 = l_1 x A_1^T lambda, tau_0 = -l_0 x A_0^T lambda.
-        let lam = Vector3::new(l(0), l(1), l(2));
-        tg.point(m1, 1, &lam);
-        tg.point(m0, 0, &(-lam));
-        r = 3;
-    } else {
-        for i in 0..3 {
-            if !axes[i] {
-                continue;
+    for (eq, &mu) in equations(axes).zip(lambda) {
+        match eq {
+            Equation::World(i) => {
+                // mu (p_1 - p_0)_i: tau_1 = l_1 x A_1^T mu e_i, tau_0 = -l_0 x A_0^T mu e_i.
+                let v = Vector3::ith(i, mu);
+                tg.point(m1, 1, &v);
+                tg.point(m0, 0, &(-v));
             }
-            // mu (a . d), a = A_0 w: f_1 = mu a = -f_0, tau_1 = mu l_1 x A_1^T a,
-            // tau_0 = mu (w x A_0^T d - l_0 x w).
-            let mu = l(r);
-            let w = m0.axis_local(i);
-            let wx = skew(&w);
-            let da = a0 * wx * mu; // d(mu a)/d theta_0 = -mu A_0 [w]x
-            tg.f_th[1][0] -= da;
-            tg.f_th[0][0] += da;
-            tg.point(m1, 1, &(m0.axis(i) * mu));
-            tg.t_th[1][0] -= skew(&m1.local) * a1.transpose() * a0 * wx * mu;
-            let a0d = a0.transpose() * d;
-            tg.tau[0] += (w.cross(&a0d) - m0.local.cross(&w)) * mu;
-            let wa0t = wx * a0.transpose() * mu;
-            tg.t_r[0][1] += wa0t;
-            tg.t_r[0][0] -= wa0t;
-            tg.t_th[0][1] -= wa0t * a1 * skew(&m1.local);
-            tg.t_th[0][0] += wx * (skew(&a0d) + skew(&m0.local)) * mu;
-            r += 1;
+            Equation::Local(i) => {
+                // mu (a . d), a = A_0 w: f_1 = mu a = -f_0, tau_1 = mu l_1 x A_1^T a,
+                // tau_0 = mu (w x A_0^T d - l_0 x w).
+                let w = m0.axis_local(i);
+                let wx = skew(&w);
+                let da = a0 * wx * mu; // d(mu a)/d theta_0 = -mu A_0 [w]x
+                tg.f_th[1][0] -= da;
+                tg.f_th[0][0] += da;
+                tg.point(m1, 1, &(m0.axis(i) * mu));
+                tg.t_th[1][0] -= skew(&m1.local) * a1.transpose() * a0 * wx * mu;
+                let a0d = a0.transpose() * d;
+                tg.tau[0] += (w.cross(&a0d) - m0.local.cross(&w)) * mu;
+                let wa0t = wx * a0.transpose() * mu;
+                tg.t_r[0][1] += wa0t;
+                tg.t_r[0][0] -= wa0t;
+                tg.t_th[0][1] -= wa0t * a1 * skew(&m1.local);
+                tg.t_th[0][0] += wx * (skew(&a0d) + skew(&m0.local)) * mu;
+            }
+            Equation::Dot(p, q) => {
+                // mu (u_0 . u_1), u_k = A_k b_k: tau_0 = mu b_0 x A_0^T u_1,
+                // tau_1 = mu b_1 x A_1^T u_0.
+                let (b0, b1) = (m0.axis_local(p), m1.axis_local(q));
+                let (b0x, b1x) = (skew(&b0), skew(&b1));
+                let (a0u1, a1u0) = (a0.transpose() * m1.axis(q), a1.transpose() * m0.axis(p));
+                tg.tau[0] += b0.cross(&a0u1) * mu;
+                tg.tau[1] += b1.cross(&a1u0) * mu;
+                tg.t_th[0][0] += b0x * skew(&a0u1) * mu;
+                tg.t_th[1][1] += b1x * skew(&a1u0) * mu;
+                tg.t_th[0][1] -= b0x * a0.transpose() * a1 * b1x * mu;
+                tg.t_th[1][0] -= b1x * a1.transpose() * a0 * b0x * mu;
+            }
         }
-    }
-    let (pairs, count) = rotation_pairs(axes);
-    for &(p, q) in pairs.iter().take(count) {
-        // mu (u_0 . u_1), u_k = A_k b_k: tau_0 = mu b_0 x A_0^T u_1, tau_1 = mu b_1 x A_1^T u_0.
-        let mu = l(r);
-        let (b0, b1) = (m0.axis_local(p), m1.axis_local(q));
-        let (b0x, b1x) = (skew(&b0), skew(&b1));
-        let (a0u1, a1u0) = (a0.transpose() * m1.axis(q), a1.transpose() * m0.axis(p));
-        tg.tau[0] += b0.cross(&a0u1) * mu;
-        tg.tau[1] += b1.cross(&a1u0) * mu;
-        tg.t_th[0][0] += b0x * skew(&a0u1) * mu;
-        tg.t_th[1][1] += b1x * skew(&a1u0) * mu;
-        tg.t_th[0][1] -= b0x * a0.transpose() * a1 * b1x * mu;
-        tg.t_th[1][0] -= b1x * a1.transpose() * a0 * b0x * mu;
-        r += 1;
     }
     tg.write([m0, m1], a, out);
 }

@@ -219,6 +219,19 @@ pub unsafe extern "C" fn mbs_system_add_generic_joint(
     })
 }
 
+/// Adds the joint `make` builds between `marker0` and `marker1`.
+fn add_joint(
+    sys: *mut mbs_system,
+    marker0: u32,
+    marker1: u32,
+    constraint: *mut u32,
+    make: fn([MarkerIndex; 2]) -> mbs_core::Result<Constraint<f64>>,
+) -> MbsStatus {
+    add_constraint(sys, constraint, || {
+        make(pair(marker0, marker1)?).map_err(status_of)
+    })
+}
+
 /// Adds Exudyn's `ObjectJointSpherical`: the points of markers `marker0` and `marker1` (position
 /// or rigid markers of 3D rigid bodies or the ground) coincide, `r_1 - r_0 = 0` (3 equations,
 /// world). Errors: as `mbs_system_add_generic_joint` without the flags.
@@ -232,9 +245,13 @@ pub unsafe extern "C" fn mbs_system_add_spherical_joint(
     marker1: u32,
     constraint: *mut u32,
 ) -> MbsStatus {
-    add_constraint(sys, constraint, || {
-        Constraint::spherical_joint(pair(marker0, marker1)?).map_err(status_of)
-    })
+    add_joint(
+        sys,
+        marker0,
+        marker1,
+        constraint,
+        Constraint::spherical_joint,
+    )
 }
 
 /// Adds Exudyn's `ObjectJointRevoluteZ` between two rigid markers: the points coincide and the
@@ -250,9 +267,13 @@ pub unsafe extern "C" fn mbs_system_add_revolute_joint(
     marker1: u32,
     constraint: *mut u32,
 ) -> MbsStatus {
-    add_constraint(sys, constraint, || {
-        Constraint::revolute_joint(pair(marker0, marker1)?).map_err(status_of)
-    })
+    add_joint(
+        sys,
+        marker0,
+        marker1,
+        constraint,
+        Constraint::revolute_joint,
+    )
 }
 
 /// Adds Exudyn's `ObjectJointPrismaticX` between two rigid markers: marker 1's point slides
@@ -268,9 +289,13 @@ pub unsafe extern "C" fn mbs_system_add_prismatic_joint(
     marker1: u32,
     constraint: *mut u32,
 ) -> MbsStatus {
-    add_constraint(sys, constraint, || {
-        Constraint::prismatic_joint(pair(marker0, marker1)?).map_err(status_of)
-    })
+    add_joint(
+        sys,
+        marker0,
+        marker1,
+        constraint,
+        Constraint::prismatic_joint,
+    )
 }
 
 /// Number of Newton residuals an `mbs_newton_report` keeps.

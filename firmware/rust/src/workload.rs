@@ -357,6 +357,20 @@ fn newton_for_precision<T: Real>() -> NewtonSettings<T> {
     }
 }
 
+/// The mechanisms' system settings: the generalized-alpha coupling with rho_inf = 0.9, Newton
+/// tolerances by precision, and the start projected onto the constraints (positions and rates
+/// rounded to T satisfy them only to T's rounding).
+fn mechanism_settings<T: Real>() -> SystemSettings<T> {
+    let mut alpha = AlphaSettings::default();
+    alpha.spectral_radius = T::c(0.9);
+    alpha.newton = newton_for_precision();
+    alpha.assembly.tolerance = T::EPS * T::c(64.0);
+    alpha.assembly.solve = true;
+    SystemSettings::default()
+        .with_coupling(Coupling::GeneralizedAlpha)
+        .with_alpha(alpha)
+}
+
 /// `|x - x(phi)|` (m): the slider's `x` against the loop closure of the crank angle `phi`,
 /// `x(phi) = 2 a0 cos(phi) + 2 a1 cos(psi)`, `sin(psi) = -(a0/a1) sin(phi)`.
 fn closure_deviation(phi: f64, x: f64) -> f64 {
@@ -483,18 +497,8 @@ pub struct SliderCrankSystem<T: Real> {
 impl<T: Real> SliderCrankSystem<T> {
     /// Built and assembled from rest in the straight configuration.
     pub fn new() -> Result<Self> {
-        let mut alpha = AlphaSettings::default();
-        alpha.spectral_radius = T::c(0.9);
-        alpha.newton = newton_for_precision();
-        // Positions rounded to T satisfy the constraints to T's rounding: assembled.
-        alpha.assembly.tolerance = T::EPS * T::c(64.0);
-        alpha.assembly.solve = true;
         let mut sys = FirmwareConstrainedSystem::<T>::new();
-        sys.set_settings(
-            SystemSettings::default()
-                .with_coupling(Coupling::GeneralizedAlpha)
-                .with_alpha(alpha),
-        )?;
+        sys.set_settings(mechanism_settings())?;
         let nodes = add_to_system(&mut sys, T::c(SLIDER_CRANK_TORQUE))?;
         sys.assemble().map_err(|e| e.error)?;
         Ok(Self { sys, nodes })
@@ -606,18 +610,8 @@ pub struct DoublePendulumSystem<T: Real> {
 impl<T: Real> DoublePendulumSystem<T> {
     /// Built and assembled at its start (joints turning).
     pub fn new() -> Result<Self> {
-        let mut alpha = AlphaSettings::default();
-        alpha.spectral_radius = T::c(0.9);
-        alpha.newton = newton_for_precision();
-        // Positions and rates rounded to T satisfy the joints to T's rounding: assembled.
-        alpha.assembly.tolerance = T::EPS * T::c(64.0);
-        alpha.assembly.solve = true;
         let mut sys = DoublePendulumSys::<T>::new();
-        sys.set_settings(
-            SystemSettings::default()
-                .with_coupling(Coupling::GeneralizedAlpha)
-                .with_alpha(alpha),
-        )?;
+        sys.set_settings(mechanism_settings())?;
         let nodes = double_pendulum::add_to_system(&mut sys)?;
         sys.assemble().map_err(|e| e.error)?;
         Ok(Self { sys, nodes })
