@@ -144,7 +144,7 @@ int main(void) {
     mbs_visualization_settings vis;
     mbs_scene_summary summary;
     rod_t ref[2];
-    uint32_t ground, m_ground, m_a1, m_b1, m_a2, joint[2], s_c1, s_c2, s_k1, s_k2;
+    uint32_t ground, m_ground, frames[2][2], joint[2], s_c1, s_c2, s_k1, s_k2;
     size_t n, i, len;
     double t, th_ref[2], th[2], err[2], e0 = 0, max_de = 0, res[3], max_res = 0;
     int k;
@@ -175,11 +175,11 @@ int main(void) {
     /* Revolute joints about z (the body frames' z is the world's: the rods turn about z). */
     TRY(mbs_system_create_ground(&sys, origin, &ground), "ground");
     TRY(mbs_system_add_marker_body_rigid(&sys, ground, origin, &m_ground), "marker");
-    TRY(mbs_system_add_marker_body_rigid(&sys, rod[0].object, origin, &m_a1), "frame_a 1");
-    TRY(mbs_system_add_marker_body_rigid(&sys, rod[0].object, r1, &m_b1), "frame_b 1");
-    TRY(mbs_system_add_marker_body_rigid(&sys, rod[1].object, origin, &m_a2), "frame_a 2");
-    TRY(mbs_system_add_revolute_joint(&sys, m_ground, m_a1, &joint[0]), "joint 1");
-    TRY(mbs_system_add_revolute_joint(&sys, m_b1, m_a2, &joint[1]), "joint 2");
+    TRY(mbs_system_add_frame_markers(&sys, rod[0].object, frames[0]), "frames of rod 1");
+    TRY(mbs_system_add_frame_markers(&sys, rod[1].object, frames[1]), "frames of rod 2");
+    /* ground - rod 1's frame_a, rod 1's frame_b - rod 2's frame_a */
+    TRY(mbs_system_add_revolute_joint(&sys, m_ground, frames[0][0], &joint[0]), "joint 1");
+    TRY(mbs_system_add_revolute_joint(&sys, frames[0][1], frames[1][0], &joint[1]), "joint 2");
 
     memset(&spec, 0, sizeof spec);
     spec.kind = MBS_SENSOR_BODY, spec.variable = MBS_OUTPUT_POSITION;

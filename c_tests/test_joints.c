@@ -230,6 +230,29 @@ static void test_refusals(void) {
     POISON(failed);
     REFUSE(mbs_system_assemble(&sys, &failed), MBS_ERR_SINGULAR_MATRIX);
     CHECK(failed.kind == MBS_ITEM_CONSTRAINT && failed.index == joint);
+    /* a BodyCylinder's frame markers; another body has none */
+    {
+        mbs_cylinder cyl;
+        mbs_body_start start;
+        mbs_created_body rod;
+        const double r[3] = {0.5, 0, 0};
+        uint32_t frames[2] = {0xABABABABu, 0xABABABABu};
+        CHECK_STATUS(mbs_cylinder_default(&cyl, r), MBS_OK);
+        CHECK_STATUS(mbs_body_start_default(&start), MBS_OK);
+        CHECK_STATUS(mbs_system_create_body_cylinder(&sys, &cyl, &start, NULL, &rod), MBS_OK);
+        REFUSE(mbs_system_add_frame_markers(&sys, rod.object, NULL), MBS_ERR_NULL_POINTER);
+        REFUSE(mbs_system_add_frame_markers(&sys, b.object, frames), MBS_ERR_WRONG_NODE_KIND);
+        REFUSE(mbs_system_add_frame_markers(&sys, 99, frames), MBS_ERR_UNKNOWN_INDEX);
+        CHECK(frames[0] == 0xABABABABu && frames[1] == 0xABABABABu);
+        CHECK_STATUS(mbs_system_add_frame_markers(&sys, rod.object, frames), MBS_OK);
+        CHECK(frames[1] == frames[0] + 1);
+        {
+            double p[3];
+            size_t n;
+            CHECK_STATUS(mbs_system_marker_output(&sys, frames[1], MBS_OUTPUT_POSITION, p, 3, &n), MBS_OK);
+            CHECK(fabs(p[0] - 0.5) < 1e-15 && p[1] == 0 && p[2] == 0);
+        }
+    }
     /* a joint on a 2D mass point */
     CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
     alpha(&sys);

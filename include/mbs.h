@@ -3156,6 +3156,20 @@ mbs_status mbs_system_add_marker_body_rigid_frame(struct mbs_system *sys,
                                                   uint32_t *marker);
 
 /**
+ * Adds the two rigid markers of the BodyCylinder `object` (`mbs_system_create_body_cylinder`)
+ * to join it by joints: `markers[0]` its frame_a (the node, the body frame), `markers[1]` its
+ * frame_b (at the cylinder's `r`, parallel to frame_a).
+ *
+ * Errors (nothing added, `markers` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND` (not a
+ * BodyCylinder), `MBS_ERR_CAPACITY_FULL` (room for fewer than two markers).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `markers` is null or holds 2 writable `uint32_t`.
+ */
+mbs_status mbs_system_add_frame_markers(struct mbs_system *sys, uint32_t object, uint32_t *markers);
+
+/**
  * Adds Exudyn's `MarkerBodyMass`: the mass distribution of body `object` (for
  * mass-proportional loads: gravity). Not on a ground object.
  *

@@ -206,6 +206,22 @@ impl<
         Ok(index)
     }
 
+    /// Adds the two rigid markers of Modelica's `BodyCylinder` `object`: `frame_a` (its node, the
+    /// body frame) and `frame_b` (at its `r`, parallel to frame_a), to join it by joints;
+    /// `[frame_a, frame_b]`. Errors: `UnknownIndex`; `WrongNodeKind` if `object` is not a
+    /// `BodyCylinder`; `CapacityFull` if two markers do not fit (then none is added).
+    pub fn add_frame_markers(&mut self, object: ObjectIndex) -> Result<[MarkerIndex; 2]> {
+        let Object::BodyCylinder { frame_b, .. } = *item(&self.objects, object.get())? else {
+            return Err(Error::WrongNodeKind);
+        };
+        if self.markers.len() + 2 > self.markers.capacity() {
+            return Err(Error::CapacityFull);
+        }
+        let a = self.add_marker(Marker::body_rigid(object, nalgebra::Vector3::zeros())?)?;
+        let b = self.add_marker(Marker::body_rigid(object, frame_b)?)?;
+        Ok([a, b])
+    }
+
     /// Adds `load`. Errors: `CapacityFull`; `UnknownIndex` (no such marker);
     /// `MarkerNotSupported` (a force needs a position marker, a torque a rigid marker, a
     /// mass-proportional load a mass marker).

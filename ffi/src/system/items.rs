@@ -366,6 +366,39 @@ pub unsafe extern "C" fn mbs_system_add_marker_body_rigid_frame(
     )
 }
 
+/// Adds the two rigid markers of the BodyCylinder `object` (`mbs_system_create_body_cylinder`)
+/// to join it by joints: `markers[0]` its frame_a (the node, the body frame), `markers[1]` its
+/// frame_b (at the cylinder's `r`, parallel to frame_a).
+///
+/// Errors (nothing added, `markers` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_WRONG_NODE_KIND` (not a
+/// BodyCylinder), `MBS_ERR_CAPACITY_FULL` (room for fewer than two markers).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `markers` is null or holds 2 writable `uint32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_frame_markers(
+    sys: *mut mbs_system,
+    object: u32,
+    markers: *mut u32,
+) -> MbsStatus {
+    if markers.is_null() {
+        return MBS_ERR_NULL_POINTER;
+    }
+    with_mut(sys, |s| {
+        let [a, b] = s
+            .sys
+            .add_frame_markers(index(object, ObjectIndex)?)
+            .map_err(status_of)?;
+        // SAFETY: the caller's guarantee (2 writable values).
+        unsafe {
+            markers.write(u32::from(a.0));
+            markers.add(1).write(u32::from(b.0));
+        }
+        Ok(MBS_OK)
+    })
+}
+
 /// Adds the marker `make` builds at the point `local_position` (m, body frame) of body
 /// `object`.
 ///
