@@ -479,13 +479,14 @@ fn spherical_pendulums_keep_energy_and_vertical_momentum_over_100k_steps() {
         mbs.add_constraint(constraint).unwrap();
         mbs.assemble().unwrap();
         let (e0, l0) = pendulum_invariants(&mbs, &b, m, &i);
-        let (mut de, mut dl, mut res) = (0.0f64, 0.0f64, 0.0f64);
+        let (mut de, mut dl, mut res, mut dq) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
         for k in 0..100_000 {
             mbs.step(1e-3, &mut NoSink).unwrap();
             if k % 50 == 49 {
                 let (e, l) = pendulum_invariants(&mbs, &b, m, &i);
                 de = de.max((e - e0).abs());
                 dl = dl.max((l - l0).abs());
+                dq = dq.max((rigid(&mbs, b.node).orientation.norm() - 1.0).abs());
                 let r = v3(mbs
                     .constraint_output(ConstraintIndex(0), OutputVariableType::ConstraintResidual)
                     .unwrap());
@@ -499,11 +500,12 @@ fn spherical_pendulums_keep_energy_and_vertical_momentum_over_100k_steps() {
         };
         println!(
             "{name}: 100k steps of 1 ms, rho 1: energy within {de:.2e} J of {e0:.4}, \
-             L_y within {dl:.2e} of {l0:.4}, residual {res:.1e}"
+             L_y within {dl:.2e} of {l0:.4}, residual {res:.1e}, |q| - 1 {dq:.1e}"
         );
         assert!(de < 1e-4 * e0.abs().max(1.0), "{name}: energy {de}");
         assert!(dl < 1e-4 * l0.abs().max(0.1), "{name}: L_y {dl}");
         assert!(res < 1e-9, "{name}: residual {res}");
+        assert!(dq < 4.0 * f64::EPSILON, "{name}: |q| - 1 = {dq}");
     }
 }
 
