@@ -12,9 +12,9 @@
 //! | stage | module | what it holds |
 //! |---|---|---|
 //! | model | [`inertia`] | mass properties: Modelica's `BodyCylinder`, cuboid, sphere, point mass |
-//! | model | [`bodies`], [`nodes`], [`body`] | bodies (rigid, `BodyCylinder`, mass point, ground), the nodes that own coordinates, what every body provides (outputs, Jacobians) |
+//! | model | [`bodies`], [`nodes`], [`body`] | bodies (rigid, `BodyCylinder`, mass point, ground; a rigid body in Euler parameters for the constrained step), the nodes that own coordinates, what every body provides (outputs, Jacobians) |
 //! | model | [`loads`], [`graphics`] | loads on bodies; what a body looks like and the scene export |
-//! | model | [`constraints`] | joints and constraints: their equations, Jacobians and velocity terms |
+//! | model | [`constraints`] | joints and constraints, planar and 3D: their equations, Jacobians, Hessians and velocity terms |
 //! | state | [`state`] | what changes per step: [`state::RigidState`] (a mass point's coordinates live with its node) |
 //! | step | [`integrators`] | time stepping: [`integrators::rigid`] (one driver, one file per scheme; [`integrators::rigid::midpoint`] is the one to use), [`integrators::second_order`] (generalized-alpha) and [`integrators::constrained`] (generalized-alpha with Lagrange multipliers) |
 //! | step | [`solver`] | Exudyn's `SolveDynamic` of a mass point |
