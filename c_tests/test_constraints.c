@@ -4,7 +4,7 @@
  * joint run against their closed forms; then every refusal: NULL pointers, NaN and inf, a zero
  * axis, a flag that is not 0 or 1, a joint between a marker and itself, markers of the wrong
  * kind, unknown indices, capacity full (constraints and the solver's), constraints with an
- * explicit coupling, a 3D body with generalized-alpha, redundant constraints, violated start
+ * explicit coupling, a planar joint on a 3D body, redundant constraints, violated start
  * positions. After each refused call every output still holds the sentinel pattern and the
  * system is unchanged (counts, assembled flag, time, settings, every node state). */
 #include <stdint.h>
