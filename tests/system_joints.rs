@@ -17,8 +17,8 @@ use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{
     Connector, ConnectorIndex, Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem,
-    ItemRef, Marker, MassPointSpec, NoSink, ObjectIndex, RigidBodySpec, SystemSettings,
-    TorsionalSpringDamper,
+    ItemRef, Marker, MassPointSpec, NoSink, ObjectIndex, RigidBodySpec, Sensor, SliceSink,
+    SystemSettings, TorsionalSpringDamper,
 };
 use mbs_core::{Error, OutputValue, OutputVariableType};
 use nalgebra::{Matrix2, Matrix3, Rotation3, Unit, UnitQuaternion, Vector2, Vector3};
@@ -607,10 +607,25 @@ fn joint_reactions_hold_a_body_at_rest() {
             Constraint::prismatic_joint([m0, m1])
         };
         let k = mbs.add_constraint(joint.unwrap()).unwrap();
+        // Sensors record the reaction too: the torque in marker 0's frame, every step.
+        mbs.add_sensor(Sensor::Constraint {
+            constraint: k,
+            variable: OutputVariableType::TorqueLocal,
+        })
+        .unwrap();
         mbs.assemble().unwrap();
+        let mut buf = vec![0.0; 4 * 101];
+        let mut sink = SliceSink::new(&mut buf, mbs.sensor_row_len());
         for _ in 0..100 {
-            mbs.step(1e-3, &mut NoSink).unwrap();
+            mbs.step(1e-3, &mut sink).unwrap();
         }
+        let rows = sink.rows();
+        let last = &buf[4 * (rows - 1)..4 * rows];
+        let recorded = Vector3::new(last[1], last[2], last[3]);
+        assert!(
+            (recorded - f.transpose() * want_t).norm() < 1e-9,
+            "{recorded}"
+        );
         let out = |v| v3(mbs.constraint_output(k, v).unwrap());
         let (force, torque) = (
             out(OutputVariableType::Force),
