@@ -15,8 +15,20 @@ fn main() {
     let crate_dir =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = crate_dir.join("..").join("include").join("mbs.h");
-    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("ffi/cbindgen.toml is valid");
+    // The header's version macros, from the crate version (mbs_version() returns the
+    // library's: a program compares the two to catch a header of another release).
+    let v = |k: &str| std::env::var(k).expect("cargo sets CARGO_PKG_VERSION_*");
+    config.after_includes = Some(format!(
+        "\n/* The version of this header; mbs_version() returns the linked library's. */\n\
+         #define MBS_VERSION_MAJOR {}\n#define MBS_VERSION_MINOR {}\n#define MBS_VERSION_PATCH {}\n\
+         #define MBS_VERSION_STRING \"{}\"\n",
+        v("CARGO_PKG_VERSION_MAJOR"),
+        v("CARGO_PKG_VERSION_MINOR"),
+        v("CARGO_PKG_VERSION_PATCH"),
+        v("CARGO_PKG_VERSION"),
+    ));
     let bindings = cbindgen::Builder::new()
         .with_crate(&crate_dir)
         .with_config(config)

@@ -41,6 +41,13 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+/* The version of this header; mbs_version() returns the linked library's. */
+#define MBS_VERSION_MAJOR 0
+#define MBS_VERSION_MINOR 1
+#define MBS_VERSION_PATCH 0
+#define MBS_VERSION_STRING "0.1.0"
+
+
 /**
  * Words of `T` in core's validated `RigidBody<T>` (mass, inertia, its inverse, COM, reference
  * position and orientation: 1 + 9 + 9 + 3 + 3 + 4); checked at compile time.

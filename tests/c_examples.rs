@@ -26,6 +26,14 @@ fn version_example_prints_the_crate_version() {
         "{s}"
     );
     assert!(s.contains("status 100: null pointer argument"), "{s}");
+    // The header's MBS_VERSION_* macros are the crate version too.
+    assert!(
+        s.contains(&format!(
+            "header version {} matches the library",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{s}"
+    );
 }
 
 /// The number after `key` (and an optional `=`) in the example's output.
