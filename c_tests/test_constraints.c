@@ -6,42 +6,15 @@
  * kind, unknown indices, capacity full (constraints and the solver's), constraints with an
  * explicit coupling, a planar joint on a 3D body, redundant constraints, violated start
  * positions. After each refused call every output still holds the sentinel pattern and the
- * system is unchanged (counts, assembled flag, time, settings, every node state). */
+ * system is unchanged (c_tests/system_snapshot.h: counts, time, settings, every node state,
+ * every load and sensor). */
 #include <stdint.h>
 #include "mbs.h"
 #include "check.h"
+#include "system_snapshot.h"
 
 static mbs_system sys, big;
 
-typedef struct {
-    mbs_system_counts counts;
-    double time;
-    mbs_system_settings settings;
-    mbs_point2d_state p2[8];
-    mbs_rigid2d_state r2[8];
-} snap_t;
-
-static snap_t before_, after_;
-
-static void snapshot(const mbs_system *s, snap_t *out) {
-    uint32_t i;
-    memset(out, 0, sizeof *out);
-    CHECK_STATUS(mbs_system_get_counts(s, &out->counts), MBS_OK);
-    CHECK_STATUS(mbs_system_time(s, &out->time), MBS_OK);
-    CHECK_STATUS(mbs_system_get_settings(s, &out->settings), MBS_OK);
-    for (i = 0; i < out->counts.nodes && i < 8; i++) {
-        if (mbs_system_get_point2d_state(s, i, &out->p2[i]) != MBS_OK)
-            (void)mbs_system_get_rigid2d_state(s, i, &out->r2[i]);
-    }
-}
-
-#define REFUSE(call, expected)                                         \
-    do {                                                               \
-        snapshot(&sys, &before_);                                      \
-        CHECK_STATUS(call, expected);                                  \
-        snapshot(&sys, &after_);                                       \
-        CHECK(memcmp(&before_, &after_, sizeof before_) == 0);         \
-    } while (0)
 
 static const double Z2[2] = {0, 0}, Z3[3] = {0, 0, 0}, X2[2] = {1, 0}, Y2[2] = {0, 1};
 static const double NAN2[2] = {NAN, 0}, INF3[3] = {0, INFINITY, 0};

@@ -6,37 +6,15 @@
  * constrained axis, both markers on one body, a revolute joint on a position marker, a joint
  * on a 2D mass point, redundant joints; a torsional spring-damper drives a revolute joint to a
  * target angle, and its refusals. After each refused call the outputs hold the sentinel
- * pattern and the system is unchanged (counts, assembled flag, time, every rigid state). */
+ * pattern and the system is unchanged (c_tests/system_snapshot.h: counts, time, settings,
+ * every node state, every load and sensor). */
 #include <stdint.h>
 #include "mbs.h"
 #include "check.h"
+#include "system_snapshot.h"
 
 static mbs_system sys;
 
-typedef struct {
-    mbs_system_counts counts;
-    double time;
-    mbs_rigid_state rigid[4];
-} snap_t;
-
-static snap_t before_, after_;
-
-static void snapshot(const mbs_system *s, snap_t *out) {
-    uint32_t i;
-    memset(out, 0, sizeof *out);
-    CHECK_STATUS(mbs_system_get_counts(s, &out->counts), MBS_OK);
-    CHECK_STATUS(mbs_system_time(s, &out->time), MBS_OK);
-    for (i = 0; i < out->counts.nodes && i < 4; i++)
-        (void)mbs_system_get_rigid_state(s, i, &out->rigid[i]);
-}
-
-#define REFUSE(call, expected)                                         \
-    do {                                                               \
-        snapshot(&sys, &before_);                                      \
-        CHECK_STATUS(call, expected);                                  \
-        snapshot(&sys, &after_);                                       \
-        CHECK(memcmp(&before_, &after_, sizeof before_) == 0);         \
-    } while (0)
 
 static const double Z3[3] = {0, 0, 0}, Q1[4] = {1, 0, 0, 0}, G[3] = {0, -9.81, 0};
 static const double E3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};

@@ -8,46 +8,10 @@
 #include <stdint.h>
 #include "mbs.h"
 #include "check.h"
+#include "system_snapshot.h"
 
 static mbs_system sys, sys2;
 
-/* What a refused call must leave as it was. */
-typedef struct {
-    mbs_system_counts counts;
-    double time;
-    mbs_system_settings settings;
-    mbs_point2d_state p2[MBS_SYSTEM_MAX_NODES];
-    mbs_rigid_state rigid[MBS_SYSTEM_MAX_NODES];
-    double loads[MBS_SYSTEM_MAX_LOADS][3];
-    mbs_sensor_info sensors[MBS_SYSTEM_MAX_SENSORS];
-} snap_t;
-
-static snap_t before_, after_;
-
-static void snapshot(const mbs_system *s, snap_t *out) {
-    uint32_t i;
-    memset(out, 0, sizeof *out);
-    CHECK_STATUS(mbs_system_get_counts(s, &out->counts), MBS_OK);
-    CHECK_STATUS(mbs_system_time(s, &out->time), MBS_OK);
-    CHECK_STATUS(mbs_system_get_settings(s, &out->settings), MBS_OK);
-    for (i = 0; i < out->counts.nodes; i++) {
-        if (mbs_system_get_point2d_state(s, i, &out->p2[i]) != MBS_OK)
-            (void)mbs_system_get_rigid_state(s, i, &out->rigid[i]);
-    }
-    for (i = 0; i < out->counts.loads; i++) (void)mbs_system_load_value(s, i, out->loads[i]);
-    for (i = 0; i < out->counts.sensors; i++)
-        CHECK_STATUS(mbs_system_sensor_info(s, i, &out->sensors[i]), MBS_OK);
-}
-
-/* `call` returns `expected` and changes nothing in `*(s)`. */
-#define REFUSE_ON(s, call, expected)                                   \
-    do {                                                               \
-        snapshot((s), &before_);                                       \
-        CHECK_STATUS(call, expected);                                  \
-        snapshot((s), &after_);                                        \
-        CHECK(memcmp(&before_, &after_, sizeof before_) == 0);         \
-    } while (0)
-#define REFUSE(call, expected) REFUSE_ON(&sys, call, expected)
 
 static const double Z3[3] = {0, 0, 0}, Z2[2] = {0, 0}, Q1[4] = {1, 0, 0, 0};
 static const double NAN3[3] = {0, NAN, 0}, INF3[3] = {INFINITY, 0, 0}, NAN2[2] = {NAN, 0};
