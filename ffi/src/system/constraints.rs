@@ -9,15 +9,11 @@
 use crate::convert::{array, finite, flag, index, non_null_out, status_of, vec2, MbsFlag};
 use crate::output::{variable, MbsOutputVariable};
 use crate::status::*;
-use crate::system::items::add;
+use crate::system::items::{add, marker_pair};
 use crate::system::output::output;
 use crate::system::{mbs_system, put, with_ref};
 use mbs_core::integrators::constrained::generalized_alpha::RESIDUAL_HISTORY;
 use mbs_core::system::{Constraint, ConstraintIndex, MarkerIndex};
-
-fn pair(m0: u32, m1: u32) -> crate::convert::FfiResult<[MarkerIndex; 2]> {
-    Ok([index(m0, MarkerIndex)?, index(m1, MarkerIndex)?])
-}
 
 /// Adds a constraint made by `make` and writes its index to `*constraint`.
 fn add_constraint(
@@ -55,7 +51,7 @@ pub unsafe extern "C" fn mbs_system_add_distance_constraint(
     constraint: *mut u32,
 ) -> MbsStatus {
     add_constraint(sys, constraint, || {
-        Constraint::distance(pair(marker0, marker1)?, finite(distance)?).map_err(status_of)
+        Constraint::distance(marker_pair(marker0, marker1)?, finite(distance)?).map_err(status_of)
     })
 }
 
@@ -81,8 +77,12 @@ pub unsafe extern "C" fn mbs_system_add_coordinate_constraint(
     constraint: *mut u32,
 ) -> MbsStatus {
     add_constraint(sys, constraint, || {
-        Constraint::coordinate(pair(marker0, marker1)?, finite(factor)?, finite(offset)?)
-            .map_err(status_of)
+        Constraint::coordinate(
+            marker_pair(marker0, marker1)?,
+            finite(factor)?,
+            finite(offset)?,
+        )
+        .map_err(status_of)
     })
 }
 
@@ -103,7 +103,7 @@ pub unsafe extern "C" fn mbs_system_add_revolute_joint_2d(
     constraint: *mut u32,
 ) -> MbsStatus {
     add_constraint(sys, constraint, || {
-        Constraint::revolute_2d(pair(marker0, marker1)?).map_err(status_of)
+        Constraint::revolute_2d(marker_pair(marker0, marker1)?).map_err(status_of)
     })
 }
 
@@ -136,8 +136,13 @@ pub unsafe extern "C" fn mbs_system_add_prismatic_joint_2d(
         // SAFETY: the caller's guarantee.
         let (a, n) = unsafe { (array::<2>(axis_marker0)?, array::<2>(normal_marker1)?) };
         let rotation = flag(constrain_rotation)?;
-        Constraint::prismatic_2d(pair(marker0, marker1)?, vec2(&a)?, vec2(&n)?, rotation)
-            .map_err(status_of)
+        Constraint::prismatic_2d(
+            marker_pair(marker0, marker1)?,
+            vec2(&a)?,
+            vec2(&n)?,
+            rotation,
+        )
+        .map_err(status_of)
     })
 }
 
@@ -215,7 +220,7 @@ pub unsafe extern "C" fn mbs_system_add_generic_joint(
             // SAFETY: the caller's guarantee (6 readable flags).
             *a = flag(unsafe { constrained_axes.add(k).read() })?;
         }
-        Constraint::generic_joint(pair(marker0, marker1)?, axes).map_err(status_of)
+        Constraint::generic_joint(marker_pair(marker0, marker1)?, axes).map_err(status_of)
     })
 }
 
@@ -228,7 +233,7 @@ fn add_joint(
     make: fn([MarkerIndex; 2]) -> mbs_core::Result<Constraint<f64>>,
 ) -> MbsStatus {
     add_constraint(sys, constraint, || {
-        make(pair(marker0, marker1)?).map_err(status_of)
+        make(marker_pair(marker0, marker1)?).map_err(status_of)
     })
 }
 

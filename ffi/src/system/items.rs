@@ -656,6 +656,25 @@ pub unsafe extern "C" fn mbs_system_set_load_vector(
 
 // ---- connectors -----------------------------------------------------------------------------
 
+/// The two markers `[marker0, marker1]` of a connector or constraint.
+pub(crate) fn marker_pair(marker0: u32, marker1: u32) -> FfiResult<[MarkerIndex; 2]> {
+    Ok([index(marker0, MarkerIndex)?, index(marker1, MarkerIndex)?])
+}
+
+/// Adds the connector `make` builds and writes its index to `*connector`.
+fn add_connector(
+    sys: *mut mbs_system,
+    connector: *mut u32,
+    make: impl FnOnce() -> FfiResult<Connector<f64>>,
+) -> MbsStatus {
+    add(
+        sys,
+        connector,
+        |s| s.add_connector(make()?).map_err(status_of),
+        |i| i.0,
+    )
+}
+
 /// Adds Exudyn's `ObjectConnectorSpringDamper` between the position markers `marker0` and
 /// `marker1`: with `L` the distance of their points and `n` the unit vector from marker 0 to
 /// marker 1, the tension `f = stiffness (L - reference_length) + damping dL/dt + force` (N)
@@ -681,21 +700,15 @@ pub unsafe extern "C" fn mbs_system_add_spring_damper(
     force: f64,
     connector: *mut u32,
 ) -> MbsStatus {
-    add(
-        sys,
-        connector,
-        |s| {
-            let m = [index(marker0, MarkerIndex)?, index(marker1, MarkerIndex)?];
-            for x in [stiffness, damping, reference_length, force] {
-                finite(x)?;
-            }
-            let c = SpringDamper::new(m, stiffness, damping, reference_length, force)
-                .map_err(status_of)?;
-            s.add_connector(Connector::SpringDamper(c))
-                .map_err(status_of)
-        },
-        |i| i.0,
-    )
+    add_connector(sys, connector, || {
+        let m = marker_pair(marker0, marker1)?;
+        for x in [stiffness, damping, reference_length, force] {
+            finite(x)?;
+        }
+        SpringDamper::new(m, stiffness, damping, reference_length, force)
+            .map(Connector::SpringDamper)
+            .map_err(status_of)
+    })
 }
 
 /// Adds Exudyn's `ObjectConnectorTorsionalSpringDamper` between the rigid markers `marker0`
@@ -725,21 +738,15 @@ pub unsafe extern "C" fn mbs_system_add_torsional_spring_damper(
     torque: f64,
     connector: *mut u32,
 ) -> MbsStatus {
-    add(
-        sys,
-        connector,
-        |s| {
-            let m = [index(marker0, MarkerIndex)?, index(marker1, MarkerIndex)?];
-            for x in [stiffness, damping, offset, torque] {
-                finite(x)?;
-            }
-            let c = TorsionalSpringDamper::new(m, stiffness, damping, offset, torque)
-                .map_err(status_of)?;
-            s.add_connector(Connector::TorsionalSpringDamper(c))
-                .map_err(status_of)
-        },
-        |i| i.0,
-    )
+    add_connector(sys, connector, || {
+        let m = marker_pair(marker0, marker1)?;
+        for x in [stiffness, damping, offset, torque] {
+            finite(x)?;
+        }
+        TorsionalSpringDamper::new(m, stiffness, damping, offset, torque)
+            .map(Connector::TorsionalSpringDamper)
+            .map_err(status_of)
+    })
 }
 
 /// Sets the target angle `offset` (rad) and rate `rate_offset` (rad/s) of the torsional
@@ -791,25 +798,18 @@ pub unsafe extern "C" fn mbs_system_add_cartesian_spring_damper(
     offset: *const f64,
     connector: *mut u32,
 ) -> MbsStatus {
-    add(
-        sys,
-        connector,
-        |s| {
-            // SAFETY: the caller's guarantee.
-            let (k, d, o) = unsafe {
-                (
-                    array::<3>(stiffness)?,
-                    array::<3>(damping)?,
-                    array::<3>(offset)?,
-                )
-            };
-            let m = [index(marker0, MarkerIndex)?, index(marker1, MarkerIndex)?];
-            let c =
-                CartesianSpringDamper::new(m, Vector3::from(k), Vector3::from(d), Vector3::from(o))
-                    .map_err(status_of)?;
-            s.add_connector(Connector::CartesianSpringDamper(c))
-                .map_err(status_of)
-        },
-        |i| i.0,
-    )
+    add_connector(sys, connector, || {
+        // SAFETY: the caller's guarantee.
+        let (k, d, o) = unsafe {
+            (
+                array::<3>(stiffness)?,
+                array::<3>(damping)?,
+                array::<3>(offset)?,
+            )
+        };
+        let m = marker_pair(marker0, marker1)?;
+        CartesianSpringDamper::new(m, Vector3::from(k), Vector3::from(d), Vector3::from(o))
+            .map(Connector::CartesianSpringDamper)
+            .map_err(status_of)
+    })
 }
