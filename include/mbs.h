@@ -90,10 +90,11 @@
 #define MBS_SYSTEM_MAX_CONSTRAINTS 32
 
 /**
- * Capacity of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
+ * Capacity `W` of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
  * constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
- * 12 planar links on 12 revolute joints (36 + 24). The workspace, with the two states it
- * steps between, takes `(2 * 64^2 + 23 * 64 + 2) * 8` bytes of the storage.
+ * 12 planar links on 12 revolute joints (36 + 24); a 3D rigid body counts 7 coordinates and
+ * 1 equation. The workspace, with the two states it steps between, takes
+ * `(2 W^2 + 23 W + 2)` doubles of the storage.
  */
 #define MBS_SYSTEM_SOLVER_CAPACITY 64
 
