@@ -10,15 +10,20 @@
 //! - joint outputs: the reaction of a pendulum at rest is its weight;
 //! - bad input: each refused with its status.
 
+#[path = "../firmware/rust/src/double_pendulum.rs"]
+#[allow(dead_code)]
+mod double_pendulum;
 mod system_support;
 
+use double_pendulum as dp;
+use double_pendulum::frame_with_z;
 use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{
     Connector, ConnectorIndex, Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem,
-    ItemRef, Marker, MassPointSpec, NoSink, ObjectIndex, RigidBodySpec, Sensor, SliceSink,
-    SystemSettings, TorsionalSpringDamper,
+    ItemRef, Marker, MassPointSpec, NoSink, NodeIndex, ObjectIndex, RigidBodySpec, Sensor,
+    SliceSink, SystemSettings, TorsionalSpringDamper,
 };
 use mbs_core::{Error, OutputValue, OutputVariableType};
 use nalgebra::{Matrix2, Matrix3, Rotation3, Unit, UnitQuaternion, Vector2, Vector3};
@@ -48,18 +53,6 @@ fn rot(axis: &Vector3<f64>, angle: f64) -> Matrix3<f64> {
     Rotation3::from_axis_angle(&Unit::new_normalize(*axis), angle).into_inner()
 }
 
-/// A frame (columns x, y, z) whose z axis is `z` (unit).
-fn frame_with_z(z: &Vector3<f64>) -> Matrix3<f64> {
-    let t = if z.x.abs() < 0.9 {
-        Vector3::x()
-    } else {
-        Vector3::y()
-    };
-    let x = t.cross(z).normalize();
-    let y = z.cross(&x);
-    Matrix3::from_columns(&[x, y, *z])
-}
-
 fn alpha(rho: f64) -> SystemSettings<f64> {
     let mut s = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
     s.alpha.spectral_radius = rho;
@@ -86,27 +79,20 @@ struct Chain {
     w0: [f64; 2],
 }
 
+/// The model of `firmware/rust/src/double_pendulum.rs` (its constants; the orientations from
+/// its rotation vectors by nalgebra, not by core).
 fn chain() -> Chain {
+    let v = |a: [f64; 3]| Vector3::new(a[0], a[1], a[2]);
     Chain {
-        o1: Vector3::new(0.0, 0.0, 0.0),
-        a1: Vector3::new(0.3, 0.2, 1.0).normalize(),
-        o2: Vector3::new(0.5, -0.3, 0.1),
-        a2: Vector3::new(-0.2, 0.4, 1.0).normalize(),
-        c: [Vector3::new(0.25, -0.2, 0.05), Vector3::new(0.8, -0.5, 0.2)],
-        r: [
-            rot(&Vector3::new(0.2, -0.5, 0.3), 0.7),
-            rot(&Vector3::new(-0.4, 0.1, 0.6), 1.1),
-        ],
-        m: [1.2, 0.8],
-        i: [
-            Matrix3::new(
-                0.020, 0.002, -0.001, 0.002, 0.030, 0.003, -0.001, 0.003, 0.025,
-            ),
-            Matrix3::new(
-                0.012, -0.001, 0.002, -0.001, 0.015, 0.001, 0.002, 0.001, 0.009,
-            ),
-        ],
-        w0: [1.5, -2.0],
+        o1: v(dp::O1),
+        a1: v(dp::A1).normalize(),
+        o2: v(dp::O2),
+        a2: v(dp::A2).normalize(),
+        c: [v(dp::COM[0]), v(dp::COM[1])],
+        r: dp::TURN.map(|t| Rotation3::from_scaled_axis(v(t)).into_inner()),
+        m: dp::MASS,
+        i: dp::INERTIA.map(|i| Matrix3::from_row_slice(&i)),
+        w0: dp::RATES,
     }
 }
 
@@ -190,62 +176,15 @@ fn reference(ch: &Chain, times: &[f64], h: f64) -> Vec<Sample> {
     out
 }
 
-/// The double pendulum as a system: two rigid bodies (node at the COM), two revolute joints
-/// whose marker frames put z along the joint axes.
-fn double_pendulum(
-    ch: &Chain,
-    settings: SystemSettings<f64>,
-) -> (HostSystem<f64>, [CreatedBody; 2]) {
+/// The double pendulum as a system ([`dp::add_to_system`]: two rigid bodies with gravity,
+/// node at the COM, two revolute joints whose marker frames put z along the joint axes); the
+/// links' nodes.
+fn double_pendulum(settings: SystemSettings<f64>) -> (HostSystem<f64>, [NodeIndex; 2]) {
     let mut mbs = HostSystem::<f64>::new();
     mbs.set_settings(settings).unwrap();
-    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
-    let (c0, w0, ..) = kinematics(ch, &Vector2::zeros(), &Vector2::new(ch.w0[0], ch.w0[1]));
-    let v0 = [
-        w0[0].cross(&(ch.c[0] - ch.o1)),
-        w0[0].cross(&(ch.o2 - ch.o1)) + w0[1].cross(&(ch.c[1] - ch.o2)),
-    ];
-    let bodies: Vec<CreatedBody> = (0..2)
-        .map(|k| {
-            let mp = MassProperties::new(ch.m[k], Vector3::zeros(), ch.i[k]).unwrap();
-            let mut spec = RigidBodySpec::at(c0[k]);
-            spec.orientation = quat(&ch.r[k]);
-            spec.velocity = v0[k];
-            spec.angular_velocity = w0[k];
-            spec.gravity = Some(G);
-            mbs.create_rigid_body(&mp, &spec).unwrap()
-        })
-        .collect();
-    // A joint at `o` about `a` (world, at t = 0) between marker frames fixed in each side.
-    let joint = |mbs: &mut HostSystem<f64>,
-                 a: Option<usize>,
-                 b: usize,
-                 o: Vector3<f64>,
-                 axis: Vector3<f64>| {
-        let f = frame_with_z(&axis);
-        let ma = match a {
-            None => Marker::body_rigid_frame(ground, o, &f).unwrap(),
-            Some(k) => Marker::body_rigid_frame(
-                bodies[k].object,
-                ch.r[k].transpose() * (o - ch.c[k]),
-                &(ch.r[k].transpose() * f),
-            )
-            .unwrap(),
-        };
-        let mb = Marker::body_rigid_frame(
-            bodies[b].object,
-            ch.r[b].transpose() * (o - ch.c[b]),
-            &(ch.r[b].transpose() * f),
-        )
-        .unwrap();
-        let ma = mbs.add_marker(ma).unwrap();
-        let mb = mbs.add_marker(mb).unwrap();
-        mbs.add_constraint(Constraint::revolute_joint([ma, mb]).unwrap())
-            .unwrap()
-    };
-    joint(&mut mbs, None, 0, ch.o1, ch.a1);
-    joint(&mut mbs, Some(0), 1, ch.o2, ch.a2);
+    let nodes = dp::add_to_system(&mut mbs).unwrap();
     mbs.assemble().unwrap();
-    (mbs, [bodies[0], bodies[1]])
+    (mbs, nodes)
 }
 
 #[test]
@@ -260,7 +199,7 @@ fn double_pendulum_on_oblique_revolute_joints_is_second_order_against_minimal_co
     let mut worst_residual = 0.0f64;
     let (mut updates, mut steps) = (0u32, 0u32);
     for h in dts {
-        let (mut mbs, b) = double_pendulum(&ch, alpha(0.9));
+        let (mut mbs, b) = double_pendulum(alpha(0.9));
         let mut t = 0.0;
         for (k, tk) in times.iter().enumerate() {
             for _ in 0..((tk - t) / h).round() as usize {
@@ -271,7 +210,7 @@ fn double_pendulum_on_oblique_revolute_joints_is_second_order_against_minimal_co
             let (c_ref, w_ref) = &reference[k];
             let mut e: f64 = 0.0;
             for i in 0..2 {
-                let s = rigid(&mbs, b[i].node);
+                let s = rigid(&mbs, b[i]);
                 let w = mat(&s.orientation) * s.angular_velocity;
                 e = e
                     .max((s.position - c_ref[i]).norm())
@@ -524,7 +463,7 @@ fn heavy_symmetric_top_precesses_at_the_rate_of_the_closed_form() {
     let omega = (-bq - (bq * bq - 4.0 * a * cq).sqrt()) / (2.0 * a);
     // The axis e3 in the y-z plane, tilted from y towards z.
     let e3 = Vector3::new(0.0, theta.cos(), theta.sin());
-    let r = frame_with_z(&e3);
+    let r = frame_with_z::<f64>(&e3);
     let w = Vector3::y() * omega + e3 * (w3 - omega * theta.cos());
     let c = e3 * l;
     let mut mbs = HostSystem::<f64>::new();
@@ -676,7 +615,7 @@ fn torsional(
             &spec,
         )
         .unwrap();
-    let f = frame_with_z(&a);
+    let f = frame_with_z::<f64>(&a);
     let m0 = mbs
         .add_marker(Marker::body_rigid_frame(ground, o, &f).unwrap())
         .unwrap();

@@ -50,7 +50,7 @@ fn unit<T: Real>(a: [f64; 3]) -> Vector3<T> {
 }
 
 /// A frame (the columns x, y, z) whose z axis is the unit vector `z`.
-fn frame_with_z<T: Real>(z: &Vector3<T>) -> Matrix3<T> {
+pub fn frame_with_z<T: Real>(z: &Vector3<T>) -> Matrix3<T> {
     let t = if z.x.abs_l() < T::c(0.9) {
         Vector3::x()
     } else {
