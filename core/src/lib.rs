@@ -19,6 +19,7 @@
 //! | step | [`integrators`] | time stepping: [`integrators::rigid`] (one driver, one file per scheme; [`integrators::rigid::midpoint`] is the one to use), [`integrators::second_order`] (generalized-alpha) and [`integrators::constrained`] (generalized-alpha with Lagrange multipliers) |
 //! | step | [`solver`] | Exudyn's `SolveDynamic` of a mass point |
 //! | all | [`system`] | the fixed-capacity system: items, assemble, the coupled step, solve, outputs, sensors, scene |
+//! | all | [`tree`] | kinematic trees in joint coordinates: model, data, RNEA, CRBA, ABA, steps (Featherstone) |
 //! | outputs | [`output`] | Exudyn's output variables and their values |
 //! | shared | [`math`], [`frames`], [`real`], [`finite`], [`target`], [`error`] | quaternion, skew, 3x3 and NxN solves; Modelica's frame functions; the scalar type; finiteness tests; what a microcontroller does differently; errors |
 //!
@@ -57,6 +58,7 @@ pub mod solver;
 pub mod state;
 pub mod system;
 pub mod target;
+pub mod tree;
 
 pub use error::{Error, Param, Result};
 pub use output::{OutputValue, OutputVariableType};

@@ -1,0 +1,139 @@
+//! The joint-space mass matrix of a [`KinematicTree`]: the composite-rigid-body algorithm
+//! (Featherstone, Table 6.2) and its tree-sparse `L^T D L` factorization and solves
+//! (Featherstone, Tables 6.3 and 6.4), which keep the zeros a branched tree has.
+
+// Index loops over matrix rows and columns read as the equations.
+#![allow(clippy::needless_range_loop)]
+
+use super::data::TreeData;
+use super::model::{KinematicTree, NONE};
+use crate::{Error, Param, Real, Result};
+
+impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
+    /// The mass matrix `M(q)` (kg m^2, kg m or kg by coordinate, symmetric positive definite)
+    /// into `data` ([`TreeData::mass_matrix`]), and its `L^T D L` factors for
+    /// [`Self::solve_mass_matrix`].
+    ///
+    /// Composite inertias `I^c_p += X_i^T I^c_i X_i` from the leaves; then for each joint
+    /// coordinate `F = I^c_i S_ik`, `M_ik,jl = S_jl^T (X^T ... F)` up the path to the base.
+    /// Errors (`data` unchanged): those of a state check of `q`.
+    pub fn crba(&self, data: &mut TreeData<T, L, D>, q: &[T]) -> Result<()> {
+        self.check_state(q, None)?;
+        self.crba_core(data, q);
+        self.factor_mass_matrix(data);
+        Ok(())
+    }
+
+    /// CRBA on a checked `q`.
+    pub(crate) fn crba_core(&self, data: &mut TreeData<T, L, D>, q: &[T]) {
+        let w = &mut data.work;
+        for (i, l) in self.links.iter().enumerate() {
+            w.x_up[i] = self.joint_placement(i, q);
+            w.ic[i] = l.inertia;
+        }
+        for (i, l) in self.links.iter().enumerate().rev() {
+            if let Some(p) = l.parent {
+                let up = w.ic[i].to_parent(&w.x_up[i]);
+                w.ic[p] = w.ic[p].add(&up);
+            }
+        }
+        let m = &mut data.mass_matrix;
+        for (i, l) in self.links.iter().enumerate() {
+            for k in 0..l.joint.nv() {
+                let row = l.v_index + k;
+                let mut f = w.ic[i].apply(&l.joint.column(k));
+                for kk in 0..=k {
+                    let e = l.joint.project(&f, kk);
+                    m[row][l.v_index + kk] = e;
+                    m[l.v_index + kk][row] = e;
+                }
+                let mut j = i;
+                while let Some(p) = self.links[j].parent {
+                    f = w.x_up[j].force_to_parent(&f);
+                    j = p;
+                    let lj = &self.links[j];
+                    for kk in 0..lj.joint.nv() {
+                        let e = lj.joint.project(&f, kk);
+                        m[row][lj.v_index + kk] = e;
+                        m[lj.v_index + kk][row] = e;
+                    }
+                }
+            }
+        }
+        // Entries of coordinates on different branches are zero.
+        for r in 0..self.nv {
+            for c in 0..r {
+                if !self.on_path(r, c) {
+                    m[r][c] = T::zero();
+                    m[c][r] = T::zero();
+                }
+            }
+        }
+    }
+
+    /// `true` if coordinate `c` is `r` or an ancestor of `r` in `lambda`.
+    fn on_path(&self, r: usize, c: usize) -> bool {
+        let mut k = r;
+        while k != NONE {
+            if k == c {
+                return true;
+            }
+            k = self.lambda[k];
+        }
+        false
+    }
+
+    /// Factorizes the mass matrix in `data` as `M = L^T D L` into `data.factor`, `L` unit lower
+    /// triangular with the sparsity of the tree (an entry `(k, i)` only where `i` is on `k`'s
+    /// path to the base).
+    pub(crate) fn factor_mass_matrix(&self, data: &mut TreeData<T, L, D>) {
+        let h = &mut data.factor;
+        for r in 0..self.nv {
+            h[r][..self.nv].copy_from_slice(&data.mass_matrix[r][..self.nv]);
+        }
+        for k in (0..self.nv).rev() {
+            let mut i = self.lambda[k];
+            while i != NONE {
+                let a = h[k][i] / h[k][k];
+                let mut j = i;
+                while j != NONE {
+                    h[i][j] -= a * h[k][j];
+                    j = self.lambda[j];
+                }
+                h[k][i] = a;
+                i = self.lambda[i];
+            }
+        }
+    }
+
+    /// Solves `M x = b` in place (`b` of length `nv` becomes `x`) with the factors of the last
+    /// [`Self::crba`]: `x = L^-1 D^-1 L^-T b`.
+    /// Errors (`b` unchanged): `OutOfRange(Coordinate)`, `NotFinite(Force)`.
+    pub fn solve_mass_matrix(&self, data: &TreeData<T, L, D>, b: &mut [T]) -> Result<()> {
+        if b.len() != self.nv {
+            return Err(Error::OutOfRange(Param::Coordinate));
+        }
+        if !crate::finite::all_finite_slice(b) {
+            return Err(Error::NotFinite(Param::Force));
+        }
+        let h = &data.factor;
+        for i in (0..self.nv).rev() {
+            let mut j = self.lambda[i];
+            while j != NONE {
+                b[j] -= h[i][j] * b[i];
+                j = self.lambda[j];
+            }
+        }
+        for (i, x) in b.iter_mut().enumerate() {
+            *x /= h[i][i];
+        }
+        for i in 0..self.nv {
+            let mut j = self.lambda[i];
+            while j != NONE {
+                b[i] -= h[i][j] * b[j];
+                j = self.lambda[j];
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,130 @@
+//! Forward kinematics of a [`KinematicTree`]: link poses and velocities, the centre of mass,
+//! link-point Jacobians and the energies.
+
+use super::data::{TreeData, Workspace};
+use super::model::KinematicTree;
+use super::spatial::{Motion, Transform};
+use crate::{Error, Param, Real, Result};
+use nalgebra::Vector3;
+
+impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
+    /// The link frame of link `i` in its parent's frame at `q`: `placement * X_J(q_i)`.
+    #[inline]
+    pub(crate) fn joint_placement(&self, i: usize, q: &[T]) -> Transform<T> {
+        let l = &self.links[i];
+        l.placement.compose(&l.joint.transform(&q[l.q_index..]))
+    }
+
+    /// One forward sweep: `x_up` of every link and, with `v`, its velocity
+    /// `v_i = X_i v_parent + S_i v_i` (link coordinates).
+    pub(crate) fn sweep(&self, work: &mut Workspace<T, L, D>, q: &[T], v: Option<&[T]>) {
+        for (i, l) in self.links.iter().enumerate() {
+            let x = self.joint_placement(i, q);
+            work.x_up[i] = x;
+            let (xw, vp) = match l.parent {
+                Some(p) => (work.x_world[p].compose(&x), work.v[p]),
+                None => (x, Motion::zero()),
+            };
+            work.x_world[i] = xw;
+            if let Some(v) = v {
+                work.v[i] = x.motion_to_child(&vp) + l.joint.motion(&v[l.v_index..]);
+            }
+        }
+    }
+
+    /// Forward kinematics: every link's pose in the world and, with `v`, its spatial velocity
+    /// (link coordinates), into `data` ([`TreeData::link_pose`], [`TreeData::link_velocity`]).
+    /// Errors (`data` unchanged): those of a state check (lengths, finiteness, a zero
+    /// quaternion).
+    pub fn forward_kinematics(
+        &self,
+        data: &mut TreeData<T, L, D>,
+        q: &[T],
+        v: Option<&[T]>,
+    ) -> Result<()> {
+        self.check_state(q, v)?;
+        self.sweep(&mut data.work, q, v);
+        Ok(())
+    }
+
+    /// The total mass (kg) and the centre of mass (m, world) of the tree at the configuration of
+    /// the last [`Self::forward_kinematics`].
+    pub fn center_of_mass(&self, data: &TreeData<T, L, D>) -> (T, Vector3<T>) {
+        let mut m = T::zero();
+        let mut h = Vector3::zeros();
+        for (i, l) in self.links.iter().enumerate() {
+            let x = &data.work.x_world[i];
+            m += l.inertia.mass;
+            h += x.rotation * l.inertia.first_moment + x.translation * l.inertia.mass;
+        }
+        (m, h / m)
+    }
+
+    /// The kinetic energy (J) `sum 1/2 v_i . (I_i v_i)` at the state of the last
+    /// [`Self::forward_kinematics`] with velocities.
+    pub fn kinetic_energy(&self, data: &TreeData<T, L, D>) -> T {
+        let mut e = T::zero();
+        for (i, l) in self.links.iter().enumerate() {
+            let v = &data.work.v[i];
+            e += v.dot(&l.inertia.apply(v));
+        }
+        e * T::c(0.5)
+    }
+
+    /// The potential energy (J) at the configuration `q` of the last
+    /// [`Self::forward_kinematics`]: gravity `-sum m_i g . c_i` (zero at the world origin) and
+    /// the joint springs `sum 1/2 P (q - u_o)^2`.
+    pub fn potential_energy(&self, data: &TreeData<T, L, D>, q: &[T]) -> T {
+        let (m, c) = self.center_of_mass(data);
+        let mut e = -m * self.gravity.dot(&c);
+        for l in self.links.iter() {
+            if l.spring.stiffness != T::zero() {
+                let d = q[l.q_index] - l.spring.position_offset;
+                e += T::c(0.5) * l.spring.stiffness * d * d;
+            }
+        }
+        e
+    }
+
+    /// The Jacobian of a link point at the configuration of the last
+    /// [`Self::forward_kinematics`]: `jac` (row-major, 6 rows of `nv`) maps `v` to the link's
+    /// angular velocity (rows 0-2, rad/s, world) and the velocity of the point `point` (m, link
+    /// coordinates) (rows 3-5, m/s, world).
+    /// Errors: `UnknownIndex`; `OutOfRange(Coordinate)` for a `jac` of another length than
+    /// `6 nv`; `NotFinite(LocalPosition)`.
+    pub fn point_jacobian(
+        &self,
+        data: &TreeData<T, L, D>,
+        link: usize,
+        point: &Vector3<T>,
+        jac: &mut [T],
+    ) -> Result<()> {
+        if link >= self.links.len() {
+            return Err(Error::UnknownIndex);
+        }
+        if jac.len() != 6 * self.nv {
+            return Err(Error::OutOfRange(Param::Coordinate));
+        }
+        crate::error::finite_all(point, Param::LocalPosition)?;
+        jac.iter_mut().for_each(|x| *x = T::zero());
+        let n = self.nv;
+        let xp = data.work.x_world[link].point_to_parent(point);
+        let mut j = Some(link);
+        while let Some(i) = j {
+            let l = &self.links[i];
+            let x = &data.work.x_world[i];
+            for k in 0..l.joint.nv() {
+                let s = l.joint.column(k);
+                let w = x.rotation * s.angular;
+                let vel = x.rotation * s.linear + w.cross(&(xp - x.translation));
+                let col = l.v_index + k;
+                for r in 0..3 {
+                    jac[r * n + col] = w[r];
+                    jac[(r + 3) * n + col] = vel[r];
+                }
+            }
+            j = l.parent;
+        }
+        Ok(())
+    }
+}
