@@ -26,7 +26,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     ) -> Result<()> {
         self.check_state(q, Some(v))?;
         self.check_forces(tau, Param::Torque)?;
-        self.check_forces(q_tt, Param::AngularAcceleration)?;
+        self.check_output(q_tt)?;
         self.aba_core(&mut data.work, q, v, tau, T::zero(), q_tt);
         Ok(())
     }

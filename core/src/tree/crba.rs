@@ -3,7 +3,7 @@
 //! (Featherstone, Tables 6.3 and 6.4), which keep the zeros a branched tree has.
 
 // Index loops over matrix rows and columns read as the equations.
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::data::TreeData;
 use super::model::{KinematicTree, NONE};
@@ -11,7 +11,7 @@ use crate::{Error, Param, Real, Result};
 
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// The mass matrix `M(q)` (kg m^2, kg m or kg by coordinate, symmetric positive definite)
-    /// into `data` ([`TreeData::mass_matrix`]), and its `L^T D L` factors for
+    /// into `data` ([`TreeData::mass_matrix`]); [`Self::factor_mass_matrix`] factors it for
     /// [`Self::solve_mass_matrix`].
     ///
     /// Composite inertias `I^c_p += X_i^T I^c_i X_i` from the leaves; then for each joint
@@ -20,7 +20,8 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     pub fn crba(&self, data: &mut TreeData<T, L, D>, q: &[T]) -> Result<()> {
         self.check_state(q, None)?;
         self.crba_core(data, q);
-        self.factor_mass_matrix(data);
+        data.has_mass_matrix = true;
+        data.has_factor = false;
         Ok(())
     }
 
@@ -83,10 +84,16 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         false
     }
 
-    /// Factorizes the mass matrix in `data` as `M = L^T D L` into `data.factor`, `L` unit lower
-    /// triangular with the sparsity of the tree (an entry `(k, i)` only where `i` is on `k`'s
-    /// path to the base).
-    pub(crate) fn factor_mass_matrix(&self, data: &mut TreeData<T, L, D>) {
+    /// Factorizes the mass matrix of the last [`Self::crba`] as `M = L^T D L` (Featherstone,
+    /// Table 6.3), `L` unit lower triangular with the sparsity of the tree (an entry `(k, i)`
+    /// only where `i` is on `k`'s path to the base), for [`Self::solve_mass_matrix`].
+    /// Errors: `NotAssembled` without a mass matrix; `SingularMatrix` for a pivot that is not
+    /// positive and finite (not for a tree of positive-definite links).
+    pub fn factor_mass_matrix(&self, data: &mut TreeData<T, L, D>) -> Result<()> {
+        if !data.has_mass_matrix {
+            return Err(Error::NotAssembled);
+        }
+        data.has_factor = false;
         let h = &mut data.factor;
         for r in 0..self.nv {
             h[r][..self.nv].copy_from_slice(&data.mass_matrix[r][..self.nv]);
@@ -104,12 +111,23 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 i = self.lambda[i];
             }
         }
+        for (k, row) in h.iter().enumerate().take(self.nv) {
+            if !(row[k] > T::zero() && row[k].finite()) {
+                return Err(Error::SingularMatrix);
+            }
+        }
+        data.has_factor = true;
+        Ok(())
     }
 
     /// Solves `M x = b` in place (`b` of length `nv` becomes `x`) with the factors of the last
-    /// [`Self::crba`]: `x = L^-1 D^-1 L^-T b`.
-    /// Errors (`b` unchanged): `OutOfRange(Coordinate)`, `NotFinite(Force)`.
+    /// [`Self::factor_mass_matrix`]: `x = L^-1 D^-1 L^-T b` (Featherstone, Table 6.4).
+    /// Errors (`b` unchanged): `NotAssembled` without factors of the current mass matrix,
+    /// `OutOfRange(Coordinate)`, `NotFinite(Force)`.
     pub fn solve_mass_matrix(&self, data: &TreeData<T, L, D>, b: &mut [T]) -> Result<()> {
+        if !data.has_factor {
+            return Err(Error::NotAssembled);
+        }
         if b.len() != self.nv {
             return Err(Error::OutOfRange(Param::Coordinate));
         }

@@ -16,6 +16,10 @@ pub struct TreeData<T, const L: usize, const D: usize> {
     pub(crate) mass_matrix: [[T; D]; D],
     /// Its `L^T D L` factors (Featherstone, ch. 6): `D` on the diagonal, `L` below.
     pub(crate) factor: [[T; D]; D],
+    /// `mass_matrix` holds the matrix of a [`crba`](super::KinematicTree::crba) ...
+    pub(crate) has_mass_matrix: bool,
+    /// ... and `factor` its factors.
+    pub(crate) has_factor: bool,
     /// Scratch vectors of the time steps (stage coordinates, rates, sums).
     pub(crate) scratch: [[T; D]; 8],
 }
@@ -68,6 +72,8 @@ impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
             },
             mass_matrix: [[z; D]; D],
             factor: [[z; D]; D],
+            has_mass_matrix: false,
+            has_factor: false,
             scratch: [[z; D]; 8],
         }
     }

@@ -270,14 +270,22 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         Ok(())
     }
 
-    /// Checks a vector of joint forces or accelerations: length `nv` (`OutOfRange(Coordinate)`)
-    /// and finite (`NotFinite(param)`).
+    /// Checks an input vector of joint forces or accelerations: length `nv`
+    /// (`OutOfRange(Coordinate)`) and finite (`NotFinite(param)`).
     pub(crate) fn check_forces(&self, tau: &[T], param: Param) -> Result<()> {
         if tau.len() != self.nv {
             return Err(Error::OutOfRange(Param::Coordinate));
         }
         if !crate::finite::all_finite_slice(tau) {
             return Err(Error::NotFinite(param));
+        }
+        Ok(())
+    }
+
+    /// Checks an output vector's length: `nv` (`OutOfRange(Coordinate)`).
+    pub(crate) fn check_output(&self, out: &[T]) -> Result<()> {
+        if out.len() != self.nv {
+            return Err(Error::OutOfRange(Param::Coordinate));
         }
         Ok(())
     }

@@ -29,7 +29,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     ) -> Result<()> {
         self.check_state(q, Some(v))?;
         self.check_forces(q_tt, Param::AngularAcceleration)?;
-        self.check_forces(tau, Param::Torque)?;
+        self.check_output(tau)?;
         self.rnea_core(data, q, v, Some(q_tt), tau);
         Ok(())
     }
@@ -45,7 +45,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         b: &mut [T],
     ) -> Result<()> {
         self.check_state(q, Some(v))?;
-        self.check_forces(b, Param::Torque)?;
+        self.check_output(b)?;
         self.rnea_core(data, q, v, None, b);
         Ok(())
     }
