@@ -88,7 +88,9 @@ def mjcf(gravity, links, integrator):
 
 
 def rel(a, b):
-    return float(np.linalg.norm(np.asarray(a) - np.asarray(b)) / np.linalg.norm(b))
+    """|a - b| / |b| (|a - b| where b is zero)."""
+    d, n = np.linalg.norm(np.asarray(a) - np.asarray(b)), np.linalg.norm(b)
+    return float(d / n if n > 0 else d)
 
 
 def check(mbs_bin, name, gravity, links, xml):

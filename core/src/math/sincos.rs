@@ -39,14 +39,46 @@ pub fn sin_cos_f32(x: f32) -> (f32, f32) {
     }
 }
 
-/// `(sin x, cos x)` in `f64`: libm's.
+/// `(sin x, cos x)` in `f64`: libm's `sincos`, one argument reduction for both (bit for bit
+/// libm's `sin` and `cos`: the same reduction and kernels).
 pub fn sin_cos_f64(x: f64) -> (f64, f64) {
-    (libm::sin(x), libm::cos(x))
+    libm::sincos(x)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `sincos` is bit for bit `sin` and `cos` (a sweep over many quadrants, tiny and huge
+    /// arguments, and the non-finite ones).
+    #[test]
+    fn f64_sincos_is_sin_and_cos() {
+        let mut x = -1e4f64;
+        let mut check = |x: f64| {
+            let (s, c) = sin_cos_f64(x);
+            assert_eq!(s.to_bits(), libm::sin(x).to_bits(), "{x}");
+            assert_eq!(c.to_bits(), libm::cos(x).to_bits(), "{x}");
+        };
+        while x < 1e4 {
+            check(x);
+            x += 0.0123456789;
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1e-300,
+            1e-9,
+            0.785398,
+            1e22,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            check(x);
+            check(-x);
+        }
+    }
 
     /// Within 2 ulp of the double-precision values over the fast range (a dense sweep and the
     /// quadrant boundaries), and libm's values beyond it and for NaN and infinity.

@@ -1,12 +1,15 @@
 //! Forward dynamics of a [`KinematicTree`] in `O(links)`: the articulated-body algorithm
-//! (Featherstone, *Rigid Body Dynamics Algorithms*, Table 7.1).
+//! (Featherstone, *Rigid Body Dynamics Algorithms*, Table 7.1), with every spatial quantity in
+//! world coordinates at the world origin (Featherstone, section 7.3): each link's inertia and
+//! motion subspace are turned into the world once, and the articulated inertias add up the tree
+//! without the 6x6 congruence `X^T I^A X` per joint that link coordinates need.
 
 // Index loops over matrix rows and columns read as the equations.
 #![allow(clippy::needless_range_loop)]
 
 use super::data::{TreeData, Workspace};
 use super::model::KinematicTree;
-use super::spatial::{ArticulatedInertia, Force, Motion};
+use super::spatial::{ArticulatedInertia, Force, Motion, RigidInertia};
 use crate::{Param, Real, Result};
 
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
@@ -43,47 +46,72 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         h_damping: T,
         q_tt: &mut [T],
     ) {
-        // Pass 1: velocities, velocity-product accelerations, rigid inertias and bias forces.
+        // Pass 1: poses, world motion subspaces, velocities, velocity-product accelerations
+        // `c = v x (S q_t)` (S turns with the link), rigid inertias and bias forces.
         for (i, l) in self.links.iter().enumerate() {
             let x = self.joint_placement(i, q);
-            w.x_up[i] = x;
-            let vp = match l.parent {
-                Some(p) => w.v[p],
-                None => Motion::zero(),
+            let (xw, vp) = match l.parent {
+                Some(p) => (w.x_world[p].compose(&x), w.vw[p]),
+                None => (x, Motion::zero()),
             };
-            let vj = l.joint.motion(&v[l.v_index..]);
-            let vi = x.motion_to_child(&vp) + vj;
-            w.v[i] = vi;
+            w.x_up[i] = x;
+            w.x_world[i] = xw;
+            let mut vj = Motion::zero();
+            for k in 0..l.joint.nv() {
+                let s = xw.motion_to_parent(&l.joint.column(k));
+                w.s[l.v_index + k] = s;
+                vj += s * v[l.v_index + k];
+            }
+            let vi = vp + vj;
+            w.vw[i] = vi;
             w.c[i] = vi.cross(&vj);
-            w.ia[i] = ArticulatedInertia::from_rigid(&l.inertia);
-            w.f[i] = vi.cross_force(&l.inertia.apply(&vi)) - w.external[i];
+            let inertia = RigidInertia::from_placed_mass_properties(&l.mass_properties, &xw);
+            w.ia[i] = ArticulatedInertia::from_rigid(&inertia);
+            w.f[i] = vi.cross_force(&inertia.apply(&vi));
+            if w.has_external {
+                w.f[i] -= xw.force_to_parent(&w.external[i]);
+            }
         }
         // Pass 2: articulated inertias and bias forces from the leaves.
         for (i, l) in self.links.iter().enumerate().rev() {
             let n = l.joint.nv();
             let base = l.v_index;
-            let mut u = [Force::zero(); 6];
-            let mut dm = [[T::zero(); 6]; 6];
-            let mut rhs = [T::zero(); 6];
             let scalar_q = if l.joint.nq() == 1 {
                 q[l.q_index]
             } else {
                 T::zero()
             };
-            for k in 0..n {
-                u[k] = w.ia[i].apply(&l.joint.column(k));
-                for kk in 0..n {
-                    dm[kk][k] = l.joint.project(&u[k], kk);
-                }
-                dm[k][k] += h_damping * l.spring.damping;
-                rhs[k] = tau[base + k] + l.spring.force(scalar_q, v[base + k])
-                    - l.joint.project(&w.f[i], k);
-            }
-            // D^-1 u and W = U D^-1 (D symmetric positive definite, n <= 6).
+            // The joint's U = I^A S, D = S^T U (+ h D_damping), u = tau - S^T p^A, stored as
+            // W = U D^-1 and D^-1 u; then, for the parent, I^a = I^A - W U^T and
+            // p^a = p^A + I^a c + U D^-1 u.
+            let mut pa = w.f[i];
             if n == 1 {
-                rhs[0] /= dm[0][0];
-                w.w[base] = u[0] * (T::one() / dm[0][0]);
+                // One coordinate (revolute, prismatic): scalars.
+                let s = w.s[base];
+                let u = w.ia[i].apply(&s);
+                let d = s.dot(&u) + h_damping * l.spring.damping;
+                let r = (tau[base] + l.spring.force(scalar_q, v[base]) - s.dot(&pa)) / d;
+                let wk = u * (T::one() / d);
+                w.w[base] = wk;
+                w.u_tilde[base] = r;
+                if l.parent.is_some() {
+                    w.ia[i].sub_outer(&wk, &u);
+                    pa += u * r;
+                }
             } else if n > 1 {
+                let mut u = [Force::zero(); 6];
+                let mut dm = [[T::zero(); 6]; 6];
+                let mut rhs = [T::zero(); 6];
+                for k in 0..n {
+                    let s = &w.s[base + k];
+                    u[k] = w.ia[i].apply(s);
+                    for kk in 0..n {
+                        dm[kk][k] = w.s[base + kk].dot(&u[k]);
+                    }
+                    dm[k][k] += h_damping * l.spring.damping;
+                    rhs[k] = tau[base + k] + l.spring.force(scalar_q, v[base + k]) - s.dot(&pa);
+                }
+                // D is symmetric positive definite (n <= 6): Cholesky.
                 let fac = cholesky(&mut dm, n);
                 solve_cholesky(&fac, n, &mut rhs);
                 for r in 0..6 {
@@ -96,37 +124,37 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                         set(&mut w.w[base + k], r, row[k]);
                     }
                 }
-            }
-            w.u_tilde[base..base + n].copy_from_slice(&rhs[..n]);
-            if let Some(p) = l.parent {
-                let mut ia = w.ia[i];
-                let mut pa = w.f[i];
-                for k in 0..n {
-                    ia.sub_outer(&w.w[base + k], &u[k]);
-                    pa += u[k] * rhs[k];
+                w.u_tilde[base..base + n].copy_from_slice(&rhs[..n]);
+                if l.parent.is_some() {
+                    for k in 0..n {
+                        let wk = w.w[base + k];
+                        w.ia[i].sub_outer(&wk, &u[k]);
+                        pa += u[k] * rhs[k];
+                    }
                 }
+            }
+            if let Some(p) = l.parent {
+                let ia = w.ia[i];
                 pa += ia.apply(&w.c[i]);
-                let x = w.x_up[i];
-                let up = ia.to_parent(&x);
-                w.ia[p].add_assign(&up);
-                let fp = x.force_to_parent(&pa);
-                w.f[p] += fp;
+                w.ia[p].add_assign(&ia);
+                w.f[p] += pa;
             }
         }
-        // Pass 3: accelerations from the base.
+        // Pass 3: accelerations from the base, gravity as the base's acceleration `-g`.
         let a_base = Motion::new(nalgebra::Vector3::zeros(), -self.gravity);
         for (i, l) in self.links.iter().enumerate() {
             let ap = match l.parent {
                 Some(p) => w.a[p],
                 None => a_base,
             };
-            let mut ai = w.x_up[i].motion_to_child(&ap) + w.c[i];
+            let a_prime = ap + w.c[i];
+            let mut ai = a_prime;
             let base = l.v_index;
             for k in 0..l.joint.nv() {
-                let acc = w.u_tilde[base + k] - ai.dot(&w.w[base + k]);
+                let acc = w.u_tilde[base + k] - a_prime.dot(&w.w[base + k]);
                 q_tt[base + k] = acc;
+                ai += w.s[base + k] * acc;
             }
-            ai += l.joint.motion(&q_tt[base..]);
             w.a[i] = ai;
         }
     }

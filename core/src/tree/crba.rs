@@ -1,12 +1,15 @@
 //! The joint-space mass matrix of a [`KinematicTree`]: the composite-rigid-body algorithm
-//! (Featherstone, Table 6.2) and its tree-sparse `L^T D L` factorization and solves
-//! (Featherstone, Tables 6.3 and 6.4), which keep the zeros a branched tree has.
+//! (Featherstone, Table 6.2) in world coordinates at the world origin (composite inertias add
+//! without transforms, an entry is the product of two world motion-subspace columns through one
+//! composite inertia), and its tree-sparse `L^T D L` factorization and solves (Featherstone,
+//! Tables 6.3 and 6.4), which keep the zeros a branched tree has.
 
 // Index loops over matrix rows and columns read as the equations.
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::data::TreeData;
 use super::model::{KinematicTree, NONE};
+use super::spatial::RigidInertia;
 use crate::{Error, Param, Real, Result};
 
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
@@ -14,8 +17,9 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// into `data` ([`TreeData::mass_matrix`]); [`Self::factor_mass_matrix`] factors it for
     /// [`Self::solve_mass_matrix`].
     ///
-    /// Composite inertias `I^c_p += X_i^T I^c_i X_i` from the leaves; then for each joint
-    /// coordinate `F = I^c_i S_ik`, `M_ik,jl = S_jl^T (X^T ... F)` up the path to the base.
+    /// World inertias `I_i`, composite inertias `I^c_p += I^c_i` from the leaves; then for each
+    /// joint coordinate `F = I^c_i S_ik` and `M_ik,jl = S_jl . F` for every coordinate `jl` on the
+    /// path to the base (all in world coordinates).
     /// Errors (`data` unchanged): those of a state check of `q`.
     pub fn crba(&self, data: &mut TreeData<T, L, D>, q: &[T]) -> Result<()> {
         self.check_state(q, None)?;
@@ -29,59 +33,45 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     pub(crate) fn crba_core(&self, data: &mut TreeData<T, L, D>, q: &[T]) {
         let w = &mut data.work;
         for (i, l) in self.links.iter().enumerate() {
-            w.x_up[i] = self.joint_placement(i, q);
-            w.ic[i] = l.inertia;
+            let x = self.joint_placement(i, q);
+            let xw = match l.parent {
+                Some(p) => w.x_world[p].compose(&x),
+                None => x,
+            };
+            w.x_up[i] = x;
+            w.x_world[i] = xw;
+            w.ic[i] = RigidInertia::from_placed_mass_properties(&l.mass_properties, &xw);
+            for k in 0..l.joint.nv() {
+                w.s[l.v_index + k] = xw.motion_to_parent(&l.joint.column(k));
+            }
         }
         for (i, l) in self.links.iter().enumerate().rev() {
             if let Some(p) = l.parent {
-                let up = w.ic[i].to_parent(&w.x_up[i]);
-                w.ic[p] = w.ic[p].add(&up);
+                let child = w.ic[i];
+                w.ic[p] = w.ic[p].add(&child);
             }
         }
         let m = &mut data.mass_matrix;
+        for r in 0..self.nv {
+            for c in 0..self.nv {
+                m[r][c] = T::zero();
+            }
+        }
         for (i, l) in self.links.iter().enumerate() {
             for k in 0..l.joint.nv() {
                 let row = l.v_index + k;
-                let mut f = w.ic[i].apply(&l.joint.column(k));
-                for kk in 0..=k {
-                    let e = l.joint.project(&f, kk);
-                    m[row][l.v_index + kk] = e;
-                    m[l.v_index + kk][row] = e;
-                }
-                let mut j = i;
-                while let Some(p) = self.links[j].parent {
-                    f = w.x_up[j].force_to_parent(&f);
-                    j = p;
-                    let lj = &self.links[j];
-                    for kk in 0..lj.joint.nv() {
-                        let e = lj.joint.project(&f, kk);
-                        m[row][lj.v_index + kk] = e;
-                        m[lj.v_index + kk][row] = e;
-                    }
+                let f = w.ic[i].apply(&w.s[row]);
+                // The coordinates on the path from this one to the base: `lambda`.
+                m[row][row] = w.s[row].dot(&f);
+                let mut c = self.lambda[row];
+                while c != NONE {
+                    let e = w.s[c].dot(&f);
+                    m[row][c] = e;
+                    m[c][row] = e;
+                    c = self.lambda[c];
                 }
             }
         }
-        // Entries of coordinates on different branches are zero.
-        for r in 0..self.nv {
-            for c in 0..r {
-                if !self.on_path(r, c) {
-                    m[r][c] = T::zero();
-                    m[c][r] = T::zero();
-                }
-            }
-        }
-    }
-
-    /// `true` if coordinate `c` is `r` or an ancestor of `r` in `lambda`.
-    fn on_path(&self, r: usize, c: usize) -> bool {
-        let mut k = r;
-        while k != NONE {
-            if k == c {
-                return true;
-            }
-            k = self.lambda[k];
-        }
-        false
     }
 
     /// Factorizes the mass matrix of the last [`Self::crba`] as `M = L^T D L` (Featherstone,

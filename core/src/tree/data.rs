@@ -29,22 +29,29 @@ pub struct TreeData<T, const L: usize, const D: usize> {
 pub(crate) struct Workspace<T, const L: usize, const D: usize> {
     /// Link frame in its parent's link frame (after the joint).
     pub(crate) x_up: [Transform<T>; L],
-    /// Link frame in the world.
+    /// Link frame in the world (forward kinematics, CRBA, ABA).
     pub(crate) x_world: [Transform<T>; L],
-    /// Spatial velocity of the link.
+    /// Spatial velocity of the link (forward kinematics, RNEA; link coordinates).
     pub(crate) v: [Motion<T>; L],
-    /// Spatial acceleration of the link (with gravity as an acceleration of the base, `-g`).
+    /// Spatial acceleration of the link with gravity as an acceleration of the base, `-g`
+    /// (RNEA: link coordinates; ABA: world coordinates at the world origin).
     pub(crate) a: [Motion<T>; L],
     /// RNEA: the force the joint transmits to the link; ABA: the articulated bias force.
     pub(crate) f: [Force<T>; L],
+    /// ABA: spatial velocity of the link in world coordinates at the world origin.
+    pub(crate) vw: [Motion<T>; L],
+    /// ABA, CRBA: each velocity coordinate's motion subspace column in world coordinates.
+    pub(crate) s: [Motion<T>; D],
     /// Velocity-product acceleration `v x (S q_t)`.
     pub(crate) c: [Motion<T>; L],
     /// ABA's articulated inertia.
     pub(crate) ia: [ArticulatedInertia<T>; L],
-    /// CRBA's composite inertia of the subtree.
+    /// CRBA's composite inertia of the subtree (world coordinates at the world origin).
     pub(crate) ic: [RigidInertia<T>; L],
     /// Applied wrench on each link (link coordinates, about the link origin).
     pub(crate) external: [Force<T>; L],
+    /// Some applied wrench was set since the last clear.
+    pub(crate) has_external: bool,
     /// ABA per velocity coordinate: `W = U D^-1` (a force-type column) ...
     pub(crate) w: [Force<T>; D],
     /// ... and `D^-1 u`.
@@ -63,10 +70,13 @@ impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
                 v: [Motion::zero(); L],
                 a: [Motion::zero(); L],
                 f: [Force::zero(); L],
+                vw: [Motion::zero(); L],
+                s: [Motion::zero(); D],
                 c: [Motion::zero(); L],
                 ia: [ArticulatedInertia::from_rigid(&zi); L],
                 ic: [zi; L],
                 external: [Force::zero(); L],
+                has_external: false,
                 w: [Force::zero(); D],
                 u_tilde: [z; D],
             },
@@ -79,22 +89,17 @@ impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
     }
 
     /// The world pose of `link` from the last
-    /// [`forward_kinematics`](super::KinematicTree::forward_kinematics) (`None` past `L`).
+    /// [`forward_kinematics`](super::KinematicTree::forward_kinematics),
+    /// [`crba`](super::KinematicTree::crba) or [`aba`](super::KinematicTree::aba) (`None` past
+    /// `L`).
     pub fn link_pose(&self, link: usize) -> Option<Transform<T>> {
         self.work.x_world.get(link).copied()
     }
 
-    /// The spatial velocity of `link` (link coordinates) from the last forward kinematics,
-    /// RNEA or ABA.
+    /// The spatial velocity of `link` (link coordinates) from the last forward kinematics with
+    /// velocities or RNEA.
     pub fn link_velocity(&self, link: usize) -> Option<Motion<T>> {
         self.work.v.get(link).copied()
-    }
-
-    /// The spatial acceleration of `link` (link coordinates) from the last RNEA or ABA, with
-    /// gravity counted as an upward acceleration of the base (Featherstone's `a_0 = -g`): the
-    /// link's true acceleration is this plus gravity in link coordinates.
-    pub fn link_acceleration(&self, link: usize) -> Option<Motion<T>> {
-        self.work.a.get(link).copied()
     }
 
     /// The mass matrix of the last [`crba`](super::KinematicTree::crba): entry `(i, j)`,
@@ -115,6 +120,7 @@ impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
         match self.work.external.get_mut(link) {
             Some(f) => {
                 *f = wrench;
+                self.work.has_external = true;
                 true
             }
             None => false,
@@ -129,6 +135,7 @@ impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
     /// Removes every applied wrench.
     pub fn clear_wrenches(&mut self) {
         self.work.external = [Force::zero(); L];
+        self.work.has_external = false;
     }
 }
 

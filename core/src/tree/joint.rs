@@ -9,7 +9,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::spatial::{Force, Motion, Transform};
-use crate::math::{skew, Quaternion};
+use crate::math::Quaternion;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
@@ -55,13 +55,26 @@ pub(crate) fn unit_quaternion<T: Real>(q: &[T]) -> Quaternion<T> {
     Quaternion::new(e.w / n, e.x / n, e.y / n, e.z / n)
 }
 
-/// `R = E + sin(q) [a]x + (1 - cos(q)) [a]x^2`: rotation by `q` (rad) about the unit axis `a`
-/// (Rodrigues).
+/// `R = cos(q) E + sin(q) [a]x + (1 - cos(q)) a a^T`: rotation by `q` (rad) about the unit
+/// axis `a` (Rodrigues), written out.
 #[inline]
 fn axis_rotation<T: Real>(a: &Vector3<T>, q: T) -> Matrix3<T> {
     let (s, c) = q.sin_cos_l();
-    let k = skew(a);
-    Matrix3::identity() + k * s + k * k * (T::one() - c)
+    let t = T::one() - c;
+    let (tx, ty, tz) = (t * a.x, t * a.y, t * a.z);
+    let (txy, txz, tyz) = (tx * a.y, tx * a.z, ty * a.z);
+    let (sx, sy, sz) = (s * a.x, s * a.y, s * a.z);
+    Matrix3::new(
+        c + tx * a.x,
+        txy - sz,
+        txz + sy,
+        txy + sz,
+        c + ty * a.y,
+        tyz - sx,
+        txz - sy,
+        tyz + sx,
+        c + tz * a.z,
+    )
 }
 
 impl<T: Real> Joint<T> {

@@ -2,17 +2,30 @@
 //! link-point Jacobians and the energies.
 
 use super::data::{TreeData, Workspace};
+use super::joint::Joint;
 use super::model::KinematicTree;
 use super::spatial::{Motion, Transform};
 use crate::{Error, Param, Real, Result};
 use nalgebra::Vector3;
 
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
-    /// The link frame of link `i` in its parent's frame at `q`: `placement * X_J(q_i)`.
+    /// The link frame of link `i` in its parent's frame at `q`: `placement * X_J(q_i)`,
+    /// written out per joint (a revolute joint only turns, a prismatic one only shifts).
     #[inline]
     pub(crate) fn joint_placement(&self, i: usize, q: &[T]) -> Transform<T> {
         let l = &self.links[i];
-        l.placement.compose(&l.joint.transform(&q[l.q_index..]))
+        let x = &l.placement;
+        let q = &q[l.q_index..];
+        match l.joint {
+            Joint::Revolute { .. } | Joint::Spherical => {
+                Transform::new(x.rotation * l.joint.transform(q).rotation, x.translation)
+            }
+            Joint::Prismatic { axis } => {
+                Transform::new(x.rotation, x.translation + x.rotation * (axis * q[0]))
+            }
+            Joint::Fixed => *x,
+            Joint::Free => x.compose(&l.joint.transform(q)),
+        }
     }
 
     /// One forward sweep: `x_up` of every link and, with `v`, its velocity

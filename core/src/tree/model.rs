@@ -62,6 +62,8 @@ pub struct Link<T> {
     pub placement: Transform<T>,
     /// The link's spatial inertia in its link frame.
     pub inertia: RigidInertia<T>,
+    /// The link's mass properties in its link frame (centre of mass, inertia about it).
+    pub mass_properties: MassProperties<T>,
     /// The spring-damper on the joint's coordinates.
     pub spring: JointSpring<T>,
     /// Where the joint's coordinates start in `q`.
@@ -170,6 +172,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             joint,
             placement,
             inertia: RigidInertia::from_mass_properties(&mp),
+            mass_properties: mp,
             spring: JointSpring::none(),
             q_index: self.nq,
             v_index: self.nv,

@@ -76,7 +76,10 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             }
             w.v[i] = vi;
             w.a[i] = ai;
-            w.f[i] = l.inertia.apply(&ai) + vi.cross_force(&l.inertia.apply(&vi)) - w.external[i];
+            w.f[i] = l.inertia.apply(&ai) + vi.cross_force(&l.inertia.apply(&vi));
+            if w.has_external {
+                w.f[i] -= w.external[i];
+            }
         }
         for (i, l) in self.links.iter().enumerate().rev() {
             let fi = w.f[i];

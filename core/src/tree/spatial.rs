@@ -253,6 +253,39 @@ impl<T: Real> RigidInertia<T> {
         }
     }
 
+    /// The inertia, in the parent frame of `x`, of a body whose mass properties `mp` (mass,
+    /// centre of mass `c`, inertia `I_c` about it) are given in `x`'s child frame:
+    /// `c' = R c + p`, `I_o = R I_c R^T + m (|c'|^2 E - c' c'^T)`. The same as
+    /// `from_mass_properties(mp).to_parent(x)`, with about half the operations (the rotated
+    /// tensor is symmetric, and no shift of a tensor about the child's origin is undone).
+    #[inline]
+    pub fn from_placed_mass_properties(
+        mp: &crate::inertia::MassProperties<T>,
+        x: &Transform<T>,
+    ) -> RigidInertia<T> {
+        let c = x.point_to_parent(&mp.com);
+        let ic = rotate_symmetric(&x.rotation, &mp.inertia);
+        let m = mp.mass;
+        let (mx, my, mz) = (m * c.x, m * c.y, m * c.z);
+        let (xx, yy, zz) = (mx * c.x, my * c.y, mz * c.z);
+        let (xy, xz, yz) = (mx * c.y, mx * c.z, my * c.z);
+        RigidInertia {
+            mass: m,
+            first_moment: Vector3::new(mx, my, mz),
+            rotational: Matrix3::new(
+                ic[(0, 0)] + yy + zz,
+                ic[(0, 1)] - xy,
+                ic[(0, 2)] - xz,
+                ic[(1, 0)] - xy,
+                ic[(1, 1)] + xx + zz,
+                ic[(1, 2)] - yz,
+                ic[(2, 0)] - xz,
+                ic[(2, 1)] - yz,
+                ic[(2, 2)] + xx + yy,
+            ),
+        }
+    }
+
     /// The momentum `I m` of a motion: `[I_o w + h x v; m v - h x w]`.
     #[inline]
     pub fn apply(&self, m: &Motion<T>) -> Force<T> {
@@ -291,6 +324,17 @@ impl<T: Real> RigidInertia<T> {
             rotational: self.rotational + o.rotational,
         }
     }
+}
+
+/// `R S R^T` of a symmetric `S`, exactly symmetric: `T = R S`, then the six distinct entries
+/// of `T R^T`.
+#[inline]
+pub fn rotate_symmetric<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
+    let t = r * s;
+    let e =
+        |i: usize, j: usize| t[(i, 0)] * r[(j, 0)] + t[(i, 1)] * r[(j, 1)] + t[(i, 2)] * r[(j, 2)];
+    let (a01, a02, a12) = (e(0, 1), e(0, 2), e(1, 2));
+    Matrix3::new(e(0, 0), a01, a02, a01, e(1, 1), a12, a02, a12, e(2, 2))
 }
 
 /// An articulated-body inertia (Featherstone, ch. 7): a symmetric 6x6 map from motion to force,
@@ -438,6 +482,12 @@ mod tests {
         let direct = x.force_to_parent(&i.apply(&x.motion_to_child(&m)));
         assert!((v6f(&i.to_parent(&x).apply(&m)) - v6f(&direct)).norm() < 1e-13);
         assert!((v6f(&ia.to_parent(&x).apply(&m)) - v6f(&direct)).norm() < 1e-13);
+        // Placing the mass properties directly gives the same inertia.
+        let placed = RigidInertia::from_placed_mass_properties(&mp, &x);
+        let via = i.to_parent(&x);
+        assert!((placed.rotational - via.rotational).norm() < 1e-13);
+        assert!((placed.first_moment - via.first_moment).norm() < 1e-14);
+        assert_eq!(placed.rotational, placed.rotational.transpose());
         // The rigid form is the articulated one with B = [h]x.
         assert!((v6f(&ia.apply(&m)) - v6f(&i.apply(&m))).norm() < 1e-15);
         // Moving the body's frame moves its centre of mass: c_p = R c + p.
