@@ -6,8 +6,8 @@
  * - Quaternions are scalar first [w, x, y, z]; matrices are row-major (m[3*i + j] = M_ij).
  * - Every function returns an mbs_status (0 = MBS_OK; 1..99 warnings: the work was done;
  *   100..199 errors and 200..299 invalid arguments: nothing was changed), except
- *   mbs_status_str, mbs_status_is_ok, mbs_version, mbs_output_variable_len and
- *   mbs_system_storage_size.
+ *   mbs_status_str, mbs_status_is_ok, mbs_version, mbs_output_variable_len and the
+ *   *_storage_size functions.
  *   mbs_status_str(status) describes a status.
  * - NULL pointers are refused (MBS_ERR_NULL_POINTER) unless a parameter says "may be NULL";
  *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE), and so is a result that overflows from
@@ -30,6 +30,11 @@
  *   mbs_system_solve_dynamic, outputs by MBS_OUTPUT_* and sensors writing rows into caller
  *   buffers. The exception to "no pointer kept": a sensor's buffer and a user load's ctx are
  *   kept by the system and must outlive its use.
+ * - Kinematic trees in joint coordinates (mbs_tree_*, and mbs_tree_*_f32 in single
+ *   precision): caller-owned storage `mbs_tree` (MBS_TREE_SIZE bytes, MBS_TREE_MAX_LINKS links,
+ *   MBS_TREE_MAX_COORDINATES coordinates), mbs_tree_init, mbs_tree_add_link, then inverse
+ *   dynamics (mbs_tree_rnea), the mass matrix (mbs_tree_mass_matrix), forward dynamics
+ *   (mbs_tree_aba) and steps (mbs_tree_step) on joint vectors given as pointer and length.
  */
 
 #ifndef MBS_H
@@ -128,6 +133,81 @@
  * `contour_output_variable` value meaning "no contour" (Exudyn's `_None`, the default).
  */
 #define MBS_CONTOUR_NONE 4294967295
+
+/**
+ * Capacity of an `mbs_tree`: links.
+ */
+#define MBS_TREE_MAX_LINKS 32
+
+/**
+ * Capacity of an `mbs_tree`: position coordinates `nq` (a revolute or prismatic joint has 1,
+ * a spherical joint 4, a free joint 7; `nv <= nq`).
+ */
+#define MBS_TREE_MAX_COORDINATES 48
+
+/**
+ * Joint type of `mbs_tree_link::joint`: rotation about `axis` (1 coordinate, rad).
+ */
+#define MBS_JOINT_REVOLUTE 0
+
+/**
+ * Joint type: translation along `axis` (1 coordinate, m).
+ */
+#define MBS_JOINT_PRISMATIC 1
+
+/**
+ * Joint type: welded to the parent (no coordinate).
+ */
+#define MBS_JOINT_FIXED 2
+
+/**
+ * Joint type: ball joint; q a unit quaternion `[w, x, y, z]` (link in joint frame), v the
+ * relative angular velocity in link coordinates (rad/s).
+ */
+#define MBS_JOINT_SPHERICAL 3
+
+/**
+ * Joint type: six degrees of freedom (a floating base); q = position (m, joint-frame
+ * coordinates) then a unit quaternion; v = `[w; v]`, the relative angular velocity and the
+ * velocity of the link origin, both in link coordinates.
+ */
+#define MBS_JOINT_FREE 4
+
+/**
+ * `mbs_tree_step` scheme: semi-implicit Euler, the joint damping linearly implicit.
+ */
+#define MBS_TREE_SEMI_IMPLICIT_EULER 0
+
+/**
+ * `mbs_tree_step` scheme: the classical Runge-Kutta method of order 4.
+ */
+#define MBS_TREE_RUNGE_KUTTA_4 1
+
+/**
+ * Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
+ */
+#define MBS_TREE_WORDS 10473
+
+/**
+ * Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
+ * compile time).
+ */
+#define MBS_TREE_SIZE 83784
+
+/**
+ * Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
+ */
+#define MBS_TREE_F32_WORDS 5327
+
+/**
+ * Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
+ */
+#define MBS_TREE_F32_SIZE 42616
+
+/**
+ * Alignment the tree storages need (bytes).
+ */
+#define MBS_TREE_ALIGN 8
 
 /**
  * Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
@@ -1519,6 +1599,125 @@ typedef struct mbs_system_solve_report {
 } mbs_system_solve_report;
 
 /**
+ * Storage for one kinematic tree in double precision, declared by the caller (no malloc):
+ * capacity `MBS_TREE_MAX_LINKS` (32) links and `MBS_TREE_MAX_COORDINATES` (48) coordinates,
+ * `MBS_TREE_SIZE` bytes, aligned to `MBS_TREE_ALIGN` (a declared `mbs_tree` is). Call
+ * `mbs_tree_init`, add links, then call the algorithms with the joint vectors; call
+ * `mbs_tree_deinit` before the storage is reused. The contents are private; one tree is not
+ * used from two threads at once.
+ */
+typedef struct mbs_tree {
+  /**
+   * Private.
+   */
+  uint64_t _opaque[MBS_TREE_WORDS];
+} mbs_tree;
+
+/**
+ * Storage for one kinematic tree in single precision (for FPUs without double, e.g. the
+ * Cortex-M4F): as `mbs_tree`, `MBS_TREE_F32_SIZE` bytes; used with the `mbs_tree_*_f32`
+ * functions.
+ */
+typedef struct mbs_tree_f32 {
+  /**
+   * Private.
+   */
+  uint64_t _opaque[MBS_TREE_F32_WORDS];
+} mbs_tree_f32;
+
+/**
+ * One link of a tree and its joint, as `mbs_tree_add_link` takes it.
+ */
+typedef struct mbs_tree_link_of_f64 {
+  /**
+   * The parent: an earlier link's index, or `MBS_NO_INDEX` for the base (the world).
+   */
+  uint32_t parent;
+  /**
+   * `MBS_JOINT_REVOLUTE`, `_PRISMATIC`, `_FIXED`, `_SPHERICAL` or `_FREE`.
+   */
+  uint32_t joint;
+  /**
+   * The joint axis (revolute, prismatic; any length but zero), joint-frame coordinates.
+   */
+  double axis[3];
+  /**
+   * The joint frame's rotation in the parent link frame (world for the base), row-major:
+   * parent coordinates = rotation * joint-frame coordinates. Orthonormal, det +1.
+   */
+  double rotation[9];
+  /**
+   * The joint frame's origin in the parent link frame (m).
+   */
+  double position[3];
+  /**
+   * The link's mass (kg), > 0.
+   */
+  double mass;
+  /**
+   * The link's centre of mass (m, link frame; the link frame is the joint frame moved by the
+   * joint).
+   */
+  double com[3];
+  /**
+   * The link's inertia tensor about its centre of mass (kg m^2, link frame, row-major):
+   * symmetric, positive definite.
+   */
+  double inertia[9];
+} mbs_tree_link_of_f64;
+
+/**
+ * A tree link in double precision.
+ */
+typedef struct mbs_tree_link_of_f64 mbs_tree_link;
+
+/**
+ * One link of a tree and its joint, as `mbs_tree_add_link` takes it.
+ */
+typedef struct mbs_tree_link_of_f32 {
+  /**
+   * The parent: an earlier link's index, or `MBS_NO_INDEX` for the base (the world).
+   */
+  uint32_t parent;
+  /**
+   * `MBS_JOINT_REVOLUTE`, `_PRISMATIC`, `_FIXED`, `_SPHERICAL` or `_FREE`.
+   */
+  uint32_t joint;
+  /**
+   * The joint axis (revolute, prismatic; any length but zero), joint-frame coordinates.
+   */
+  float axis[3];
+  /**
+   * The joint frame's rotation in the parent link frame (world for the base), row-major:
+   * parent coordinates = rotation * joint-frame coordinates. Orthonormal, det +1.
+   */
+  float rotation[9];
+  /**
+   * The joint frame's origin in the parent link frame (m).
+   */
+  float position[3];
+  /**
+   * The link's mass (kg), > 0.
+   */
+  float mass;
+  /**
+   * The link's centre of mass (m, link frame; the link frame is the joint frame moved by the
+   * joint).
+   */
+  float com[3];
+  /**
+   * The link's inertia tensor about its centre of mass (kg m^2, link frame, row-major):
+   * symmetric, positive definite.
+   */
+  float inertia[9];
+} mbs_tree_link_of_f32;
+
+/**
+ * A tree link in single precision.
+ */
+typedef struct mbs_tree_link_of_f32 mbs_tree_link_f32;
+
+/**
  * Position of the point at the local position (m, world), 3 values.
  */
 #define MBS_OUTPUT_POSITION 0
@@ -1865,7 +2064,8 @@ typedef struct mbs_system_solve_report {
 #define MBS_ERR_NODE_WITHOUT_BODY 221
 
 /**
- * A node coordinate index beyond the node's coordinates.
+ * A node coordinate index beyond the node's coordinates, or a joint vector whose length is
+ * not the tree's (`mbs_tree_*`).
  */
 #define MBS_ERR_INVALID_COORDINATE 222
 
@@ -3835,6 +4035,467 @@ mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
                                     const mbs_simulation_settings *settings,
                                     struct mbs_system_solve_report *report,
                                     struct mbs_item_ref *failed_item);
+
+/**
+ * `MBS_TREE_SIZE`, for bindings that cannot read the header's constants.
+ */
+size_t mbs_tree_storage_size(void);
+
+/**
+ * `MBS_TREE_F32_SIZE`, for bindings that cannot read the header's constants.
+ */
+size_t mbs_tree_f32_storage_size(void);
+
+/**
+ * Writes an empty tree under `gravity` (m/s^2, world, `double[3]`) into `*tree`; any tree
+ * there before is forgotten.
+ *
+ * Errors (`*tree` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned),
+ * `MBS_ERR_NOT_FINITE` (gravity).
+ *
+ * # Safety
+ * `tree` is null or points to `MBS_TREE_SIZE` writable bytes; `gravity` is null or 3 doubles.
+ */
+mbs_status mbs_tree_init(struct mbs_tree *tree, const double *gravity);
+
+/**
+ * `mbs_tree_init` in single precision.
+ *
+ * # Safety
+ * `tree` is null or points to `MBS_TREE_F32_SIZE` writable bytes; `gravity` is null or 3
+ * floats.
+ */
+mbs_status mbs_tree_init_f32(struct mbs_tree_f32 *tree, const float *gravity);
+
+/**
+ * Ends the life of the tree in `*tree`: later calls with the storage are
+ * `MBS_ERR_NOT_INITIALIZED` until `mbs_tree_init`.
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`.
+ */
+mbs_status mbs_tree_deinit(struct mbs_tree *tree);
+
+/**
+ * `mbs_tree_deinit` in single precision.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree_f32`.
+ */
+mbs_status mbs_tree_deinit_f32(struct mbs_tree_f32 *tree);
+
+/**
+ * Adds a link on its joint (see `mbs_tree_link`) and writes its index to `*index`. Links are
+ * numbered in order; a parent is an earlier link.
+ *
+ * Errors (nothing added, `*index` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX` (a parent that is
+ * not an earlier link), `MBS_ERR_INVALID_ARGUMENT` (joint type), `MBS_ERR_INVALID_DIRECTION`
+ * (a zero axis), `MBS_ERR_INVALID_ORIENTATION` (rotation not orthonormal with det +1),
+ * `MBS_ERR_INVALID_MASS` (mass not > 0), `MBS_ERR_INVALID_INERTIA` (not symmetric positive
+ * definite), `MBS_ERR_CAPACITY_FULL` (`MBS_TREE_MAX_LINKS` links or
+ * `MBS_TREE_MAX_COORDINATES` coordinates).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `link` is null or readable; `index` is null or writable.
+ */
+mbs_status mbs_tree_add_link(struct mbs_tree *tree, const mbs_tree_link *link, uint32_t *index);
+
+/**
+ * `mbs_tree_add_link` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_add_link`.
+ */
+mbs_status mbs_tree_add_link_f32(struct mbs_tree_f32 *tree,
+                                 const mbs_tree_link_f32 *link,
+                                 uint32_t *index);
+
+/**
+ * Sets the spring-damper of `link`'s joint (Exudyn's `ObjectKinematicTree` control
+ * vectors): the generalized force `stiffness (position_offset - q) + damping
+ * (velocity_offset - q_t)` on each of its coordinates (N m or N). Stiffness and position
+ * offset only for a revolute or prismatic joint.
+ *
+ * Errors (nothing changed): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`,
+ * `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative, or a stiffness or offset on a joint without a
+ * scalar position).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`.
+ */
+mbs_status mbs_tree_set_joint_spring(struct mbs_tree *tree,
+                                     uint32_t link,
+                                     double stiffness,
+                                     double damping,
+                                     double position_offset,
+                                     double velocity_offset);
+
+/**
+ * `mbs_tree_set_joint_spring` in single precision.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree_f32`.
+ */
+mbs_status mbs_tree_set_joint_spring_f32(struct mbs_tree_f32 *tree,
+                                         uint32_t link,
+                                         float stiffness,
+                                         float damping,
+                                         float position_offset,
+                                         float velocity_offset);
+
+/**
+ * The tree's number of position coordinates into `*nq` and of velocity coordinates (degrees
+ * of freedom, the length of v, tau and q_tt) into `*nv`.
+ *
+ * Errors (nothing written): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `nq`, `nv` are null or writable.
+ */
+mbs_status mbs_tree_counts(struct mbs_tree *tree, uint32_t *nq, uint32_t *nv);
+
+/**
+ * `mbs_tree_counts` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_counts`.
+ */
+mbs_status mbs_tree_counts_f32(struct mbs_tree_f32 *tree, uint32_t *nq, uint32_t *nv);
+
+/**
+ * The tree's reference configuration (every joint at zero, identity rotations) into
+ * `q[0..nq]`.
+ *
+ * Errors (`q` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_COORDINATE` (`nq` is not the tree's).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` writable doubles.
+ */
+mbs_status mbs_tree_neutral_configuration(struct mbs_tree *tree, double *q, size_t nq);
+
+/**
+ * `mbs_tree_neutral_configuration` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_neutral_configuration`, with floats.
+ */
+mbs_status mbs_tree_neutral_configuration_f32(struct mbs_tree_f32 *tree, float *q, size_t nq);
+
+/**
+ * Inverse dynamics (the recursive Newton-Euler algorithm): the joint forces `tau[0..nv]`
+ * (N m, N) that give the accelerations `q_tt` at the state `q[0..nq]`, `v[0..nv]`, with
+ * gravity, the joint spring-dampers and the applied link forces acting too:
+ * `tau = M(q) q_tt + b(q, v)`.
+ *
+ * Errors (`tau` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_COORDINATE` (a length that is not the tree's),
+ * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ORIENTATION` (a zero quaternion in `q`),
+ * `MBS_ERR_NON_FINITE_STATE` (the result overflows).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` doubles; `v`, `q_tt` are null or `nv`
+ * doubles; `tau` is null or `nv` writable doubles (it may be `v` or `q_tt`).
+ */
+mbs_status mbs_tree_rnea(struct mbs_tree *tree,
+                         const double *q,
+                         size_t nq,
+                         const double *v,
+                         const double *q_tt,
+                         size_t nv,
+                         double *tau);
+
+/**
+ * `mbs_tree_rnea` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_rnea`, with floats.
+ */
+mbs_status mbs_tree_rnea_f32(struct mbs_tree_f32 *tree,
+                             const float *q,
+                             size_t nq,
+                             const float *v,
+                             const float *q_tt,
+                             size_t nv,
+                             float *tau);
+
+/**
+ * The bias forces `b(q, v)` into `b[0..nv]`: the joint forces that hold the tree at zero
+ * acceleration against gravity, the velocity products, the joint spring-dampers and the
+ * applied link forces (`M q_tt = tau - b`); with `v = 0`, the gravity compensation.
+ *
+ * Errors (`b` untouched): as `mbs_tree_rnea`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` doubles; `v` is null or `nv` doubles;
+ * `b` is null or `nv` writable doubles.
+ */
+mbs_status mbs_tree_bias_forces(struct mbs_tree *tree,
+                                const double *q,
+                                size_t nq,
+                                const double *v,
+                                size_t nv,
+                                double *b);
+
+/**
+ * `mbs_tree_bias_forces` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_bias_forces`, with floats.
+ */
+mbs_status mbs_tree_bias_forces_f32(struct mbs_tree_f32 *tree,
+                                    const float *q,
+                                    size_t nq,
+                                    const float *v,
+                                    size_t nv,
+                                    float *b);
+
+/**
+ * The joint-space mass matrix `M(q)` (the composite-rigid-body algorithm) into
+ * `mass[0..nv*nv]`, row-major (`mass[nv*i + j] = M_ij`), symmetric positive definite.
+ *
+ * Errors (`mass` untouched): as `mbs_tree_rnea`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` doubles; `mass` is null or `nv * nv`
+ * writable doubles that do not overlap `q`.
+ */
+mbs_status mbs_tree_mass_matrix(struct mbs_tree *tree,
+                                const double *q,
+                                size_t nq,
+                                double *mass,
+                                size_t nv);
+
+/**
+ * `mbs_tree_mass_matrix` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_mass_matrix`, with floats.
+ */
+mbs_status mbs_tree_mass_matrix_f32(struct mbs_tree_f32 *tree,
+                                    const float *q,
+                                    size_t nq,
+                                    float *mass,
+                                    size_t nv);
+
+/**
+ * Forward dynamics (the articulated-body algorithm, O(links)): the accelerations
+ * `q_tt[0..nv] = M(q)^-1 (tau - b(q, v))` of the joint forces `tau` at the state `q`, `v`.
+ *
+ * Errors (`q_tt` untouched): as `mbs_tree_rnea`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` doubles; `v`, `tau` are null or `nv`
+ * doubles; `q_tt` is null or `nv` writable doubles (it may be `v` or `tau`).
+ */
+mbs_status mbs_tree_aba(struct mbs_tree *tree,
+                        const double *q,
+                        size_t nq,
+                        const double *v,
+                        const double *tau,
+                        size_t nv,
+                        double *q_tt);
+
+/**
+ * `mbs_tree_aba` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_aba`, with floats.
+ */
+mbs_status mbs_tree_aba_f32(struct mbs_tree_f32 *tree,
+                            const float *q,
+                            size_t nq,
+                            const float *v,
+                            const float *tau,
+                            size_t nv,
+                            float *q_tt);
+
+/**
+ * Advances `q[0..nq]`, `v[0..nv]` in place by one step of `h` (s) under the joint forces
+ * `tau[0..nv]` (held over the step), gravity, the joint spring-dampers and the applied link
+ * forces: `scheme` `MBS_TREE_SEMI_IMPLICIT_EULER` (order 1, the joint damping linearly
+ * implicit, ABA once) or `MBS_TREE_RUNGE_KUTTA_4` (order 4, ABA four times). A step whose
+ * fastest joint would turn more than 0.5 rad is split into equal sub-steps (at most 64);
+ * their number goes to `*substeps` (may be NULL).
+ *
+ * Errors (`q`, `v`, `*substeps` untouched): as `mbs_tree_rnea`, and
+ * `MBS_ERR_INVALID_TIME_STEP` (`h <= 0`), `MBS_ERR_INVALID_SETTING` (scheme),
+ * `MBS_ERR_INVALID_VELOCITY` (more than 64 sub-steps needed).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` writable doubles; `v` is null or `nv`
+ * writable doubles; `tau` is null or `nv` doubles; `substeps` is null or writable.
+ */
+mbs_status mbs_tree_step(struct mbs_tree *tree,
+                         double *q,
+                         size_t nq,
+                         double *v,
+                         const double *tau,
+                         size_t nv,
+                         double h,
+                         uint32_t scheme,
+                         uint32_t *substeps);
+
+/**
+ * `mbs_tree_step` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_step`, with floats.
+ */
+mbs_status mbs_tree_step_f32(struct mbs_tree_f32 *tree,
+                             float *q,
+                             size_t nq,
+                             float *v,
+                             const float *tau,
+                             size_t nv,
+                             float h,
+                             uint32_t scheme,
+                             uint32_t *substeps);
+
+/**
+ * The world pose of `link` at `q[0..nq]` (forward kinematics): `rotation` (row-major, link to
+ * world coordinates) and `position` (m, the link frame's origin).
+ *
+ * Errors (outputs untouched): as `mbs_tree_rnea`, and `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` doubles; `rotation` is null or 9,
+ * `position` null or 3 writable doubles.
+ */
+mbs_status mbs_tree_link_pose(struct mbs_tree *tree,
+                              const double *q,
+                              size_t nq,
+                              uint32_t link,
+                              double *rotation,
+                              double *position);
+
+/**
+ * `mbs_tree_link_pose` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_link_pose`, with floats.
+ */
+mbs_status mbs_tree_link_pose_f32(struct mbs_tree_f32 *tree,
+                                  const float *q,
+                                  size_t nq,
+                                  uint32_t link,
+                                  float *rotation,
+                                  float *position);
+
+/**
+ * The kinetic energy (J) into `*kinetic` and the potential energy (J; gravity, zero at the
+ * world origin, and the joint springs) into `*potential` at the state `q`, `v`.
+ *
+ * Errors (outputs untouched): as `mbs_tree_rnea`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` doubles; `v` is null or `nv` doubles;
+ * `kinetic`, `potential` are null or writable.
+ */
+mbs_status mbs_tree_energy(struct mbs_tree *tree,
+                           const double *q,
+                           size_t nq,
+                           const double *v,
+                           size_t nv,
+                           double *kinetic,
+                           double *potential);
+
+/**
+ * `mbs_tree_energy` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_energy`, with floats.
+ */
+mbs_status mbs_tree_energy_f32(struct mbs_tree_f32 *tree,
+                               const float *q,
+                               size_t nq,
+                               const float *v,
+                               size_t nv,
+                               float *kinetic,
+                               float *potential);
+
+/**
+ * The Jacobian of a link point at `q[0..nq]` into `jac[0..6*nv]` (row-major, 6 rows of `nv`):
+ * rows 0-2 map `v` to the link's angular velocity (world), rows 3-5 to the velocity of
+ * `point` (m, link coordinates) in the world.
+ *
+ * Errors (`jac` untouched): as `mbs_tree_rnea`, and `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` doubles; `point` is null or 3 doubles;
+ * `jac` is null or `6 * nv` writable doubles.
+ */
+mbs_status mbs_tree_point_jacobian(struct mbs_tree *tree,
+                                   const double *q,
+                                   size_t nq,
+                                   uint32_t link,
+                                   const double *point,
+                                   double *jac,
+                                   size_t nv);
+
+/**
+ * `mbs_tree_point_jacobian` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_point_jacobian`, with floats.
+ */
+mbs_status mbs_tree_point_jacobian_f32(struct mbs_tree_f32 *tree,
+                                       const float *q,
+                                       size_t nq,
+                                       uint32_t link,
+                                       const float *point,
+                                       float *jac,
+                                       size_t nv);
+
+/**
+ * Applies `force` (N) through the link point `point` (m), both in `link`'s coordinates, from
+ * now on (until replaced or `mbs_tree_clear_link_forces`): RNEA, the bias forces, ABA and
+ * the steps count it.
+ *
+ * Errors (nothing changed): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_UNKNOWN_INDEX`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `force`, `point` are null or 3 doubles.
+ */
+mbs_status mbs_tree_set_link_force(struct mbs_tree *tree,
+                                   uint32_t link,
+                                   const double *force,
+                                   const double *point);
+
+/**
+ * `mbs_tree_set_link_force` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_set_link_force`, with floats.
+ */
+mbs_status mbs_tree_set_link_force_f32(struct mbs_tree_f32 *tree,
+                                       uint32_t link,
+                                       const float *force,
+                                       const float *point);
+
+/**
+ * Removes every applied link force.
+ *
+ * Errors: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`.
+ */
+mbs_status mbs_tree_clear_link_forces(struct mbs_tree *tree);
+
+/**
+ * `mbs_tree_clear_link_forces` in single precision.
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree_f32`.
+ */
+mbs_status mbs_tree_clear_link_forces_f32(struct mbs_tree_f32 *tree);
 
 /**
  * The crate version as a static NUL-terminated string, e.g. `"0.1.0"`.

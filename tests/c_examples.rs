@@ -255,3 +255,64 @@ fn slider_crank_example_follows_the_loop_closure_and_exudyn() {
     let it = value(&s, "Newton iterations per step");
     assert!((0.5..=3.0).contains(&it), "{s}");
 }
+
+#[path = "../firmware/rust/src/arm.rs"]
+#[allow(dead_code)]
+mod arm;
+
+/// The computed-torque control of the 6-DOF arm through the C API: it tracks the path, and its
+/// figures equal the same loop run here with core's tree built from
+/// `firmware/rust/src/arm.rs` (so the C example's arm is that arm, and the C entry points add
+/// nothing to the numbers).
+#[test]
+fn arm_control_tracks_as_the_same_loop_in_rust() {
+    use mbs_core::tree::{KinematicTree, TreeData, TreeScheme, TreeStepSettings};
+    let s = run("arm_control");
+    let tree: KinematicTree<f64, 6, 6> = arm::build().unwrap();
+    let mut data = TreeData::new();
+    let path = |t: f64| {
+        let w = std::f64::consts::PI;
+        let q0 = [0.3, -1.2, 1.4, -0.6, 0.9, 0.2];
+        let mut out = [[0.0; 6]; 3];
+        for i in 0..6 {
+            let ph = 0.7 * i as f64;
+            out[0][i] = q0[i] + 0.4 * (w * t + ph).sin();
+            out[1][i] = 0.4 * w * (w * t + ph).cos();
+            out[2][i] = -0.4 * w * w * (w * t + ph).sin();
+        }
+        out
+    };
+    let err = |q: &[f64; 6], qd: &[f64; 6]| (0..6).fold(0.0f64, |m, i| m.max((q[i] - qd[i]).abs()));
+    let [qd, vd, _] = path(0.0);
+    let (mut q, mut v) = (qd.map(|x| x + 0.05), vd);
+    let (h, kp, kd) = (1e-3, 400.0, 40.0);
+    let (mut err1, mut late, mut tau_max) = (0.0, 0.0f64, 0.0f64);
+    let settings = TreeStepSettings::with_scheme(TreeScheme::RungeKutta4);
+    for k in 0..4000 {
+        let t = k as f64 * h;
+        let [qd, vd, ad] = path(t);
+        let cmd: [f64; 6] =
+            std::array::from_fn(|i| ad[i] + kp * (qd[i] - q[i]) + kd * (vd[i] - v[i]));
+        let mut tau = [0.0; 6];
+        tree.rnea(&mut data, &q, &v, &cmd, &mut tau).unwrap();
+        tau_max = tau.iter().fold(tau_max, |m, x| m.max(x.abs()));
+        tree.step(&mut data, &mut q, &mut v, &tau, h, &settings)
+            .unwrap();
+        let [qd, ..] = path(t + h);
+        if k + 1 == 1000 {
+            err1 = err(&q, &qd);
+        }
+        if k + 1 >= 2000 {
+            late = late.max(err(&q, &qd));
+        }
+    }
+    assert_relative_eq!(value(&s, "after 1 s ="), err1, max_relative = 2e-3);
+    assert_relative_eq!(value(&s, "over the last 2 s ="), late, max_relative = 2e-3);
+    assert_relative_eq!(
+        value(&s, "largest joint torque ="),
+        tau_max,
+        max_relative = 1e-3
+    );
+    assert!(late < 1e-3 && err1 < 1e-3, "{s}");
+    assert!(value(&s, "RNEA(ABA(tau)) - tau =") < 1e-9, "{s}");
+}

@@ -44,3 +44,8 @@ fn c_constraint_api_results_and_refusals() {
 fn c_joint_api_results_and_refusals() {
     run_c_test("test_joints");
 }
+
+#[test]
+fn c_tree_api_results_and_refusals_in_double_and_float() {
+    run_c_test("test_tree");
+}

@@ -24,6 +24,7 @@ pub mod rigid;
 pub mod simulation_settings;
 pub mod status;
 pub mod system;
+pub mod tree;
 pub mod version;
 
 pub use status::*;

@@ -106,7 +106,8 @@ pub const MBS_ERR_NODE_ALREADY_USED: MbsStatus = 220;
 /// A node with coordinates (2D point, rigid-body node) that no body gives a mass
 /// (`mbs_system_assemble`).
 pub const MBS_ERR_NODE_WITHOUT_BODY: MbsStatus = 221;
-/// A node coordinate index beyond the node's coordinates.
+/// A node coordinate index beyond the node's coordinates, or a joint vector whose length is
+/// not the tree's (`mbs_tree_*`).
 pub const MBS_ERR_INVALID_COORDINATE: MbsStatus = 222;
 /// A constraint's two markers are on one body (one node) or both on the ground.
 pub const MBS_ERR_SAME_BODY: MbsStatus = 223;
@@ -161,7 +162,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_INVALID_LOAD => b"invalid force or torque\0",
         MBS_ERR_NODE_ALREADY_USED => b"node already carries a body\0",
         MBS_ERR_NODE_WITHOUT_BODY => b"node has no body (no mass)\0",
-        MBS_ERR_INVALID_COORDINATE => b"invalid node coordinate index\0",
+        MBS_ERR_INVALID_COORDINATE => b"invalid coordinate index or vector length\0",
         _ => b"unknown status\0",
     };
     s.as_ptr().cast()

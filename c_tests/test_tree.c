@@ -1,0 +1,264 @@
+/* C tests of the kinematic-tree API (mbs_tree_*, mbs_tree_*_f32): a two-link pendulum's mass
+ * matrix, bias forces and accelerations agree with one another (M q_tt + b = tau) and with the
+ * closed form of one link; the single-precision twin follows the double one; a step and a
+ * link pose; then every refusal: NULL pointers, an uninitialized or misaligned storage, NaN,
+ * a parent that is not an earlier link, an unknown joint type, a zero axis, a placement that
+ * is not a rotation, a mass that is not positive, an inertia that is not positive definite,
+ * a full capacity, lengths that are not the tree's, a zero quaternion, a bad time step or
+ * scheme, springs that do not fit the joint. After each refused call the outputs hold the
+ * sentinel pattern and the tree's storage is byte for byte what it was. */
+#include <stdint.h>
+#include "mbs.h"
+#include "check.h"
+
+static mbs_tree tree, before;
+
+/* `call` returns `expected` and leaves the whole storage of `tree` as it was. */
+#define REFUSE(call, expected)                                      \
+    do {                                                            \
+        memcpy(&before, &tree, sizeof tree);                        \
+        CHECK_STATUS(call, expected);                               \
+        CHECK(memcmp(&before, &tree, sizeof tree) == 0);            \
+    } while (0)
+
+static const double G[3] = {0, -9.81, 0};
+
+/* A 1 m, 2 kg bar along +x of its link frame on a revolute z joint. */
+static mbs_tree_link bar(uint32_t parent, double at_x) {
+    mbs_tree_link l;
+    memset(&l, 0, sizeof l);
+    l.parent = parent;
+    l.joint = MBS_JOINT_REVOLUTE;
+    l.axis[2] = 1;
+    l.rotation[0] = l.rotation[4] = l.rotation[8] = 1;
+    l.position[0] = at_x;
+    l.mass = 2;
+    l.com[0] = 0.5;
+    l.inertia[0] = 0.002, l.inertia[4] = l.inertia[8] = 2.0 / 12.0;
+    return l;
+}
+
+static void build_pendulum(void) {
+    uint32_t i;
+    mbs_tree_link a = bar(MBS_NO_INDEX, 0), b = bar(0, 1.0);
+    CHECK_STATUS(mbs_tree_init(&tree, G), MBS_OK);
+    CHECK_STATUS(mbs_tree_add_link(&tree, &a, &i), MBS_OK);
+    CHECK(i == 0);
+    CHECK_STATUS(mbs_tree_add_link(&tree, &b, &i), MBS_OK);
+    CHECK(i == 1);
+}
+
+static void test_dynamics_agree(void) {
+    const double q[2] = {0.3, -0.7}, v[2] = {1.1, -0.4}, tau[2] = {2.0, -1.5};
+    double m[4], b[2], acc[2], back[2], r[9], p[3], k, u;
+    uint32_t nq, nv;
+    build_pendulum();
+    CHECK_STATUS(mbs_tree_counts(&tree, &nq, &nv), MBS_OK);
+    CHECK(nq == 2 && nv == 2);
+    CHECK_STATUS(mbs_tree_mass_matrix(&tree, q, 2, m, 2), MBS_OK);
+    CHECK_STATUS(mbs_tree_bias_forces(&tree, q, 2, v, 2, b), MBS_OK);
+    CHECK_STATUS(mbs_tree_aba(&tree, q, 2, v, tau, 2, acc), MBS_OK);
+    CHECK(m[1] == m[2]);
+    CHECK(fabs(m[0] * acc[0] + m[1] * acc[1] + b[0] - tau[0]) < 1e-12);
+    CHECK(fabs(m[2] * acc[0] + m[3] * acc[1] + b[1] - tau[1]) < 1e-12);
+    /* The outer joint's diagonal entry: the bar's inertia about its joint, m L^2 / 3. */
+    CHECK(fabs(m[3] - 2.0 / 3.0) < 1e-14);
+    CHECK_STATUS(mbs_tree_rnea(&tree, q, 2, v, acc, 2, back), MBS_OK);
+    CHECK(fabs(back[0] - tau[0]) < 1e-12 && fabs(back[1] - tau[1]) < 1e-12);
+    /* An output may be an input. */
+    memcpy(back, acc, sizeof back);
+    CHECK_STATUS(mbs_tree_rnea(&tree, q, 2, v, back, 2, back), MBS_OK);
+    CHECK(fabs(back[0] - tau[0]) < 1e-12);
+    /* The second link's frame: at the first bar's tip, turned by q0 + q1. */
+    CHECK_STATUS(mbs_tree_link_pose(&tree, q, 2, 1, r, p), MBS_OK);
+    CHECK(fabs(p[0] - cos(0.3)) < 1e-15 && fabs(p[1] - sin(0.3)) < 1e-15);
+    CHECK(fabs(r[0] - cos(-0.4)) < 1e-15 && fabs(r[3] - sin(-0.4)) < 1e-15);
+    CHECK_STATUS(mbs_tree_energy(&tree, q, 2, v, 2, &k, &u), MBS_OK);
+    CHECK(fabs(k - 0.5 * (v[0] * (m[0] * v[0] + m[1] * v[1]) + v[1] * (m[2] * v[0] + m[3] * v[1]))) < 1e-13);
+}
+
+static void test_step_and_forces(void) {
+    double q[2] = {0.3, -0.7}, v[2] = {0, 0};
+    const double tau[2] = {0, 0}, f[3] = {0, 2 * 9.81, 0}, at[3] = {0.5, 0, 0};
+    double b[2], jac[12];
+    const double pt[3] = {1, 0, 0};
+    uint32_t sub = 0;
+    build_pendulum();
+    CHECK_STATUS(mbs_tree_step(&tree, q, 2, v, tau, 2, 1e-3, MBS_TREE_SEMI_IMPLICIT_EULER, &sub), MBS_OK);
+    CHECK(sub == 1 && v[0] != 0.0);
+    CHECK_STATUS(mbs_tree_step(&tree, q, 2, v, tau, 2, 1e-3, MBS_TREE_RUNGE_KUTTA_4, NULL), MBS_OK);
+    /* Forces that carry each bar's weight at its centre of mass leave no bias at rest (the
+     * forces are in link coordinates: at q = 0 the links are not turned). */
+    {
+        const double q0[2] = {0, 0}, v0[2] = {0, 0};
+        CHECK_STATUS(mbs_tree_set_link_force(&tree, 0, f, at), MBS_OK);
+        CHECK_STATUS(mbs_tree_set_link_force(&tree, 1, f, at), MBS_OK);
+        CHECK_STATUS(mbs_tree_bias_forces(&tree, q0, 2, v0, 2, b), MBS_OK);
+        CHECK(fabs(b[0]) < 1e-13 && fabs(b[1]) < 1e-13);
+        CHECK_STATUS(mbs_tree_clear_link_forces(&tree), MBS_OK);
+        CHECK_STATUS(mbs_tree_bias_forces(&tree, q0, 2, v0, 2, b), MBS_OK);
+        CHECK(fabs(b[1] - 9.81) < 1e-12); /* m g L/2 = 2 * 9.81 * 0.5 */
+        /* The tip of link 1 at q = 0 moves along y at 1 m/s per rad/s of joint 1, 2 of joint 0. */
+        CHECK_STATUS(mbs_tree_point_jacobian(&tree, q0, 2, 1, pt, jac, 2), MBS_OK);
+        CHECK(fabs(jac[2 * 4 + 0] - 2.0) < 1e-15 && fabs(jac[2 * 4 + 1] - 1.0) < 1e-15);
+    }
+}
+
+static void test_f32_follows_f64(void) {
+    static mbs_tree_f32 t32;
+    const float g[3] = {0, -9.81f, 0};
+    const float q[2] = {0.3f, -0.7f}, v[2] = {1.1f, -0.4f}, tau[2] = {2.0f, -1.5f};
+    const double qd[2] = {0.3f, -0.7f}, vd[2] = {1.1f, -0.4f}, taud[2] = {2.0f, -1.5f};
+    float acc[2];
+    double accd[2];
+    uint32_t i, k;
+    build_pendulum();
+    CHECK_STATUS(mbs_tree_init_f32(&t32, g), MBS_OK);
+    for (k = 0; k < 2; k++) {
+        mbs_tree_link d = bar(k == 0 ? MBS_NO_INDEX : 0, k == 0 ? 0.0 : 1.0);
+        mbs_tree_link_f32 l;
+        memset(&l, 0, sizeof l);
+        l.parent = d.parent, l.joint = d.joint, l.mass = (float)d.mass;
+        for (i = 0; i < 3; i++)
+            l.axis[i] = (float)d.axis[i], l.position[i] = (float)d.position[i], l.com[i] = (float)d.com[i];
+        for (i = 0; i < 9; i++) l.rotation[i] = (float)d.rotation[i], l.inertia[i] = (float)d.inertia[i];
+        CHECK_STATUS(mbs_tree_add_link_f32(&t32, &l, &i), MBS_OK);
+    }
+    CHECK_STATUS(mbs_tree_aba_f32(&t32, q, 2, v, tau, 2, acc), MBS_OK);
+    CHECK_STATUS(mbs_tree_aba(&tree, qd, 2, vd, taud, 2, accd), MBS_OK);
+    CHECK(fabs(acc[0] - accd[0]) < 1e-4 * fabs(accd[0]) && fabs(acc[1] - accd[1]) < 1e-4 * fabs(accd[1]));
+    CHECK_STATUS(mbs_tree_aba_f32(&t32, q, 3, v, tau, 2, acc), MBS_ERR_INVALID_COORDINATE);
+    CHECK_STATUS(mbs_tree_deinit_f32(&t32), MBS_OK);
+    CHECK_STATUS(mbs_tree_aba_f32(&t32, q, 2, v, tau, 2, acc), MBS_ERR_NOT_INITIALIZED);
+}
+
+static void test_refusals(void) {
+    static _Alignas(8) unsigned char raw[sizeof(mbs_tree) + 8];
+    static mbs_tree blank;
+    const double nan3[3] = {NAN, 0, 0};
+    const double q[2] = {0.3, -0.7}, v[2] = {1.1, -0.4}, tau[2] = {2.0, -1.5};
+    const double qnan[2] = {NAN, 0}, vinf[2] = {0, INFINITY};
+    double out[2], m[4], r[9], p[3], k, u;
+    uint32_t index, i;
+    mbs_tree_link l;
+
+    /* Storage. */
+    CHECK_STATUS(mbs_tree_init(NULL, G), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_tree_init((mbs_tree *)(void *)(raw + 4), G), MBS_ERR_STORAGE);
+    CHECK_STATUS(mbs_tree_init(&blank, NULL), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_tree_init(&blank, nan3), MBS_ERR_NOT_FINITE);
+    POISON(out);
+    CHECK_STATUS(mbs_tree_aba(&blank, q, 2, v, tau, 2, out), MBS_ERR_NOT_INITIALIZED);
+    CHECK(UNTOUCHED(out));
+
+    build_pendulum();
+    /* Links. */
+    l = bar(0, 1);
+    POISON(index);
+    REFUSE(mbs_tree_add_link(&tree, NULL, &index), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_tree_add_link(&tree, &l, NULL), MBS_ERR_NULL_POINTER);
+    l.parent = 2;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_UNKNOWN_INDEX);
+    l = bar(0, 1), l.joint = 9;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_ARGUMENT);
+    l = bar(0, 1), l.axis[2] = 0;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_DIRECTION);
+    l = bar(0, 1), l.axis[0] = NAN;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_NOT_FINITE);
+    l = bar(0, 1), l.rotation[1] = 0.1;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_ORIENTATION);
+    l = bar(0, 1), l.rotation[8] = -1;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_ORIENTATION);
+    l = bar(0, 1), l.mass = 0;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_MASS);
+    l = bar(0, 1), l.mass = -2;
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_MASS);
+    l = bar(0, 1), l.inertia[0] = 0; /* a thin rod: not positive definite */
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_INERTIA);
+    l = bar(0, 1), l.inertia[1] = 0.05; /* not symmetric */
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_INVALID_INERTIA);
+    CHECK(UNTOUCHED(index));
+    /* Capacity: MBS_TREE_MAX_LINKS links. */
+    for (i = 2; i < MBS_TREE_MAX_LINKS; i++) {
+        l = bar(i - 1, 1);
+        CHECK_STATUS(mbs_tree_add_link(&tree, &l, &index), MBS_OK);
+    }
+    l = bar(0, 1);
+    REFUSE(mbs_tree_add_link(&tree, &l, &index), MBS_ERR_CAPACITY_FULL);
+
+    /* Springs. */
+    build_pendulum();
+    REFUSE(mbs_tree_set_joint_spring(&tree, 5, 1, 1, 0, 0), MBS_ERR_UNKNOWN_INDEX);
+    REFUSE(mbs_tree_set_joint_spring(&tree, 0, 1, -1, 0, 0), MBS_ERR_INVALID_STIFFNESS_DAMPING);
+    REFUSE(mbs_tree_set_joint_spring(&tree, 0, NAN, 1, 0, 0), MBS_ERR_NOT_FINITE);
+
+    /* Vectors: NULL, lengths, NaN/inf. */
+    POISON(out);
+    POISON(m);
+    REFUSE(mbs_tree_aba(&tree, NULL, 2, v, tau, 2, out), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_tree_aba(&tree, q, 2, v, tau, 2, NULL), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_tree_aba(&tree, q, 1, v, tau, 2, out), MBS_ERR_INVALID_COORDINATE);
+    REFUSE(mbs_tree_aba(&tree, q, 2, v, tau, 3, out), MBS_ERR_INVALID_COORDINATE);
+    REFUSE(mbs_tree_aba(&tree, q, 1000, v, tau, 2, out), MBS_ERR_INVALID_COORDINATE);
+    REFUSE(mbs_tree_aba(&tree, qnan, 2, v, tau, 2, out), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_tree_aba(&tree, q, 2, vinf, tau, 2, out), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_tree_aba(&tree, q, 2, v, qnan, 2, out), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_tree_rnea(&tree, q, 2, v, qnan, 2, out), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_tree_bias_forces(&tree, q, 2, v, 1, out), MBS_ERR_INVALID_COORDINATE);
+    REFUSE(mbs_tree_mass_matrix(&tree, q, 2, m, 1), MBS_ERR_INVALID_COORDINATE);
+    REFUSE(mbs_tree_mass_matrix(&tree, qnan, 2, m, 2), MBS_ERR_NOT_FINITE);
+    CHECK(UNTOUCHED(out) && UNTOUCHED(m));
+    POISON(r);
+    POISON(p);
+    REFUSE(mbs_tree_link_pose(&tree, q, 2, 2, r, p), MBS_ERR_UNKNOWN_INDEX);
+    REFUSE(mbs_tree_link_pose(&tree, q, 2, 0, NULL, p), MBS_ERR_NULL_POINTER);
+    CHECK(UNTOUCHED(r) && UNTOUCHED(p));
+    POISON(k);
+    POISON(u);
+    REFUSE(mbs_tree_energy(&tree, q, 2, vinf, 2, &k, &u), MBS_ERR_NOT_FINITE);
+    CHECK(UNTOUCHED(k) && UNTOUCHED(u));
+    REFUSE(mbs_tree_set_link_force(&tree, 2, G, G), MBS_ERR_UNKNOWN_INDEX);
+    REFUSE(mbs_tree_set_link_force(&tree, 0, nan3, G), MBS_ERR_NOT_FINITE);
+
+    /* Steps: q and v untouched. */
+    {
+        double qs[2] = {0.3, -0.7}, vs[2] = {1.1, -0.4};
+        uint32_t sub;
+        POISON(sub);
+        REFUSE(mbs_tree_step(&tree, qs, 2, vs, tau, 2, 0.0, MBS_TREE_RUNGE_KUTTA_4, &sub), MBS_ERR_INVALID_TIME_STEP);
+        REFUSE(mbs_tree_step(&tree, qs, 2, vs, tau, 2, NAN, MBS_TREE_RUNGE_KUTTA_4, &sub), MBS_ERR_NOT_FINITE);
+        REFUSE(mbs_tree_step(&tree, qs, 2, vs, tau, 2, 1e-3, 7, &sub), MBS_ERR_INVALID_SETTING);
+        REFUSE(mbs_tree_step(&tree, qs, 2, vs, qnan, 2, 1e-3, 0, &sub), MBS_ERR_NOT_FINITE);
+        vs[0] = 1e9; /* needs more than 64 sub-steps */
+        REFUSE(mbs_tree_step(&tree, qs, 2, vs, tau, 2, 1e-3, 0, &sub), MBS_ERR_INVALID_VELOCITY);
+        CHECK(qs[0] == 0.3 && qs[1] == -0.7 && vs[0] == 1e9 && vs[1] == -0.4 && UNTOUCHED(sub));
+    }
+
+    /* A spherical joint: a zero quaternion; no stiffness on it. */
+    {
+        const double zero_q[4] = {0, 0, 0, 0}, w[3] = {0, 0, 0}, t3[3] = {0, 0, 0};
+        double a3[3];
+        l = bar(MBS_NO_INDEX, 0), l.joint = MBS_JOINT_SPHERICAL;
+        CHECK_STATUS(mbs_tree_init(&tree, G), MBS_OK);
+        CHECK_STATUS(mbs_tree_add_link(&tree, &l, &index), MBS_OK);
+        POISON(a3);
+        REFUSE(mbs_tree_aba(&tree, zero_q, 4, w, t3, 3, a3), MBS_ERR_INVALID_ORIENTATION);
+        CHECK(UNTOUCHED(a3));
+        REFUSE(mbs_tree_set_joint_spring(&tree, 0, 1, 0, 0, 0), MBS_ERR_INVALID_STIFFNESS_DAMPING);
+        CHECK_STATUS(mbs_tree_set_joint_spring(&tree, 0, 0, 0.1, 0, 0), MBS_OK);
+    }
+
+    /* After deinit. */
+    CHECK_STATUS(mbs_tree_deinit(&tree), MBS_OK);
+    REFUSE(mbs_tree_aba(&tree, q, 2, v, tau, 2, out), MBS_ERR_NOT_INITIALIZED);
+    REFUSE(mbs_tree_deinit(&tree), MBS_ERR_NOT_INITIALIZED);
+}
+
+int main(void) {
+    test_dynamics_agree();
+    test_step_and_forces();
+    test_f32_follows_f64();
+    test_refusals();
+    printf("test_tree: %d failures\n", failures);
+    return failures != 0;
+}
