@@ -16,6 +16,10 @@
 #![no_std]
 #![no_main]
 
+// The arm runs on the Cortex-M4F only (`arm_probes`).
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))]
+mod arm;
+mod arm_probes;
 mod double_pendulum;
 mod probe;
 mod semihost;
@@ -59,8 +63,10 @@ const SLIDER_CRANK_TOL_F64: f64 = 1e-9;
 const SLIDER_CRANK_TOL_F32: f64 = 2e-6;
 /// The 3D double pendulum's joint residual (m, -) in f32: its Newton tolerance's.
 const DOUBLE_PENDULUM_TOL_F32: f64 = 1e-5;
-/// The slider-crank runs where its dense solver fits: the Cortex-M4F (the Cortex-M0 board has
-/// 16 KiB of RAM, less than the f64 workspace and step need).
+/// The mechanisms (the slider-crank, the 3D double pendulum, the 6-DOF arm) run on the
+/// Cortex-M4F: the Cortex-M0 board has 16 KiB of RAM, less than the slider-crank's f64 dense
+/// solver needs, and the arm's run (its model and data, 4.5 KiB in f32, with the step's stack)
+/// does not fit beside the other workloads there.
 const SLIDER_CRANK: bool = cfg!(target_abi = "eabihf");
 
 #[entry]
@@ -115,6 +121,7 @@ fn main() -> ! {
         workload::spinning_cylinder::<f32>(CYLINDER_STEPS),
         CYLINDER_TOL,
     );
+    failures += arm_probes::check_run();
     if SLIDER_CRANK {
         failures += check(
             "slider_crank",
@@ -322,31 +329,32 @@ fn stack_steps() -> u32 {
         "f64",
         prepared_cylinder::<f64>(),
         cylinder_step::<f64>,
-    ) + if SLIDER_CRANK {
-        stack_line(
-            "slider_crank_step",
-            "f32",
-            prepared_slider_crank::<f32>(),
-            slider_crank_step::<f32>,
-        ) + stack_line(
-            "slider_crank_step",
-            "f64",
-            prepared_slider_crank::<f64>(),
-            slider_crank_step::<f64>,
-        ) + stack_line(
-            "slider_crank_system_step",
-            "f32",
-            prepared_slider_crank_system::<f32>(),
-            slider_crank_system_step::<f32>,
-        ) + stack_line(
-            "double_pendulum_step",
-            "f32",
-            prepared_double_pendulum::<f32>(),
-            double_pendulum_step::<f32>,
-        )
-    } else {
-        0
-    }
+    ) + arm_probes::stack_lines()
+        + if SLIDER_CRANK {
+            stack_line(
+                "slider_crank_step",
+                "f32",
+                prepared_slider_crank::<f32>(),
+                slider_crank_step::<f32>,
+            ) + stack_line(
+                "slider_crank_step",
+                "f64",
+                prepared_slider_crank::<f64>(),
+                slider_crank_step::<f64>,
+            ) + stack_line(
+                "slider_crank_system_step",
+                "f32",
+                prepared_slider_crank_system::<f32>(),
+                slider_crank_system_step::<f32>,
+            ) + stack_line(
+                "double_pendulum_step",
+                "f32",
+                prepared_double_pendulum::<f32>(),
+                double_pendulum_step::<f32>,
+            )
+        } else {
+            0
+        }
 }
 
 /// RAM of the state and model types (bytes, this target's layout).
@@ -372,6 +380,7 @@ fn ram() {
     line::<MiniMassPoint<f64>>("mass_point_system(node+body+integrator+state)", "f64");
     system_ram::<f32>("f32");
     system_ram::<f64>("f64");
+    arm_probes::ram();
 }
 
 /// RAM of a core `System` on the target: what one slot of each capacity costs (a node slot
@@ -416,7 +425,7 @@ fn count() {
     hprintln!(
         "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64{}",
         if SLIDER_CRANK {
-            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32"
+            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32,arm_aba/f32,arm_rnea/f32,arm_euler_step/f32"
         } else {
             ""
         }
@@ -458,6 +467,7 @@ fn count() {
         };
         probe::counted(double_pendulum_step::<f32>, &mut d32);
         ok &= d32.ok;
+        ok &= arm_probes::counted();
     }
     if !ok {
         hprintln!("count FAIL (a step failed)");

@@ -26,6 +26,7 @@
 //! component after every step, and the error against the closed form. Only `mbs_core`,
 //! `nalgebra`, `libm` and `core` are used here (no std, no allocation).
 
+use crate::arm;
 use crate::double_pendulum;
 use crate::slider_crank::{add_to_system, start_coordinates, SliderCrank, A0, A1};
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
@@ -44,6 +45,7 @@ use mbs_core::system::{
     AlphaSettings, ConstraintIndex, Coupling, FirmwareConstrainedSystem, NoSink, NodeIndex,
     NodeState, System, SystemSettings,
 };
+use mbs_core::tree::{KinematicTree, TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::OutputVariableType;
 use mbs_core::{Error, Real, Result};
 use nalgebra::{Vector2, Vector3};
@@ -675,6 +677,167 @@ pub fn double_pendulum<T: Real>(steps: u32) -> Outcome {
     Outcome {
         steps,
         value,
+        hash: h,
+        error,
+    }
+}
+
+/// Steps of the 6-DOF arm workload.
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))] // the arm runs on the Cortex-M4F
+pub const ARM_STEPS: u32 = 500;
+/// Its step (s).
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))] // the arm runs on the Cortex-M4F
+pub const ARM_DT: f64 = 1e-3;
+
+/// The arm's tree and data: 6 links, 6 coordinates.
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))] // the arm runs on the Cortex-M4F
+pub type ArmTree<T> = KinematicTree<T, 6, 6>;
+/// The data of [`ArmTree`].
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))] // the arm runs on the Cortex-M4F
+pub type ArmData<T> = TreeData<T, 6, 6>;
+
+/// The 6-DOF arm of [`arm`] in joint coordinates, from its start state (`Q0`, `V0`): the
+/// calls a robot controller makes on the chip (inverse dynamics, forward dynamics) and the
+/// plant's time step.
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))] // the arm runs on the Cortex-M4F
+pub struct ArmRun<T: Real> {
+    /// The model.
+    pub tree: ArmTree<T>,
+    /// Its data.
+    pub data: ArmData<T>,
+    /// Joint angles (rad).
+    pub q: [T; 6],
+    /// Joint rates (rad/s).
+    pub v: [T; 6],
+    /// Joint torques (N m): the gravity compensation at the start, held.
+    pub tau: [T; 6],
+    /// The last accelerations of [`Self::aba`] or torques of [`Self::rnea`].
+    pub out: [T; 6],
+}
+
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))] // the arm runs on the Cortex-M4F
+impl<T: Real> ArmRun<T> {
+    /// The arm at its start, holding its start torques.
+    pub fn new() -> Result<Self> {
+        let tree = arm::build::<T, 6, 6>()?;
+        let mut data = ArmData::new();
+        let q = arm::Q0.map(T::c);
+        let mut tau = [T::zero(); 6];
+        tree.bias_forces(&mut data, &q, &[T::zero(); 6], &mut tau)?;
+        Ok(Self {
+            tree,
+            data,
+            q,
+            v: arm::V0.map(T::c),
+            tau,
+            out: [T::zero(); 6],
+        })
+    }
+
+    /// Forward dynamics at the state (ABA) into `out`.
+    pub fn aba(&mut self) -> Result<()> {
+        let Self {
+            tree,
+            data,
+            q,
+            v,
+            tau,
+            out,
+        } = self;
+        tree.aba(data, q, v, tau, out)
+    }
+
+    /// Inverse dynamics at the state of the accelerations in `out` (RNEA) into `out`.
+    pub fn rnea(&mut self) -> Result<()> {
+        let Self {
+            tree,
+            data,
+            q,
+            v,
+            out,
+            ..
+        } = self;
+        let acc = *out;
+        tree.rnea(data, q, v, &acc, out)
+    }
+
+    /// One semi-implicit Euler step of `ARM_DT` (ABA once).
+    pub fn euler_step(&mut self) -> Result<()> {
+        let Self {
+            tree,
+            data,
+            q,
+            v,
+            tau,
+            ..
+        } = self;
+        tree.step(data, q, v, tau, T::c(ARM_DT), &TreeStepSettings::default())
+            .map(|_| ())
+    }
+
+    /// One classical Runge-Kutta step of `ARM_DT` (ABA four times).
+    pub fn rk4_step(&mut self) -> Result<()> {
+        let Self {
+            tree,
+            data,
+            q,
+            v,
+            tau,
+            ..
+        } = self;
+        let s = TreeStepSettings::with_scheme(TreeScheme::RungeKutta4);
+        tree.step(data, q, v, tau, T::c(ARM_DT), &s).map(|_| ())
+    }
+
+    /// Kinetic plus potential energy (J), less the work of the held torques from `q0`: constant
+    /// along the exact motion.
+    pub fn energy(&mut self, q0: &[T; 6]) -> Result<f64> {
+        let Self {
+            tree,
+            data,
+            q,
+            v,
+            tau,
+            ..
+        } = self;
+        tree.forward_kinematics(data, q, Some(v))?;
+        let mut e = (tree.kinetic_energy(data) + tree.potential_energy(data, q)).to_f64();
+        for k in 0..6 {
+            e -= (tau[k] * (q[k] - q0[k])).to_f64();
+        }
+        Ok(e)
+    }
+}
+
+/// The arm for `steps` RK4 steps under its start torques (the gravity compensation of the
+/// start pose: the arm swings from its start rates): the hash of `q` and `v` after every step,
+/// and the error the largest relative change of the energy (less the torques' work), which the
+/// exact motion keeps.
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))] // the arm runs on the Cortex-M4F
+pub fn arm<T: Real>(steps: u32) -> Outcome {
+    let Ok(mut run) = ArmRun::<T>::new() else {
+        return Outcome::failed(0, FNV_OFFSET);
+    };
+    let q0 = run.q;
+    let Ok(e0) = run.energy(&q0) else {
+        return Outcome::failed(0, FNV_OFFSET);
+    };
+    let mut h = FNV_OFFSET;
+    let mut error = 0.0f64;
+    for k in 0..steps {
+        if run.rk4_step().is_err() {
+            return Outcome::failed(k, h);
+        }
+        h = hash_all(h, &run.q);
+        h = hash_all(h, &run.v);
+        match run.energy(&q0) {
+            Ok(e) => error = worse(error, libm::fabs(e - e0) / libm::fabs(e0)),
+            Err(_) => return Outcome::failed(k, h),
+        }
+    }
+    Outcome {
+        steps,
+        value: run.q[0].to_f64(),
         hash: h,
         error,
     }
