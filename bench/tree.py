@@ -129,6 +129,8 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows = []
+    # Warm-up: one timed run of each binary first (the first process on an idle core ran slow).
+    subprocess.run([args.mbs_bin, "--model", "arm", "--repeats", str(args.repeats)], check=True, capture_output=True)
     print("values (largest relative difference over 20 seeded states):")
     for name in MODELS:
         text = subprocess.run([args.mbs_bin, "--model", name, "--dump"], check=True, capture_output=True, text=True).stdout
@@ -142,6 +144,8 @@ def main():
         w = check(args.mbs_bin, name, gravity, links, mjcf(gravity, links, "Euler"))
         print(f"  {name:9s} " + "  ".join(f"{k} {v:.1e}" for k, v in w.items()))
         mbs = json.loads(subprocess.run([args.mbs_bin, "--model", name, "--repeats", str(args.repeats)], check=True, capture_output=True, text=True).stdout)
+        if name == MODELS[0]:
+            subprocess.run([args.peers_bin, stem + ".txt", stem + "_Euler.xml", stem + "_RK4.xml", str(args.repeats)], check=True, capture_output=True)
         peers = json.loads(subprocess.run([args.peers_bin, stem + ".txt", stem + "_Euler.xml", stem + "_RK4.xml", str(args.repeats)], check=True, capture_output=True, text=True).stdout)
         rows.append((name, mbs, peers, w))
     print("\nns per call (min over repeats; mbs Rust, Pinocchio C++, MuJoCo C):")
