@@ -15,12 +15,14 @@
 //! | `crba` | the mass matrix: composite rigid bodies, and its tree-sparse `L^T D L` (ch. 6) |
 //! | `aba` | forward dynamics: articulated bodies, `O(links)` (ch. 7) |
 //! | [`step`] | time steps: semi-implicit Euler (damping implicit) and Runge-Kutta 4 |
+//! | [`loops`] | closed loops: a link point held on another link's (or the world's) point; constrained accelerations, projection, steps |
 //!
 //! A user builds a [`KinematicTree`] once, keeps a [`TreeData`] beside it, and calls
 //! `rnea`/`crba`/`aba`/`step` with the joint vectors `q`, `v`, `tau` as slices.
 
 pub mod data;
 pub mod joint;
+pub mod loops;
 pub mod model;
 pub mod spatial;
 pub mod step;
@@ -32,6 +34,7 @@ mod rnea;
 
 pub use data::TreeData;
 pub use joint::Joint;
+pub use loops::{LoopClosure, LoopSettings, LoopWork};
 pub use model::{JointSpring, KinematicTree, Link};
 pub use spatial::{ArticulatedInertia, Force, Motion, RigidInertia, Transform};
 pub use step::{TreeScheme, TreeStepReport, TreeStepSettings};

@@ -114,7 +114,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     }
 
     /// The rotation guard: `ceil(max |w_joint| h / theta)` sub-steps, at least 1.
-    fn substeps(&self, v: &[T], h: T, theta: T, max: u32) -> Result<u32> {
+    pub(crate) fn substeps(&self, v: &[T], h: T, theta: T, max: u32) -> Result<u32> {
         let mut rate = T::zero();
         for l in self.links.iter() {
             if let Some(r) = l.joint.rotation_rate(&v[l.v_index..]) {
