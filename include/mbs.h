@@ -186,23 +186,23 @@
 /**
  * Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
  */
-#define MBS_TREE_WORDS 10473
+#define MBS_TREE_WORDS 10089
 
 /**
  * Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
  * compile time).
  */
-#define MBS_TREE_SIZE 83784
+#define MBS_TREE_SIZE 80712
 
 /**
  * Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
  */
-#define MBS_TREE_F32_WORDS 5327
+#define MBS_TREE_F32_WORDS 5135
 
 /**
  * Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
  */
-#define MBS_TREE_F32_SIZE 42616
+#define MBS_TREE_F32_SIZE 41080
 
 /**
  * Alignment the tree storages need (bytes).

@@ -10,7 +10,7 @@
 use super::data::{TreeData, Workspace};
 use super::model::KinematicTree;
 use super::spatial::{ArticulatedInertia, Force, Motion, RigidInertia};
-use crate::{Param, Real, Result};
+use crate::{Real, Result};
 
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// Forward dynamics: the accelerations `q_tt = M(q)^-1 (tau - b(q, v))` (length `nv`) of
@@ -27,9 +27,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         tau: &[T],
         q_tt: &mut [T],
     ) -> Result<()> {
-        self.check_state(q, Some(v))?;
-        self.check_forces(tau, Param::Torque)?;
-        self.check_output(q_tt)?;
+        self.check_forward(q, v, tau, q_tt)?;
         self.aba_core(&mut data.work, q, v, tau, T::zero(), q_tt);
         Ok(())
     }

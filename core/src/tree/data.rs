@@ -20,8 +20,6 @@ pub struct TreeData<T, const L: usize, const D: usize> {
     pub(crate) has_mass_matrix: bool,
     /// ... and `factor` its factors.
     pub(crate) has_factor: bool,
-    /// Scratch vectors of the time steps (stage coordinates, rates, sums).
-    pub(crate) scratch: [[T; D]; 8],
 }
 
 /// The per-link quantities of the recursions.
@@ -84,7 +82,6 @@ impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
             factor: [[z; D]; D],
             has_mass_matrix: false,
             has_factor: false,
-            scratch: [[z; D]; 8],
         }
     }
 

@@ -23,7 +23,7 @@
 use super::data::TreeData;
 use super::model::KinematicTree;
 use super::spatial::Motion;
-use super::step::{TreeScheme, TreeStepReport, TreeStepSettings};
+use super::step::{StepModel, TreeStepReport, TreeStepSettings};
 use crate::math::dense::solve_in_place;
 use crate::{Error, Param, Real, Result};
 use nalgebra::Vector3;
@@ -232,13 +232,24 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         }
     }
 
-    /// `Y = M^-1 J^T` and `S = J Y` with the factors of the current mass matrix in `data`;
-    /// `SingularMatrix` if `S` is (redundant or contradictory loop rows).
+    /// The mass matrix at `q` (plus `h_damping` times the joint damping on its diagonal, the
+    /// matrix of the implicit damping) factored, `Y = M^-1 J^T` and `S = J Y` for the rows in
+    /// `w`; `SingularMatrix` if `M` is (the loop matrix's singularity shows in the solve).
     fn loop_schur<const R: usize>(
         &self,
-        data: &TreeData<T, L, D>,
+        data: &mut TreeData<T, L, D>,
         w: &mut LoopWork<T, D, R>,
+        q: &[T],
+        h_damping: T,
     ) -> Result<[[T; R]; R]> {
+        self.crba_core(data, q);
+        for l in self.links.iter() {
+            for k in 0..l.joint.nv() {
+                data.mass_matrix[l.v_index + k][l.v_index + k] += h_damping * l.spring.damping;
+            }
+        }
+        data.has_mass_matrix = true;
+        self.factor_mass_matrix(data)?;
         let n = self.nv;
         for k in 0..w.rows {
             let mut col = w.j[k];
@@ -275,9 +286,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         tau: &[T],
         q_tt: &mut [T],
     ) -> Result<()> {
-        self.check_state(q, Some(v))?;
-        self.check_forces(tau, Param::Torque)?;
-        self.check_output(q_tt)?;
+        self.check_forward(q, v, tau, q_tt)?;
         self.check_loops::<R>(loops)?;
         let mut out = [T::zero(); D];
         self.loop_accelerations_core(data, loops, w, q, v, tau, T::zero(), &mut out[..self.nv])?;
@@ -300,16 +309,9 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     ) -> Result<()> {
         let n = self.nv;
         self.aba_core(&mut data.work, q, v, tau, h_damping, q_tt);
-        self.crba_core(data, q);
-        for l in self.links.iter() {
-            for k in 0..l.joint.nv() {
-                data.mass_matrix[l.v_index + k][l.v_index + k] += h_damping * l.spring.damping;
-            }
-        }
-        data.has_mass_matrix = true;
-        self.factor_mass_matrix(data)?;
         self.sweep(&mut data.work, q, Some(v));
         self.loop_rows(data, loops, w);
+        let mut s = self.loop_schur(data, w, q, h_damping)?;
         let mut rhs = [T::zero(); R];
         self.loop_bias(data, loops, v, &mut rhs);
         for a in 0..w.rows {
@@ -319,7 +321,6 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             }
             rhs[a] = -(rhs[a] + jq);
         }
-        let mut s = self.loop_schur(data, w)?;
         solve_in_place(&mut s, &mut rhs, w.rows).ok_or(Error::SingularMatrix)?;
         for k in 0..n {
             for a in 0..w.rows {
@@ -390,10 +391,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 return Err(Error::NewtonNotConverged);
             }
             it += 1;
-            self.crba_core(data, q);
-            data.has_mass_matrix = true;
-            self.factor_mass_matrix(data)?;
-            let mut s = self.loop_schur(data, w)?;
+            let mut s = self.loop_schur(data, w, q, T::zero())?;
             let mut x = w.c;
             solve_in_place(&mut s, &mut x, w.rows).ok_or(Error::SingularMatrix)?;
             let mut dq = [T::zero(); D];
@@ -407,12 +405,8 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                     .integrate(&mut q[l.q_index..], &dq[l.v_index..], T::one());
             }
         }
-        // Velocities: J and Y at the projected q (the last evaluation's rows are current; Y
-        // needs the mass matrix there).
-        self.crba_core(data, q);
-        data.has_mass_matrix = true;
-        self.factor_mass_matrix(data)?;
-        let mut s = self.loop_schur(data, w)?;
+        // Velocities: J and Y at the projected q (the last evaluation's rows are current).
+        let mut s = self.loop_schur(data, w, q, T::zero())?;
         let mut jv = [T::zero(); R];
         for a in 0..w.rows {
             for k in 0..n {
@@ -431,17 +425,17 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
 
     /// One step of the tree with its loops closed: the scheme of `settings` on the
     /// constrained accelerations ([`Self::loop_accelerations`]; semi-implicit Euler with the
-    /// damping linearly implicit, or RK4), then [`Self::project_loops`]. The rotation guard
-    /// and its sub-steps as in [`Self::step`].
+    /// damping linearly implicit, or RK4), each (sub-)step followed by [`Self::project_loops`].
+    /// The rotation guard and its sub-steps as in [`Self::step`].
     ///
-    /// Errors (`q`, `v` unchanged): those of [`Self::step`], of the loops, `SingularMatrix`,
-    /// `NewtonNotConverged`.
+    /// Errors (`q`, `v` unchanged): those of [`Self::step`], of the loops, `OutOfRange(Setting)`
+    /// for a tolerance that is not positive, `SingularMatrix`, `NewtonNotConverged`.
     #[allow(clippy::too_many_arguments)]
     pub fn step_closed<const R: usize>(
         &self,
         data: &mut TreeData<T, L, D>,
         loops: &[LoopClosure<T>],
-        w: &mut LoopWork<T, D, R>,
+        work: &mut LoopWork<T, D, R>,
         q: &mut [T],
         v: &mut [T],
         tau: &[T],
@@ -449,112 +443,51 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         settings: &TreeStepSettings<T>,
         loop_settings: &LoopSettings<T>,
     ) -> Result<TreeStepReport> {
-        self.check_state(q, Some(v))?;
-        self.check_forces(tau, Param::Torque)?;
         self.check_loops::<R>(loops)?;
-        crate::error::finite(h, Param::TimeStep)?;
-        if !(h > T::zero()) {
-            return Err(Error::OutOfRange(Param::TimeStep));
-        }
-        let theta = crate::error::finite(settings.max_rotation_per_step, Param::Setting)?;
-        if !(theta > T::zero()) || !(loop_settings.tolerance > T::zero()) {
+        if !(loop_settings.tolerance > T::zero()) {
             return Err(Error::OutOfRange(Param::Setting));
         }
-        let subs = self.substeps(v, h, theta, settings.max_substeps)?;
-        let hs = h / T::of_u32(subs);
-        let (nq, nv) = (self.nq, self.nv);
-        let (mut qs, mut vs) = ([T::zero(); D], [T::zero(); D]);
-        qs[..nq].copy_from_slice(q);
-        vs[..nv].copy_from_slice(v);
-        for _ in 0..subs {
-            let (qn, vn) = (&mut qs[..nq], &mut vs[..nv]);
-            match settings.scheme {
-                TreeScheme::SemiImplicitEuler => {
-                    let mut acc = [T::zero(); D];
-                    self.loop_accelerations_core(data, loops, w, qn, vn, tau, hs, &mut acc[..nv])?;
-                    for k in 0..nv {
-                        vn[k] += hs * acc[k];
-                    }
-                    for l in self.links.iter() {
-                        l.joint
-                            .integrate(&mut qn[l.q_index..], &vn[l.v_index..], hs);
-                    }
-                }
-                TreeScheme::RungeKutta4 => self.rk4_closed(data, loops, w, qn, vn, tau, hs)?,
-            }
-            self.project_core(data, loops, w, qn, vn, loop_settings)?;
-        }
-        if !crate::finite::all_finite_slice(&qs[..nq])
-            || !crate::finite::all_finite_slice(&vs[..nv])
-        {
-            return Err(Error::NonFiniteState);
-        }
-        q.copy_from_slice(&qs[..nq]);
-        v.copy_from_slice(&vs[..nv]);
-        Ok(TreeStepReport { substeps: subs })
+        let mut model = Closed {
+            loops,
+            work,
+            settings: loop_settings,
+        };
+        self.step_with(data, q, v, tau, h, settings, &mut model)
+    }
+}
+
+/// A tree with closed loops for the step driver: the constrained accelerations, and the
+/// projection after each (sub-)step.
+struct Closed<'a, T, const D: usize, const R: usize> {
+    loops: &'a [LoopClosure<T>],
+    work: &'a mut LoopWork<T, D, R>,
+    settings: &'a LoopSettings<T>,
+}
+
+impl<T: Real, const L: usize, const D: usize, const R: usize> StepModel<T, L, D>
+    for Closed<'_, T, D, R>
+{
+    fn accelerations(
+        &mut self,
+        tree: &KinematicTree<T, L, D>,
+        data: &mut TreeData<T, L, D>,
+        q: &[T],
+        v: &[T],
+        tau: &[T],
+        h_damping: T,
+        q_tt: &mut [T],
+    ) -> Result<()> {
+        tree.loop_accelerations_core(data, self.loops, self.work, q, v, tau, h_damping, q_tt)
     }
 
-    /// The classical Runge-Kutta step on the constrained accelerations.
-    #[allow(clippy::too_many_arguments)]
-    fn rk4_closed<const R: usize>(
-        &self,
+    fn after_step(
+        &mut self,
+        tree: &KinematicTree<T, L, D>,
         data: &mut TreeData<T, L, D>,
-        loops: &[LoopClosure<T>],
-        w: &mut LoopWork<T, D, R>,
         q: &mut [T],
         v: &mut [T],
-        tau: &[T],
-        h: T,
     ) -> Result<()> {
-        let (nq, nv) = (self.nq, self.nv);
-        let (mut qi, mut vi) = ([T::zero(); D], [T::zero(); D]);
-        let (mut dq, mut dv) = ([T::zero(); D], [T::zero(); D]);
-        let (mut sq, mut sv) = ([T::zero(); D], [T::zero(); D]);
-        qi[..nq].copy_from_slice(q);
-        vi[..nv].copy_from_slice(v);
-        let weights = [T::one(), T::c(2.0), T::c(2.0), T::one()];
-        let offsets = [T::c(0.5), T::c(0.5), T::one()];
-        for stage in 0..4 {
-            for l in self.links.iter() {
-                l.joint
-                    .position_rate(&qi[l.q_index..], &vi[l.v_index..], &mut dq[l.q_index..]);
-            }
-            self.loop_accelerations_core(
-                data,
-                loops,
-                w,
-                &qi[..nq],
-                &vi[..nv],
-                tau,
-                T::zero(),
-                &mut dv[..nv],
-            )?;
-            for k in 0..nq {
-                sq[k] += weights[stage] * dq[k];
-            }
-            for k in 0..nv {
-                sv[k] += weights[stage] * dv[k];
-            }
-            if stage < 3 {
-                let c = offsets[stage] * h;
-                for k in 0..nq {
-                    qi[k] = q[k] + c * dq[k];
-                }
-                for k in 0..nv {
-                    vi[k] = v[k] + c * dv[k];
-                }
-            }
-        }
-        let c = h / T::c(6.0);
-        for k in 0..nq {
-            q[k] += c * sq[k];
-        }
-        for k in 0..nv {
-            v[k] += c * sv[k];
-        }
-        for l in self.links.iter() {
-            l.joint.normalize(&mut q[l.q_index..]);
-        }
-        Ok(())
+        tree.project_core(data, self.loops, self.work, q, v, self.settings)
+            .map(|_| ())
     }
 }

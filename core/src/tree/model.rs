@@ -285,6 +285,14 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         Ok(())
     }
 
+    /// The checks of a forward-dynamics call: the state, the joint forces (`NotFinite(Torque)`)
+    /// and the output's length.
+    pub(crate) fn check_forward(&self, q: &[T], v: &[T], tau: &[T], q_tt: &[T]) -> Result<()> {
+        self.check_state(q, Some(v))?;
+        self.check_forces(tau, Param::Torque)?;
+        self.check_output(q_tt)
+    }
+
     /// Checks an output vector's length: `nv` (`OutOfRange(Coordinate)`).
     pub(crate) fn check_output(&self, out: &[T]) -> Result<()> {
         if out.len() != self.nv {

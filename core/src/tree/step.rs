@@ -3,9 +3,9 @@
 //! accelerations, with the joint forces held over the step (a controller's zero-order hold).
 
 // `!(x > 0)` is meant: NaN must fail these checks.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
 
-use super::data::{TreeData, Workspace};
+use super::data::TreeData;
 use super::model::KinematicTree;
 use crate::{Error, Param, Real, Result};
 
@@ -62,6 +62,54 @@ pub struct TreeStepReport {
     pub substeps: u32,
 }
 
+/// What a step integrates: the accelerations at a state (with the damping taken linearly
+/// implicit over `h_damping`, zero for none) and what follows each (sub-)step. The open tree's
+/// is ABA; a tree with closed loops adds its loop forces and a projection (`loops.rs`).
+pub(crate) trait StepModel<T: Real, const L: usize, const D: usize> {
+    /// `q_tt` at `q`, `v` under `tau`.
+    #[allow(clippy::too_many_arguments)]
+    fn accelerations(
+        &mut self,
+        tree: &KinematicTree<T, L, D>,
+        data: &mut TreeData<T, L, D>,
+        q: &[T],
+        v: &[T],
+        tau: &[T],
+        h_damping: T,
+        q_tt: &mut [T],
+    ) -> Result<()>;
+
+    /// Runs after each (sub-)step on its result.
+    fn after_step(
+        &mut self,
+        _tree: &KinematicTree<T, L, D>,
+        _data: &mut TreeData<T, L, D>,
+        _q: &mut [T],
+        _v: &mut [T],
+    ) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The open tree: ABA.
+struct Open;
+
+impl<T: Real, const L: usize, const D: usize> StepModel<T, L, D> for Open {
+    fn accelerations(
+        &mut self,
+        tree: &KinematicTree<T, L, D>,
+        data: &mut TreeData<T, L, D>,
+        q: &[T],
+        v: &[T],
+        tau: &[T],
+        h_damping: T,
+        q_tt: &mut [T],
+    ) -> Result<()> {
+        tree.aba_core(&mut data.work, q, v, tau, h_damping, q_tt);
+        Ok(())
+    }
+}
+
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// Advances `q`, `v` by one step of `h` (s) under the joint forces `tau` (held over the
     /// step), gravity, the joint spring-dampers and the applied wrenches in `data`.
@@ -80,6 +128,23 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         h: T,
         settings: &TreeStepSettings<T>,
     ) -> Result<TreeStepReport> {
+        self.step_with(data, q, v, tau, h, settings, &mut Open)
+    }
+
+    /// The one step driver: checks, the rotation guard's sub-steps of the scheme on `model`'s
+    /// accelerations, each followed by `model.after_step`, on copies of `q` and `v` that are
+    /// written back only when finite.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn step_with<M: StepModel<T, L, D>>(
+        &self,
+        data: &mut TreeData<T, L, D>,
+        q: &mut [T],
+        v: &mut [T],
+        tau: &[T],
+        h: T,
+        settings: &TreeStepSettings<T>,
+        model: &mut M,
+    ) -> Result<TreeStepReport> {
         self.check_state(q, Some(v))?;
         self.check_forces(tau, Param::Torque)?;
         crate::error::finite(h, Param::TimeStep)?;
@@ -93,17 +158,18 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         let n = self.substeps(v, h, theta, settings.max_substeps)?;
         let hs = h / T::of_u32(n);
         let (nq, nv) = (self.nq, self.nv);
-        // Work on copies; write back only a finite result.
-        let TreeData { work, scratch, .. } = data;
-        let [qs, vs, rest @ ..] = scratch;
+        let (mut qs, mut vs) = ([T::zero(); D], [T::zero(); D]);
         let (qs, vs) = (&mut qs[..nq], &mut vs[..nv]);
         qs.copy_from_slice(q);
         vs.copy_from_slice(v);
         for _ in 0..n {
             match settings.scheme {
-                TreeScheme::SemiImplicitEuler => self.euler_substep(work, qs, vs, tau, hs, rest),
-                TreeScheme::RungeKutta4 => self.rk4_substep(work, qs, vs, tau, hs, rest),
+                TreeScheme::SemiImplicitEuler => {
+                    self.euler_substep(data, model, qs, vs, tau, hs)?
+                }
+                TreeScheme::RungeKutta4 => self.rk4_substep(data, model, qs, vs, tau, hs)?,
             }
+            model.after_step(self, data, qs, vs)?;
         }
         if !crate::finite::all_finite_slice(qs) || !crate::finite::all_finite_slice(vs) {
             return Err(Error::NonFiniteState);
@@ -114,7 +180,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     }
 
     /// The rotation guard: `ceil(max |w_joint| h / theta)` sub-steps, at least 1.
-    pub(crate) fn substeps(&self, v: &[T], h: T, theta: T, max: u32) -> Result<u32> {
+    fn substeps(&self, v: &[T], h: T, theta: T, max: u32) -> Result<u32> {
         let mut rate = T::zero();
         for l in self.links.iter() {
             if let Some(r) = l.joint.rotation_rate(&v[l.v_index..]) {
@@ -132,60 +198,61 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         Ok(if T::of_u32(n) < ratio { n + 1 } else { n })
     }
 
-    /// One semi-implicit Euler step with the damping implicit (`rest[0]` holds `q_tt`).
-    fn euler_substep(
+    /// One semi-implicit Euler step, the damping linearly implicit.
+    fn euler_substep<M: StepModel<T, L, D>>(
         &self,
-        work: &mut Workspace<T, L, D>,
+        data: &mut TreeData<T, L, D>,
+        model: &mut M,
         q: &mut [T],
         v: &mut [T],
         tau: &[T],
         h: T,
-        rest: &mut [[T; D]],
-    ) {
-        let acc = &mut rest[0][..self.nv];
-        self.aba_core(work, q, v, tau, h, acc);
+    ) -> Result<()> {
+        let mut acc = [T::zero(); D];
+        let acc = &mut acc[..self.nv];
+        model.accelerations(self, data, q, v, tau, h, acc)?;
         for (vk, ak) in v.iter_mut().zip(acc.iter()) {
             *vk += h * *ak;
         }
         for l in self.links.iter() {
             l.joint.integrate(&mut q[l.q_index..], &v[l.v_index..], h);
         }
+        Ok(())
     }
 
     /// One classical Runge-Kutta step: stages `k_i = (G(q_i) v_i, q_tt(q_i, v_i))`,
-    /// `y+ = y + h/6 (k1 + 2 k2 + 2 k3 + k4)`. `rest`: stage `q`, stage `v`, rate of `q`, rate of
-    /// `v` (the accelerations), and the sums of the weighted rates.
-    fn rk4_substep(
+    /// `y+ = y + h/6 (k1 + 2 k2 + 2 k3 + k4)`, quaternions renormalized at the end.
+    fn rk4_substep<M: StepModel<T, L, D>>(
         &self,
-        work: &mut Workspace<T, L, D>,
+        data: &mut TreeData<T, L, D>,
+        model: &mut M,
         q: &mut [T],
         v: &mut [T],
         tau: &[T],
         h: T,
-        rest: &mut [[T; D]],
-    ) {
+    ) -> Result<()> {
         let (nq, nv) = (self.nq, self.nv);
-        let [qi, vi, dq, dv, sq, sv] = rest else {
-            return;
-        };
-        let (qi, vi) = (&mut qi[..nq], &mut vi[..nv]);
-        let (dq, dv) = (&mut dq[..nq], &mut dv[..nv]);
-        let (sq, sv) = (&mut sq[..nq], &mut sv[..nv]);
-        sq.iter_mut()
-            .chain(sv.iter_mut())
-            .for_each(|x| *x = T::zero());
-        qi.copy_from_slice(q);
-        vi.copy_from_slice(v);
-        let half = T::c(0.5);
+        let z = [T::zero(); D];
+        // Stage state, its rates, and the sums of the weighted rates.
+        let (mut qi, mut vi, mut dq, mut dv, mut sq, mut sv) = (z, z, z, z, z, z);
+        qi[..nq].copy_from_slice(q);
+        vi[..nv].copy_from_slice(v);
         let weights = [T::one(), T::c(2.0), T::c(2.0), T::one()];
-        let offsets = [half, half, T::one()];
+        let offsets = [T::c(0.5), T::c(0.5), T::one()];
         for stage in 0..4 {
-            // Rates at (qi, vi).
             for l in self.links.iter() {
                 l.joint
                     .position_rate(&qi[l.q_index..], &vi[l.v_index..], &mut dq[l.q_index..]);
             }
-            self.aba_core(work, qi, vi, tau, T::zero(), dv);
+            model.accelerations(
+                self,
+                data,
+                &qi[..nq],
+                &vi[..nv],
+                tau,
+                T::zero(),
+                &mut dv[..nv],
+            )?;
             for k in 0..nq {
                 sq[k] += weights[stage] * dq[k];
             }
@@ -212,5 +279,6 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         for l in self.links.iter() {
             l.joint.normalize(&mut q[l.q_index..]);
         }
+        Ok(())
     }
 }

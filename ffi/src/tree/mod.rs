@@ -95,14 +95,14 @@ pub(crate) struct Inner<T> {
 }
 
 /// Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
-pub const MBS_TREE_WORDS: usize = 10473;
+pub const MBS_TREE_WORDS: usize = 10089;
 /// Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
 /// compile time).
-pub const MBS_TREE_SIZE: usize = 83784;
+pub const MBS_TREE_SIZE: usize = 80712;
 /// Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
-pub const MBS_TREE_F32_WORDS: usize = 5327;
+pub const MBS_TREE_F32_WORDS: usize = 5135;
 /// Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
-pub const MBS_TREE_F32_SIZE: usize = 42616;
+pub const MBS_TREE_F32_SIZE: usize = 41080;
 /// Alignment the tree storages need (bytes).
 pub const MBS_TREE_ALIGN: usize = 8;
 
