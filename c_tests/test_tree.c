@@ -1,7 +1,7 @@
 /* C tests of the kinematic-tree API (mbs_tree_*, mbs_tree_*_f32): a two-link pendulum's mass
  * matrix, bias forces and accelerations agree with one another (M q_tt + b = tau) and with the
  * closed form of one link; the single-precision twin follows the double one; a step and a
- * link pose; then every refusal: NULL pointers, an uninitialized or misaligned storage, NaN,
+ * link pose; a four-bar closed by a loop follows its closed-form kinematics; then every refusal: NULL pointers, an uninitialized or misaligned storage, NaN,
  * a parent that is not an earlier link, an unknown joint type, a zero axis, a placement that
  * is not a rotation, a mass that is not positive, an inertia that is not positive definite,
  * a full capacity, lengths that are not the tree's, a zero quaternion, a bad time step or
@@ -254,8 +254,85 @@ static void test_refusals(void) {
     REFUSE(mbs_tree_deinit(&tree), MBS_ERR_NOT_INITIALIZED);
 }
 
+/* A four-bar (crank 0.1 m, coupler 0.4 m, rocker 0.3 m, ground 0.35 m; the chain's third link
+ * tip held on the ground pivot in x and y) stepped through the C API: the rocker follows the
+ * closed form (the two circles' intersection) from the crank angle. */
+static double closed_form_rocker(double t2, double *coupler_rel) {
+    const double A = 0.1, B = 0.4, C = 0.3, D = 0.35;
+    double ax = A * cos(t2), ay = A * sin(t2), dx = D - ax, dy = -ay;
+    double dist = sqrt(dx * dx + dy * dy), along = (B * B - C * C + dist * dist) / (2 * dist);
+    double h = sqrt(B * B - along * along), ux = dx / dist, uy = dy / dist;
+    double bx = ax + along * ux - h * uy, by = ay + along * uy + h * ux;
+    double t3 = atan2(by - ay, bx - ax), t4 = atan2(-by, D - bx);
+    *coupler_rel = t3 - t2;
+    return t4 - t3;
+}
+
+static double wrapped(double x) { return atan2(sin(x), cos(x)); }
+
+static void test_four_bar_loop(void) {
+    const double len[3] = {0.1, 0.4, 0.3};
+    double q[3], v[3] = {5, 0, 0}, f[2], rel, worst = 0;
+    uint32_t i, index, rows;
+    mbs_tree_loop lp;
+    CHECK_STATUS(mbs_tree_init(&tree, G), MBS_OK);
+    for (i = 0; i < 3; i++) {
+        mbs_tree_link l = bar(i == 0 ? MBS_NO_INDEX : i - 1, i == 0 ? 0 : len[i - 1]);
+        l.mass = 7800 * 0.02 * 0.02 * len[i];
+        l.com[0] = len[i] / 2;
+        l.inertia[0] = l.mass * 0.0008 / 12, l.inertia[4] = l.inertia[8] = l.mass * len[i] * len[i] / 12;
+        CHECK_STATUS(mbs_tree_add_link(&tree, &l, &index), MBS_OK);
+    }
+    memset(&lp, 0, sizeof lp);
+    lp.link_a = 2, lp.point_a[0] = 0.3, lp.link_b = MBS_NO_INDEX, lp.point_b[0] = 0.35;
+    lp.axes[0] = lp.axes[1] = 1;
+    /* Refusals first: nothing added. */
+    lp.link_a = 3;
+    REFUSE(mbs_tree_add_loop(&tree, &lp, &index), MBS_ERR_UNKNOWN_INDEX);
+    lp.link_a = 2, lp.axes[2] = 2;
+    REFUSE(mbs_tree_add_loop(&tree, &lp, &index), MBS_ERR_INVALID_ARGUMENT);
+    lp.axes[2] = 0, lp.point_a[1] = NAN;
+    REFUSE(mbs_tree_add_loop(&tree, &lp, &index), MBS_ERR_NOT_FINITE);
+    lp.point_a[1] = 0;
+    memset(lp.axes, 0, sizeof lp.axes);
+    REFUSE(mbs_tree_add_loop(&tree, &lp, &index), MBS_ERR_INVALID_COORDINATE);
+    lp.axes[0] = lp.axes[1] = 1;
+    REFUSE(mbs_tree_add_loop(&tree, &lp, NULL), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_tree_add_loop(&tree, &lp, &index), MBS_OK);
+    CHECK(index == 0);
+    CHECK_STATUS(mbs_tree_loop_forces(&tree, f, 2, &rows), MBS_OK);
+    CHECK(rows == 0);
+    /* A start near the loop, projected onto it. */
+    q[0] = 1.0;
+    q[2] = closed_form_rocker(1.0, &rel) + 0.01;
+    q[1] = rel - 0.01;
+    CHECK_STATUS(mbs_tree_project_loops(&tree, q, 3, v, 3), MBS_OK);
+    for (i = 0; i < 1000; i++) {
+        const double tau[3] = {0, 0, 0};
+        double rocker;
+        CHECK_STATUS(mbs_tree_step(&tree, q, 3, v, tau, 3, 1e-3, MBS_TREE_RUNGE_KUTTA_4, NULL), MBS_OK);
+        rocker = closed_form_rocker(q[0], &rel);
+        worst = fmax(worst, fmax(fabs(wrapped(q[1] - rel)), fabs(wrapped(q[2] - rocker))));
+    }
+    CHECK(worst < 1e-8);
+    CHECK_STATUS(mbs_tree_loop_forces(&tree, f, 2, &rows), MBS_OK);
+    CHECK(rows == 2 && isfinite(f[0]) && isfinite(f[1]));
+    CHECK_STATUS(mbs_tree_loop_forces(&tree, f, 1, &rows), MBS_ERR_INVALID_COORDINATE);
+    /* A redundant row (z of a planar loop) is singular: the step is refused, q and v kept. */
+    lp.axes[2] = 1;
+    CHECK_STATUS(mbs_tree_add_loop(&tree, &lp, &index), MBS_OK);
+    {
+        double q2[3], v2[3];
+        const double tau[3] = {0, 0, 0};
+        memcpy(q2, q, sizeof q), memcpy(v2, v, sizeof v);
+        CHECK_STATUS(mbs_tree_step(&tree, q2, 3, v2, tau, 3, 1e-3, 0, NULL), MBS_ERR_SINGULAR_MATRIX);
+        CHECK(memcmp(q2, q, sizeof q) == 0 && memcmp(v2, v, sizeof v) == 0);
+    }
+}
+
 int main(void) {
     test_dynamics_agree();
+    test_four_bar_loop();
     test_step_and_forces();
     test_f32_follows_f64();
     test_refusals();

@@ -140,6 +140,12 @@
 #define MBS_TREE_MAX_LINKS 32
 
 /**
+ * Capacity of an `mbs_tree`: loop-closure rows (`mbs_tree_add_loop`; a loop has one row per
+ * held axis, at most 3).
+ */
+#define MBS_TREE_MAX_LOOP_ROWS 12
+
+/**
  * Capacity of an `mbs_tree`: position coordinates `nq` (a revolute or prismatic joint has 1,
  * a spherical joint 4, a free joint 7; `nv <= nq`).
  */
@@ -186,23 +192,23 @@
 /**
  * Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
  */
-#define MBS_TREE_WORDS 10089
+#define MBS_TREE_WORDS 11388
 
 /**
  * Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
  * compile time).
  */
-#define MBS_TREE_SIZE 80712
+#define MBS_TREE_SIZE 91104
 
 /**
  * Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
  */
-#define MBS_TREE_F32_WORDS 5135
+#define MBS_TREE_F32_WORDS 5810
 
 /**
  * Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
  */
-#define MBS_TREE_F32_SIZE 41080
+#define MBS_TREE_F32_SIZE 46480
 
 /**
  * Alignment the tree storages need (bytes).
@@ -1716,6 +1722,72 @@ typedef struct mbs_tree_link_of_f32 {
  * A tree link in single precision.
  */
 typedef struct mbs_tree_link_of_f32 mbs_tree_link_f32;
+
+/**
+ * A loop closure, as `mbs_tree_add_loop` takes it: `point_a` of `link_a` held on `point_b` of
+ * `link_b` (or on the world point `point_b` for `MBS_NO_INDEX`) along the world axes whose flag
+ * is 1.
+ */
+typedef struct mbs_tree_loop_of_f64 {
+  /**
+   * The first link.
+   */
+  uint32_t link_a;
+  /**
+   * The point on it (m, link coordinates).
+   */
+  double point_a[3];
+  /**
+   * The second link, or `MBS_NO_INDEX` for the world.
+   */
+  uint32_t link_b;
+  /**
+   * The point on it (m, link coordinates; world coordinates for the world).
+   */
+  double point_b[3];
+  /**
+   * The world axes x, y, z held (0 or 1 each; a planar loop in the x-y plane holds x and y).
+   */
+  mbs_flag axes[3];
+} mbs_tree_loop_of_f64;
+
+/**
+ * A loop closure in double precision.
+ */
+typedef struct mbs_tree_loop_of_f64 mbs_tree_loop;
+
+/**
+ * A loop closure, as `mbs_tree_add_loop` takes it: `point_a` of `link_a` held on `point_b` of
+ * `link_b` (or on the world point `point_b` for `MBS_NO_INDEX`) along the world axes whose flag
+ * is 1.
+ */
+typedef struct mbs_tree_loop_of_f32 {
+  /**
+   * The first link.
+   */
+  uint32_t link_a;
+  /**
+   * The point on it (m, link coordinates).
+   */
+  float point_a[3];
+  /**
+   * The second link, or `MBS_NO_INDEX` for the world.
+   */
+  uint32_t link_b;
+  /**
+   * The point on it (m, link coordinates; world coordinates for the world).
+   */
+  float point_b[3];
+  /**
+   * The world axes x, y, z held (0 or 1 each; a planar loop in the x-y plane holds x and y).
+   */
+  mbs_flag axes[3];
+} mbs_tree_loop_of_f32;
+
+/**
+ * A loop closure in single precision.
+ */
+typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 
 /**
  * Position of the point at the local position (m, world), 3 values.
@@ -4285,7 +4357,9 @@ mbs_status mbs_tree_mass_matrix_f32(struct mbs_tree_f32 *tree,
 
 /**
  * Forward dynamics (the articulated-body algorithm, O(links)): the accelerations
- * `q_tt[0..nv] = M(q)^-1 (tau - b(q, v))` of the joint forces `tau` at the state `q`, `v`.
+ * `q_tt[0..nv] = M(q)^-1 (tau - b(q, v))` of the joint forces `tau` at the state `q`, `v`;
+ * with loops (`mbs_tree_add_loop`), the accelerations with the loops closed (and the loop
+ * forces for `mbs_tree_loop_forces`).
  *
  * Errors (`q_tt` untouched): as `mbs_tree_rnea`.
  *
@@ -4321,9 +4395,11 @@ mbs_status mbs_tree_aba_f32(struct mbs_tree_f32 *tree,
  * forces: `scheme` `MBS_TREE_SEMI_IMPLICIT_EULER` (order 1, the joint damping linearly
  * implicit, ABA once) or `MBS_TREE_RUNGE_KUTTA_4` (order 4, ABA four times). A step whose
  * fastest joint would turn more than 0.5 rad is split into equal sub-steps (at most 64);
- * their number goes to `*substeps` (may be NULL).
+ * their number goes to `*substeps` (may be NULL). With loops (`mbs_tree_add_loop`), the
+ * accelerations close them and each (sub-)step ends by projecting `q` and `v` onto them.
  *
  * Errors (`q`, `v`, `*substeps` untouched): as `mbs_tree_rnea`, and
+ * `MBS_ERR_SINGULAR_MATRIX`, `MBS_ERR_NEWTON_NOT_CONVERGED` (loops), and
  * `MBS_ERR_INVALID_TIME_STEP` (`h <= 0`), `MBS_ERR_INVALID_SETTING` (scheme),
  * `MBS_ERR_INVALID_VELOCITY` (more than 64 sub-steps needed).
  *
@@ -4496,6 +4572,86 @@ mbs_status mbs_tree_clear_link_forces(struct mbs_tree *tree);
  * `tree` is null or an `mbs_tree_f32`.
  */
 mbs_status mbs_tree_clear_link_forces_f32(struct mbs_tree_f32 *tree);
+
+/**
+ * Adds a loop closure (see `mbs_tree_loop`) and writes its index to `*index`. From then on
+ * `mbs_tree_aba` and `mbs_tree_step` close the tree's loops.
+ *
+ * Errors (nothing added, `*index` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (a flag not 0 or
+ * 1), `MBS_ERR_UNKNOWN_INDEX` (a link), `MBS_ERR_INVALID_COORDINATE` (no axis held),
+ * `MBS_ERR_CAPACITY_FULL` (more than `MBS_TREE_MAX_LOOP_ROWS` rows). Redundant loops are
+ * refused by the algorithms (`MBS_ERR_SINGULAR_MATRIX`).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `closure` is null or readable; `index` is null or writable.
+ */
+mbs_status mbs_tree_add_loop(struct mbs_tree *tree, const mbs_tree_loop *closure, uint32_t *index);
+
+/**
+ * `mbs_tree_add_loop` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_add_loop`.
+ */
+mbs_status mbs_tree_add_loop_f32(struct mbs_tree_f32 *tree,
+                                 const mbs_tree_loop_f32 *closure,
+                                 uint32_t *index);
+
+/**
+ * Puts `q[0..nq]` on the loops (Newton, the least change in the metric of the mass matrix,
+ * to 1e-10 m in double, 1e-5 m in single precision) and then `v[0..nv]` on their velocities:
+ * a consistent start.
+ *
+ * Errors (`q`, `v` untouched): as `mbs_tree_rnea`, and `MBS_ERR_SINGULAR_MATRIX` (redundant
+ * loops), `MBS_ERR_NEWTON_NOT_CONVERGED` (no consistent position near `q` in 8 iterations).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `q` is null or `nq` writable doubles; `v` is null or `nv`
+ * writable doubles.
+ */
+mbs_status mbs_tree_project_loops(struct mbs_tree *tree,
+                                  double *q,
+                                  size_t nq,
+                                  double *v,
+                                  size_t nv);
+
+/**
+ * `mbs_tree_project_loops` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_project_loops`, with floats.
+ */
+mbs_status mbs_tree_project_loops_f32(struct mbs_tree_f32 *tree,
+                                      float *q,
+                                      size_t nq,
+                                      float *v,
+                                      size_t nv);
+
+/**
+ * The loop forces of the last `mbs_tree_aba` or `mbs_tree_step` with loops (N, world
+ * coordinates, the force on each loop's `link_a`, one per held axis, loops in order) into
+ * `out[0..rows]`, and their number into `*rows` (0 before any).
+ *
+ * Errors (nothing written): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_COORDINATE` (`n` below the rows).
+ *
+ * # Safety
+ * `tree` is null or an `mbs_tree`; `out` is null or `n` writable doubles; `rows` is null or
+ * writable.
+ */
+mbs_status mbs_tree_loop_forces(struct mbs_tree *tree, double *out, size_t n, uint32_t *rows);
+
+/**
+ * `mbs_tree_loop_forces` in single precision.
+ *
+ * # Safety
+ * As `mbs_tree_loop_forces`, with floats.
+ */
+mbs_status mbs_tree_loop_forces_f32(struct mbs_tree_f32 *tree,
+                                    float *out,
+                                    size_t n,
+                                    uint32_t *rows);
 
 /**
  * The crate version as a static NUL-terminated string, e.g. `"0.1.0"`.

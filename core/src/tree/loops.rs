@@ -118,9 +118,10 @@ impl<T: Real> Default for LoopSettings<T> {
 }
 
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
-    /// Checks the loops: known links (`UnknownIndex`), finite points (`NotFinite(LocalPosition)`),
-    /// at least one row and at most `R` in all (`OutOfRange(Coordinate)`, `CapacityFull`).
-    fn check_loops<const R: usize>(&self, loops: &[LoopClosure<T>]) -> Result<usize> {
+    /// Checks loops for this tree and returns their rows: known links (`UnknownIndex`), finite
+    /// points (`NotFinite(LocalPosition)`), at least one axis each (`OutOfRange(Coordinate)`) and
+    /// at most `R` rows in all (`CapacityFull`).
+    pub fn check_loops<const R: usize>(&self, loops: &[LoopClosure<T>]) -> Result<usize> {
         let mut rows = 0;
         for l in loops {
             let known = |i: usize| i < self.links.len();

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::convert::{finite, finite_result, non_null_out, read, status_of, vec3, FfiResult};
 use crate::status::*;
-use mbs_core::tree::{TreeScheme, TreeStepSettings};
+use mbs_core::tree::{LoopSettings, TreeScheme, TreeStepSettings};
 use mbs_core::Real;
 
 /// The longest vector: `nq` (and `nv <= nq`).
@@ -24,7 +24,7 @@ const C: usize = MBS_TREE_MAX_COORDINATES as usize;
 
 /// A C vector of `n` entries copied in: `MBS_ERR_NULL_POINTER`; `MBS_ERR_INVALID_COORDINATE`
 /// unless `n` is the tree's length `len` (checked before anything is read).
-fn input<T: Real>(p: *const T, n: usize, len: usize) -> FfiResult<[T; C]> {
+pub(crate) fn input<T: Real>(p: *const T, n: usize, len: usize) -> FfiResult<[T; C]> {
     if p.is_null() {
         return Err(MBS_ERR_NULL_POINTER);
     }
@@ -38,7 +38,7 @@ fn input<T: Real>(p: *const T, n: usize, len: usize) -> FfiResult<[T; C]> {
 }
 
 /// Writes `x` to the C array `p` (checked non-null before the work).
-fn output<T: Copy>(p: *mut T, x: &[T]) {
+pub(crate) fn output<T: Copy>(p: *mut T, x: &[T]) {
     // SAFETY: non-null (checked by the caller), the caller's guarantee of `x.len()` writable
     // entries; `x` is a local copy, so the two do not overlap.
     unsafe { core::slice::from_raw_parts_mut(p, x.len()) }.copy_from_slice(x);
@@ -307,9 +307,15 @@ fn aba<S: Storage>(
         let tau = input(tau, nv, t.tree.nv())?;
         out_ok(q_tt, nv, t.tree.nv())?;
         let mut out = [<S::T as Default>::default(); C];
-        let (tr, d) = (&t.tree, &mut t.data);
-        tr.aba(d, &q[..nq], &v[..nv], &tau[..nv], &mut out[..nv])
-            .map_err(status_of)?;
+        let inner = &mut *t;
+        let (tr, d) = (&inner.tree, &mut inner.data);
+        if inner.loops.is_empty() {
+            tr.aba(d, &q[..nq], &v[..nv], &tau[..nv], &mut out[..nv])
+        } else {
+            let (loops, w) = (&inner.loops, &mut inner.loop_work);
+            tr.loop_accelerations(d, loops, w, &q[..nq], &v[..nv], &tau[..nv], &mut out[..nv])
+        }
+        .map_err(status_of)?;
         finite_result(&out[..nv])?;
         output(q_tt, &out[..nv]);
         Ok(MBS_OK)
@@ -317,7 +323,9 @@ fn aba<S: Storage>(
 }
 
 /// Forward dynamics (the articulated-body algorithm, O(links)): the accelerations
-/// `q_tt[0..nv] = M(q)^-1 (tau - b(q, v))` of the joint forces `tau` at the state `q`, `v`.
+/// `q_tt[0..nv] = M(q)^-1 (tau - b(q, v))` of the joint forces `tau` at the state `q`, `v`;
+/// with loops (`mbs_tree_add_loop`), the accelerations with the loops closed (and the loop
+/// forces for `mbs_tree_loop_forces`).
 ///
 /// Errors (`q_tt` untouched): as `mbs_tree_rnea`.
 ///
@@ -377,10 +385,26 @@ fn step<S: Storage>(
         };
         let h = finite(h)?;
         let settings = TreeStepSettings::with_scheme(scheme);
-        let (tr, d) = (&t.tree, &mut t.data);
-        let report = tr
-            .step(d, &mut qb[..nq], &mut vb[..nv], &tau[..nv], h, &settings)
-            .map_err(status_of)?;
+        let inner = &mut *t;
+        let (tr, d) = (&inner.tree, &mut inner.data);
+        let (qs, vs, ts) = (&mut qb[..nq], &mut vb[..nv], &tau[..nv]);
+        let report = if inner.loops.is_empty() {
+            tr.step(d, qs, vs, ts, h, &settings)
+        } else {
+            let (loops, w) = (&inner.loops, &mut inner.loop_work);
+            tr.step_closed(
+                d,
+                loops,
+                w,
+                qs,
+                vs,
+                ts,
+                h,
+                &settings,
+                &LoopSettings::default(),
+            )
+        }
+        .map_err(status_of)?;
         output(q, &qb[..nq]);
         output(v, &vb[..nv]);
         if !substeps.is_null() {
@@ -395,9 +419,11 @@ fn step<S: Storage>(
 /// forces: `scheme` `MBS_TREE_SEMI_IMPLICIT_EULER` (order 1, the joint damping linearly
 /// implicit, ABA once) or `MBS_TREE_RUNGE_KUTTA_4` (order 4, ABA four times). A step whose
 /// fastest joint would turn more than 0.5 rad is split into equal sub-steps (at most 64);
-/// their number goes to `*substeps` (may be NULL).
+/// their number goes to `*substeps` (may be NULL). With loops (`mbs_tree_add_loop`), the
+/// accelerations close them and each (sub-)step ends by projecting `q` and `v` onto them.
 ///
 /// Errors (`q`, `v`, `*substeps` untouched): as `mbs_tree_rnea`, and
+/// `MBS_ERR_SINGULAR_MATRIX`, `MBS_ERR_NEWTON_NOT_CONVERGED` (loops), and
 /// `MBS_ERR_INVALID_TIME_STEP` (`h <= 0`), `MBS_ERR_INVALID_SETTING` (scheme),
 /// `MBS_ERR_INVALID_VELOCITY` (more than 64 sub-steps needed).
 ///

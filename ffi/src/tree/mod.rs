@@ -15,6 +15,7 @@
 //! compile time.
 
 pub mod dynamics;
+pub mod loops;
 
 use crate::convert::{mat3, read, status_of, vec3, FfiResult};
 use crate::guard;
@@ -22,11 +23,16 @@ use crate::status::*;
 use crate::system::MBS_NO_INDEX;
 use core::mem::{align_of, size_of};
 use mbs_core::inertia::MassProperties;
-use mbs_core::tree::{Joint, JointSpring, KinematicTree, Transform, TreeData};
+use mbs_core::tree::{
+    Joint, JointSpring, KinematicTree, LoopClosure, LoopWork, Transform, TreeData,
+};
 use mbs_core::Real;
 
 /// Capacity of an `mbs_tree`: links.
 pub const MBS_TREE_MAX_LINKS: u32 = 32;
+/// Capacity of an `mbs_tree`: loop-closure rows (`mbs_tree_add_loop`; a loop has one row per
+/// held axis, at most 3).
+pub const MBS_TREE_MAX_LOOP_ROWS: u32 = 12;
 /// Capacity of an `mbs_tree`: position coordinates `nq` (a revolute or prismatic joint has 1,
 /// a spherical joint 4, a free joint 7; `nv <= nq`).
 pub const MBS_TREE_MAX_COORDINATES: u32 = 48;
@@ -87,22 +93,29 @@ pub type CTree<T> =
 pub type CTreeData<T> =
     TreeData<T, { MBS_TREE_MAX_LINKS as usize }, { MBS_TREE_MAX_COORDINATES as usize }>;
 
+/// The loop work of an `mbs_tree`.
+pub type CLoopWork<T> =
+    LoopWork<T, { MBS_TREE_MAX_COORDINATES as usize }, { MBS_TREE_MAX_LOOP_ROWS as usize }>;
+
 /// What an `mbs_tree` holds.
 pub(crate) struct Inner<T> {
     tag: u64,
     pub tree: CTree<T>,
     pub data: CTreeData<T>,
+    /// The loop closures (`mbs_tree_add_loop`); the algorithms close them when there are any.
+    pub loops: heapless::Vec<LoopClosure<T>, { MBS_TREE_MAX_LOOP_ROWS as usize }>,
+    pub loop_work: CLoopWork<T>,
 }
 
 /// Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
-pub const MBS_TREE_WORDS: usize = 10089;
+pub const MBS_TREE_WORDS: usize = 11388;
 /// Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
 /// compile time).
-pub const MBS_TREE_SIZE: usize = 80712;
+pub const MBS_TREE_SIZE: usize = 91104;
 /// Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
-pub const MBS_TREE_F32_WORDS: usize = 5135;
+pub const MBS_TREE_F32_WORDS: usize = 5810;
 /// Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
-pub const MBS_TREE_F32_SIZE: usize = 41080;
+pub const MBS_TREE_F32_SIZE: usize = 46480;
 /// Alignment the tree storages need (bytes).
 pub const MBS_TREE_ALIGN: usize = 8;
 
@@ -208,6 +221,8 @@ fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
                 tag: S::TAG,
                 tree: t,
                 data: CTreeData::new(),
+                loops: heapless::Vec::new(),
+                loop_work: CLoopWork::new(),
             })
         };
         MBS_OK
