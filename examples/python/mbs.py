@@ -518,3 +518,66 @@ def mass_point_2d_output(body, state, var, local_position=(0.0, 0.0, 0.0)):
         "mbs_mass_point_2d_output",
     )
     return list(out[: n.value])
+
+
+# ---- kinematic trees in joint coordinates (mbs_tree_*) --------------------------------------
+MBS_TREE_WORDS = 11388
+MBS_JOINT_REVOLUTE, MBS_JOINT_PRISMATIC, MBS_JOINT_FIXED, MBS_JOINT_SPHERICAL, MBS_JOINT_FREE = range(5)
+MBS_TREE_SEMI_IMPLICIT_EULER, MBS_TREE_RUNGE_KUTTA_4 = 0, 1
+
+
+class mbs_tree(Structure):
+    """Caller-owned storage of a kinematic tree in double precision (MBS_TREE_SIZE bytes):
+    create one, then ``lib.mbs_tree_init(byref(tree), vec3(gx, gy, gz))``."""
+
+    _fields_ = [("_opaque", c_uint64 * MBS_TREE_WORDS)]
+
+
+class mbs_tree_link(Structure):
+    _fields_ = [
+        ("parent", c_uint32),
+        ("joint", c_uint32),
+        ("axis", c_double * 3),
+        ("rotation", c_double * 9),
+        ("position", c_double * 3),
+        ("mass", c_double),
+        ("com", c_double * 3),
+        ("inertia", c_double * 9),
+    ]
+
+
+class mbs_tree_loop(Structure):
+    _fields_ = [
+        ("link_a", c_uint32),
+        ("point_a", c_double * 3),
+        ("link_b", c_uint32),
+        ("point_b", c_double * 3),
+        ("axes", c_uint8 * 3),
+    ]
+
+
+lib.mbs_tree_storage_size.argtypes = []
+lib.mbs_tree_storage_size.restype = c_size_t
+if ctypes.sizeof(mbs_tree) != lib.mbs_tree_storage_size():
+    raise OSError("mbs.py's mbs_tree does not match the library's MBS_TREE_SIZE")
+
+_R, _z = _P(mbs_tree), c_size_t
+_fn("mbs_tree_init", _R, _d)
+_fn("mbs_tree_deinit", _R)
+_fn("mbs_tree_add_link", _R, _P(mbs_tree_link), _pu)
+_fn("mbs_tree_set_joint_spring", _R, _u, c_double, c_double, c_double, c_double)
+_fn("mbs_tree_counts", _R, _pu, _pu)
+_fn("mbs_tree_neutral_configuration", _R, _d, _z)
+_fn("mbs_tree_rnea", _R, _d, _z, _d, _d, _z, _d)
+_fn("mbs_tree_bias_forces", _R, _d, _z, _d, _z, _d)
+_fn("mbs_tree_mass_matrix", _R, _d, _z, _d, _z)
+_fn("mbs_tree_aba", _R, _d, _z, _d, _d, _z, _d)
+_fn("mbs_tree_step", _R, _d, _z, _d, _d, _z, c_double, _u, _pu)
+_fn("mbs_tree_link_pose", _R, _d, _z, _u, _d, _d)
+_fn("mbs_tree_energy", _R, _d, _z, _d, _z, _d, _d)
+_fn("mbs_tree_point_jacobian", _R, _d, _z, _u, _d, _d, _z)
+_fn("mbs_tree_set_link_force", _R, _u, _d, _d)
+_fn("mbs_tree_clear_link_forces", _R)
+_fn("mbs_tree_add_loop", _R, _P(mbs_tree_loop), _pu)
+_fn("mbs_tree_project_loops", _R, _d, _z, _d, _z)
+_fn("mbs_tree_loop_forces", _R, _d, _z, _pu)
