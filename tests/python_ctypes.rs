@@ -95,7 +95,10 @@ fn python_ctypes_demo_runs_the_mini_example_and_the_spinning_cylinder() {
     assert!(s.contains("same marker refused with status 215"), "{s}");
     // Exudyn's ObjectKinematicTree mini example through the tree API: Exudyn's printed angle
     // (RK67, 1000 steps) to 1e-11 with RK4 at the same step; the holding torque m g L/2 cos q.
-    assert!((value(&s, "angle at 1 s =") + 3.134018551808591).abs() < 1e-11, "{s}");
+    assert!(
+        (value(&s, "angle at 1 s =") + 3.134018551808591).abs() < 1e-11,
+        "{s}"
+    );
     assert_relative_eq!(
         value(&s, "holding torque ="),
         10.0 * 9.81 * 0.5 * 0.3f64.cos(),
