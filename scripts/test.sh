@@ -5,3 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo test --workspace --release "$@"
+# The crate's examples run (their output is the user's; here only their success counts).
+for ex in arm_dynamics spinning_body; do
+  cargo run --quiet --release -p mbs-core --example "$ex" >/dev/null
+done

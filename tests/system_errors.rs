@@ -432,3 +432,16 @@ fn a_spring_of_zero_length_is_found_at_assemble() {
         ))
     );
 }
+
+/// `mbs_core::Error` is a `core::error::Error`: it boxes into `Box<dyn std::error::Error>` (what
+/// `?` in a host program's `main` needs) and keeps its text.
+#[test]
+fn core_errors_are_std_errors() {
+    fn fails() -> Result<(), Box<dyn std::error::Error>> {
+        Err(mbs_core::Error::CapacityFull)?;
+        Ok(())
+    }
+    let e = fails().unwrap_err();
+    assert_eq!(e.to_string(), "capacity full");
+    assert!(e.downcast_ref::<mbs_core::Error>().is_some());
+}

@@ -175,6 +175,10 @@ impl core::fmt::Display for Error {
     }
 }
 
+/// `Error` is a `core::error::Error` (no `std` needed): `?` lifts it into `Box<dyn Error>` and
+/// error-reporting crates on the host.
+impl core::error::Error for Error {}
+
 /// Returns `Ok(x)` if `x` is finite, else `Err(NotFinite(p))`.
 // Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]

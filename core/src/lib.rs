@@ -61,5 +61,10 @@ pub mod target;
 pub mod tree;
 
 pub use error::{Error, Param, Result};
+
+// The README's code runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 pub use output::{OutputValue, OutputVariableType};
 pub use real::Real;

@@ -126,7 +126,7 @@ const CHECK_PRIME: u32 = 0x0100_0193;
 // Inline: on every C step; across codegen units a generic is not inlined without it.
 #[inline]
 fn fold_words<T: Real>(mut h: u32, xs: &[T]) -> u32 {
-    const { assert!(core::mem::size_of::<T>() % 4 == 0 && core::mem::align_of::<T>() >= 4) };
+    const { assert!(core::mem::size_of::<T>().is_multiple_of(4) && core::mem::align_of::<T>() >= 4) };
     let n = core::mem::size_of_val(xs) / 4;
     // SAFETY: `xs` is `4 n` initialized bytes of floats (no padding), aligned to at least 4
     // (asserted above); every bit pattern is a valid u32.

@@ -155,7 +155,7 @@ fn checked(sys: *const mbs_system) -> FfiResult<*mut Inner> {
     if sys.is_null() {
         return Err(MBS_ERR_NULL_POINTER);
     }
-    if (sys as usize) % align_of::<Inner>() != 0 {
+    if !(sys as usize).is_multiple_of(align_of::<Inner>()) {
         return Err(MBS_ERR_STORAGE);
     }
     let p = sys.cast::<Inner>().cast_mut();
@@ -262,7 +262,7 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
         if sys.is_null() {
             return MBS_ERR_NULL_POINTER;
         }
-        if (sys as usize) % align_of::<Inner>() != 0 {
+        if !(sys as usize).is_multiple_of(align_of::<Inner>()) {
             return MBS_ERR_STORAGE;
         }
         let p = sys.cast::<Inner>();

@@ -171,7 +171,7 @@ fn checked<S: Storage>(tree: *const S) -> FfiResult<*mut Inner<S::T>> {
     if tree.is_null() {
         return Err(MBS_ERR_NULL_POINTER);
     }
-    if (tree as usize) % align_of::<Inner<S::T>>() != 0 {
+    if !(tree as usize).is_multiple_of(align_of::<Inner<S::T>>()) {
         return Err(MBS_ERR_STORAGE);
     }
     let p = tree.cast::<Inner<S::T>>().cast_mut();
@@ -203,7 +203,7 @@ fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
         if tree.is_null() {
             return MBS_ERR_NULL_POINTER;
         }
-        if (tree as usize) % align_of::<Inner<S::T>>() != 0 {
+        if !(tree as usize).is_multiple_of(align_of::<Inner<S::T>>()) {
             return MBS_ERR_STORAGE;
         }
         // SAFETY: the caller's guarantee on `gravity`.
