@@ -9,6 +9,21 @@ fn main() {
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-env-changed=MBS_SKIP_CBINDGEN");
+    // libmbs.so's SONAME: major.minor while the major is 0 (a 0.x minor release may change the
+    // ABI, README "Versions and ABI"), the major alone from 1.0 on (the ELF targets only).
+    let target = std::env::var("TARGET").unwrap_or_default();
+    if target.contains("linux") || target.contains("bsd") {
+        let (major, minor) = (
+            std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap_or_default(),
+            std::env::var("CARGO_PKG_VERSION_MINOR").unwrap_or_default(),
+        );
+        let soname = if major == "0" {
+            format!("libmbs.so.0.{minor}")
+        } else {
+            format!("libmbs.so.{major}")
+        };
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
+    }
     if std::env::var_os("MBS_SKIP_CBINDGEN").is_some() {
         return;
     }

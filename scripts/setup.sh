@@ -8,6 +8,9 @@ need=()
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need+=(gcc-arm-none-eabi libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
 command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+# The install check: a CMake project and pkg-config against the installed library.
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # A font for the text in mbs-view's PNGs (without one the shapes are drawn, the text is not).
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
