@@ -89,11 +89,11 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 let u = w.ia[i].apply(&s);
                 let d = s.dot(&u) + h_damping * l.spring.damping;
                 let r = (tau[base] + l.spring.force(scalar_q, v[base]) - s.dot(&pa)) / d;
-                let wk = u * (T::one() / d);
-                w.w[base] = wk;
+                let inv_d = T::one() / d;
+                w.w[base] = u * inv_d;
                 w.u_tilde[base] = r;
                 if l.parent.is_some() {
-                    w.ia[i].sub_outer(&wk, &u);
+                    w.ia[i].sub_symmetric_outer(&u, inv_d);
                     pa += u * r;
                 }
             } else if n > 1 {
@@ -132,9 +132,10 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 }
             }
             if let Some(p) = l.parent {
-                let ia = w.ia[i];
-                pa += ia.apply(&w.c[i]);
-                w.ia[p].add_assign(&ia);
+                // The parent is an earlier link: split the array there (no copy of I^a).
+                let (head, tail) = w.ia.split_at_mut(i);
+                pa += tail[0].apply(&w.c[i]);
+                head[p].add_assign(&tail[0]);
                 w.f[p] += pa;
             }
         }

@@ -397,6 +397,26 @@ impl<T: Real> ArticulatedInertia<T> {
         self.c -= w.linear * u.linear.transpose();
     }
 
+    /// `self -= u u^T / d` for one force-type column `u` and a scalar `d` (a one-coordinate
+    /// joint's `I^A - U D^-1 U^T`), keeping `A` and `C` exactly symmetric: their upper entries
+    /// computed, the lower mirrored.
+    #[inline]
+    pub fn sub_symmetric_outer(&mut self, u: &Force<T>, inv_d: T) {
+        let (ua, ul) = (u.angular, u.linear);
+        let (wa, wl) = (ua * inv_d, ul * inv_d);
+        for i in 0..3 {
+            for j in i..3 {
+                let a = self.a[(i, j)] - wa[i] * ua[j];
+                self.a[(i, j)] = a;
+                self.a[(j, i)] = a;
+                let c = self.c[(i, j)] - wl[i] * ul[j];
+                self.c[(i, j)] = c;
+                self.c[(j, i)] = c;
+            }
+        }
+        self.b -= wa * ul.transpose();
+    }
+
     /// `self += o`.
     #[inline]
     pub fn add_assign(&mut self, o: &ArticulatedInertia<T>) {
