@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh machine (idempotent, quiet).
-# Rust targets for the no_std builds; Debian's ARM cross compiler, newlib and QEMU for the
+# Rust targets for the no_std builds (the Cortex-M cores of scripts/mcu-libs.sh); Debian's ARM cross compiler, newlib and QEMU for the
 # firmware tests; valgrind for the memory check of a C example; a font for mbs-view's PNGs.
 set -euo pipefail
-rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi >/dev/null 2>&1 || rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi
+targets=(thumbv7em-none-eabihf thumbv6m-none-eabi thumbv7em-none-eabi thumbv7m-none-eabi thumbv8m.main-none-eabihf)
+rustup target add "${targets[@]}" >/dev/null 2>&1 || rustup target add "${targets[@]}"
 need=()
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need+=(gcc-arm-none-eabi libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
