@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs mbs into a temporary prefix and builds a program outside the tree against it: with
 # pkg-config (static: mbs; shared: mbs-shared) and with CMake's find_package (static and
-# shared); each must run and print the right result; libmbs.so must carry its SONAME.
+# shared); each must run and print the right result; libmbs.so must carry its SONAME. Then the
+# Cortex-M4F package: the C firmware cross-built by CMake with a toolchain file against it
+# must pass its checks under QEMU.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tmp=$(mktemp -d)
@@ -33,4 +35,13 @@ sed -i 's/find_package(mbs 0.1 REQUIRED)/find_package(mbs 0.2 REQUIRED)/' CMakeL
 if cmake -S . -B build-wrong -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null 2>&1; then
   echo "find_package(mbs 0.2) accepted $version"; exit 1
 fi
-echo "install-check: pkg-config (static, shared) and CMake (static, shared) ok"
+# The Cortex-M4F package and a firmware cross-built against it by CMake.
+bash "$root/scripts/install.sh" "$tmp/m4f" thumbv7em-none-eabihf >/dev/null
+cmake -S "$root/c_examples/firmware" -B "$tmp/fw" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi-cortex-m4f.cmake" \
+  -DCMAKE_PREFIX_PATH="$tmp/m4f" >/dev/null
+cmake --build "$tmp/fw" >/dev/null
+timeout 120 qemu-system-arm -M mps2-an386 -cpu cortex-m4 -nographic \
+  -semihosting-config enable=on,target=native -kernel "$tmp/fw/fw.elf" >"$tmp/fw.log" 2>&1 ||
+  { echo "the CMake-built firmware failed under QEMU:"; cat "$tmp/fw.log"; exit 1; }
+grep -q "done failures=0" "$tmp/fw.log" || { cat "$tmp/fw.log"; exit 1; }
+echo "install-check: pkg-config (static, shared), CMake (static, shared), CMake cross-built Cortex-M4F firmware ok"

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs the C library: `bash scripts/install.sh PREFIX` builds libmbs (release) and writes
+# Installs the C library: `bash scripts/install.sh PREFIX [TARGET]` builds libmbs (release) and
+# writes (for a bare-metal TARGET such as thumbv7em-none-eabihf: the header, libmbs.a and the
+# CMake package, for a firmware's find_package with a cross toolchain file):
 #   PREFIX/include/mbs/mbs.h
 #   PREFIX/lib/libmbs.a, PREFIX/lib/libmbs.so.X.Y.Z (SONAME libmbs.so.0.Y while 0.x) + links
 #   PREFIX/lib/pkgconfig/mbs.pc                  (pkg-config --cflags --libs --static mbs:
@@ -11,26 +13,39 @@
 # mbs.pc names the archive itself (with both libmbs.a and libmbs.so in one directory, `-lmbs`
 # would link the shared one); --static adds the system libraries Rust's std needs.
 set -euo pipefail
-prefix=${1:?usage: scripts/install.sh PREFIX}
+prefix=${1:?usage: scripts/install.sh PREFIX [TARGET]}
+cross=${2:-}
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-cargo build --quiet --release -p mbs-ffi
+if [ -n "$cross" ]; then
+  # (cargo says it drops the cdylib crate type on bare metal: expected, so quiet.)
+  out=$(MBS_SKIP_CBINDGEN=1 cargo build --quiet --release -p mbs-ffi --target "$cross" 2>&1) || { echo "$out"; exit 1; }
+else
+  cargo build --quiet --release -p mbs-ffi
+fi
 target=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+built="$target/release"
+[ -z "$cross" ] || built="$target/$cross/release"
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 IFS=. read -r major minor patch <<<"$version"
 if [ "$major" = 0 ]; then soname="libmbs.so.0.$minor"; else soname="libmbs.so.$major"; fi
 lib="$prefix/lib"
 install -d "$prefix/include/mbs" "$lib/pkgconfig" "$lib/cmake/mbs"
 install -m 644 include/mbs.h "$prefix/include/mbs/mbs.h"
-install -m 644 "$target/release/libmbs.a" "$lib/libmbs.a"
-install -m 755 "$target/release/libmbs.so" "$lib/libmbs.so.$version"
-ln -sf "libmbs.so.$version" "$lib/$soname"
-ln -sf "$soname" "$lib/libmbs.so"
+install -m 644 "$built/libmbs.a" "$lib/libmbs.a"
+if [ -z "$cross" ]; then
+  install -m 755 "$built/libmbs.so" "$lib/libmbs.so.$version"
+  ln -sf "libmbs.so.$version" "$lib/$soname"
+  ln -sf "$soname" "$lib/libmbs.so"
+fi
 # What a static link of the Rust staticlib needs from the system (rustc --print
 # native-static-libs for this target says the same).
 private="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
+cmake_libs="gcc_s;util;rt;pthread;m;dl"
+# On bare metal the archive carries all it needs (compiler_builtins, no std).
+[ -z "$cross" ] || { private=""; cmake_libs=""; }
 cat >"$lib/pkgconfig/mbs.pc" <<PC
 prefix=$prefix
 libdir=\${prefix}/lib
@@ -63,12 +78,14 @@ if(NOT TARGET mbs::static)
   set_target_properties(mbs::static PROPERTIES
     IMPORTED_LOCATION "\${_mbs_prefix}/lib/libmbs.a"
     INTERFACE_INCLUDE_DIRECTORIES "\${_mbs_prefix}/include/mbs;\${_mbs_prefix}/include"
-    INTERFACE_LINK_LIBRARIES "gcc_s;util;rt;pthread;m;dl")
-  add_library(mbs::shared SHARED IMPORTED)
-  set_target_properties(mbs::shared PROPERTIES
-    IMPORTED_LOCATION "\${_mbs_prefix}/lib/libmbs.so.$version"
-    IMPORTED_SONAME "$soname"
-    INTERFACE_INCLUDE_DIRECTORIES "\${_mbs_prefix}/include/mbs;\${_mbs_prefix}/include")
+    INTERFACE_LINK_LIBRARIES "$cmake_libs")
+  if(EXISTS "\${_mbs_prefix}/lib/libmbs.so.$version")
+    add_library(mbs::shared SHARED IMPORTED)
+    set_target_properties(mbs::shared PROPERTIES
+      IMPORTED_LOCATION "\${_mbs_prefix}/lib/libmbs.so.$version"
+      IMPORTED_SONAME "$soname"
+      INTERFACE_INCLUDE_DIRECTORIES "\${_mbs_prefix}/include/mbs;\${_mbs_prefix}/include")
+  endif()
   if(mbs_USE_SHARED)
     add_library(mbs::mbs INTERFACE IMPORTED)
     set_target_properties(mbs::mbs PROPERTIES INTERFACE_LINK_LIBRARIES mbs::shared)
@@ -97,4 +114,6 @@ if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
   set(PACKAGE_VERSION_EXACT TRUE)
 endif()
 CV
-echo "installed mbs $version into $prefix"
+# The shared library's pkg-config file only where there is one.
+[ -z "$cross" ] || rm -f "$lib/pkgconfig/mbs-shared.pc"
+echo "installed mbs $version${cross:+ for $cross} into $prefix"
