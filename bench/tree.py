@@ -1,6 +1,6 @@
 """mbs's kinematic-tree algorithms against Pinocchio and MuJoCo, in one run (bench/tree.sh).
 
-1. Values: on the seeded states of `mbs-tree --check`, Pinocchio's rnea, crba and aba (Python
+1. Values: on the pseudo-random states of `mbs-tree --check`, Pinocchio's rnea, crba and aba (Python
    bindings) and MuJoCo's bias forces, mass matrix and accelerations (mj_forward) on the same
    model; prints the largest relative difference of each.
 2. Speed: ns per call of mbs (`mbs-tree`, Rust) and of Pinocchio (C++) and MuJoCo (C) from
@@ -131,7 +131,7 @@ def main():
     rows = []
     # Warm-up: one timed run of each binary first (the first process on an idle core ran slow).
     subprocess.run([args.mbs_bin, "--model", "arm", "--repeats", str(args.repeats)], check=True, capture_output=True)
-    print("values (largest relative difference over 20 seeded states):")
+    print("values (largest relative difference over 20 pseudo-random states):")
     for name in MODELS:
         text = subprocess.run([args.mbs_bin, "--model", name, "--dump"], check=True, capture_output=True, text=True).stdout
         gravity, links = load(text)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mbs's RNEA, CRBA, ABA and tree steps against Pinocchio (C++) and MuJoCo (C) in one run, on one
-# core: values on seeded states, then ns per call on the 6-DOF arm and chains of 1-32 links
+# core: values on pseudo-random states, then ns per call on the 6-DOF arm and chains of 1-32 links
 # (bench/tree.py). Uses bench/.venv (pin 4.1.0, mujoco 3.3.7, scipy 1.15.3) and Debian's
 # libeigen3-dev; tree_peers is compiled once (about 2 minutes: Pinocchio's templates).
 set -euo pipefail

@@ -1,8 +1,8 @@
 // Pinocchio (C++, its templates compiled here) and MuJoCo (its C library) on the tree models of
 // bench/src/bin/mbs-tree.rs: reads the model text of `mbs-tree --dump` and the MJCF that
 // bench/tree.py writes from it, and prints one JSON object of ns per call (min over repeats of
-// a sweep over 64 seeded states): Pinocchio's rnea, crba, aba; MuJoCo's mj_forward, mj_step
-// with Euler and with RK4. Built by bench/tree.sh.
+// a sweep over 64 pseudo-random states, the same as mbs-tree's): Pinocchio's rnea, crba, aba;
+// MuJoCo's mj_forward, mj_step with Euler and with RK4. Built by bench/tree.sh.
 //
 // Usage: tree_peers MODEL.txt MODEL_EULER.xml MODEL_RK4.xml REPEATS
 #include <pinocchio/multibody.hpp>

@@ -1,6 +1,6 @@
 //! Kinematic trees in joint coordinates (Featherstone's RNEA, CRBA, ABA) against independent
 //! references:
-//! - on seeded random states of a branched 10-link tree with every joint type (a free base,
+//! - on reproducible pseudo-random states of a branched 10-link tree with every joint type (a free base,
 //!   revolute, prismatic, spherical, fixed): ABA equals the solve of CRBA's mass matrix with
 //!   `tau - b`, RNEA of ABA's accelerations gives `tau` back, the mass matrix is symmetric
 //!   positive definite and its kinetic energy `1/2 v^T M v` equals the links' energies from
@@ -32,7 +32,7 @@ const NQ: usize = 21;
 type Tree = KinematicTree<f64, 16, 32>;
 type Data = TreeData<f64, 16, 32>;
 
-/// splitmix64: a seeded generator for the random states.
+/// splitmix64 from a fixed start: the same pseudo-random states every run.
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> f64 {

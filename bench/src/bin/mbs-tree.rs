@@ -6,7 +6,7 @@
 //!   com(3) inertia(9)` (parent -1 for the base; joint frame in the parent link frame, mass
 //!   properties in the link frame, inertia about the centre of mass), after a first line
 //!   `gravity(3)`;
-//! - `--check K`: K seeded states, one JSON object a line: `q`, `v`, `tau`, `qdd` (the
+//! - `--check K`: K pseudo-random states (the same every run), one JSON object a line: `q`, `v`, `tau`, `qdd` (the
 //!   accelerations RNEA is given), `rnea`, `mass` (row-major), `aba`;
 //! - default: one JSON object: ns per call (min over R repeats of a sweep over 64 states) of
 //!   `rnea`, `crba`, `aba`, a semi-implicit Euler step and an RK4 step.
