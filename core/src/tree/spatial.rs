@@ -255,9 +255,9 @@ impl<T: Real> RigidInertia<T> {
 
     /// The inertia, in the parent frame of `x`, of a body whose mass properties `mp` (mass,
     /// centre of mass `c`, inertia `I_c` about it) are given in `x`'s child frame:
-    /// `c' = R c + p`, `I_o = R I_c R^T + m (|c'|^2 E - c' c'^T)`. The same as
-    /// `from_mass_properties(mp).to_parent(x)`, with about half the operations (the rotated
-    /// tensor is symmetric, and no shift of a tensor about the child's origin is undone).
+    /// `c' = R c + p`, `I_o = R I_c R^T + m (|c'|^2 E - c' c'^T)`: Featherstone's `X^T I X` of
+    /// the body's inertia in the child frame, with about half the operations of that congruence
+    /// (the rotated tensor is symmetric, and no shift about the child's origin is undone).
     #[inline]
     pub fn from_placed_mass_properties(
         mp: &crate::inertia::MassProperties<T>,
@@ -293,26 +293,6 @@ impl<T: Real> RigidInertia<T> {
             self.rotational * m.angular + self.first_moment.cross(&m.linear),
             m.linear * self.mass - self.first_moment.cross(&m.angular),
         )
-    }
-
-    /// The same body's inertia in the parent frame of `x` (Featherstone's `X^T I X`): with
-    /// `h' = R h`, `h_p = h' + m p` and
-    /// `I_p = R I_o R^T + 2 (h'.p) E - p h'^T - h' p^T + m (|p|^2 E - p p^T)`.
-    #[inline]
-    pub fn to_parent(&self, x: &Transform<T>) -> RigidInertia<T> {
-        let r = &x.rotation;
-        let p = &x.translation;
-        let h = r * self.first_moment;
-        let ph = p * h.transpose();
-        let diag = Matrix3::identity() * (h.dot(p) * T::c(2.0) + p.dot(p) * self.mass);
-        RigidInertia {
-            mass: self.mass,
-            first_moment: h + p * self.mass,
-            rotational: r * self.rotational * r.transpose() + diag
-                - ph
-                - ph.transpose()
-                - p * p.transpose() * self.mass,
-        }
     }
 
     /// The sum of two inertias in the same frame (two bodies rigidly joined).
@@ -367,25 +347,6 @@ impl<T: Real> ArticulatedInertia<T> {
             self.a * m.angular + self.b * m.linear,
             self.b.tr_mul(&m.angular) + self.c * m.linear,
         )
-    }
-
-    /// In the parent frame of `x` (`X^T IA X`): with `A' = R A R^T` (likewise `B'`, `C'`) and
-    /// `P = [p]x`, `A_p = A' - B'P + P B'^T - P C' P`, `B_p = B' + P C'`, `C_p = C'`.
-    #[inline]
-    pub fn to_parent(&self, x: &Transform<T>) -> ArticulatedInertia<T> {
-        let r = &x.rotation;
-        let rt = r.transpose();
-        let a = r * self.a * rt;
-        let b = r * self.b * rt;
-        let c = r * self.c * rt;
-        let p = skew(&x.translation);
-        let bp = b * p;
-        let pc = p * c;
-        ArticulatedInertia {
-            a: a - bp - bp.transpose() - pc * p,
-            b: b + pc,
-            c,
-        }
     }
 
     /// `self -= w u^T` for a force-type column `u` and `w` (the rank-one update
@@ -498,28 +459,22 @@ mod tests {
         let i = RigidInertia::from_mass_properties(&mp);
         let ia = ArticulatedInertia::from_rigid(&i);
         let m = Motion::new(Vector3::new(0.1, 2.0, -0.3), Vector3::new(-1.0, 0.5, 0.25));
-        // X^T I X m computed two ways, for the rigid and the articulated form.
+        // X^T I X m from the transforms (checked against Featherstone's matrices above).
         let direct = x.force_to_parent(&i.apply(&x.motion_to_child(&m)));
-        assert!((v6f(&i.to_parent(&x).apply(&m)) - v6f(&direct)).norm() < 1e-13);
-        assert!((v6f(&ia.to_parent(&x).apply(&m)) - v6f(&direct)).norm() < 1e-13);
-        // Placing the mass properties directly gives the same inertia.
         let placed = RigidInertia::from_placed_mass_properties(&mp, &x);
-        let via = i.to_parent(&x);
-        assert!((placed.rotational - via.rotational).norm() < 1e-13);
-        assert!((placed.first_moment - via.first_moment).norm() < 1e-14);
+        assert!((v6f(&placed.apply(&m)) - v6f(&direct)).norm() < 1e-13);
         assert_eq!(placed.rotational, placed.rotational.transpose());
         // The rigid form is the articulated one with B = [h]x.
         assert!((v6f(&ia.apply(&m)) - v6f(&i.apply(&m))).norm() < 1e-15);
         // Moving the body's frame moves its centre of mass: c_p = R c + p.
-        let ip = i.to_parent(&x);
         let c = x.point_to_parent(&mp.com);
-        assert!((ip.first_moment / ip.mass - c).norm() < 1e-14);
+        assert!((placed.first_moment / placed.mass - c).norm() < 1e-14);
         let expected = RigidInertia::from_mass_properties(&crate::inertia::MassProperties {
             mass: mp.mass,
             com: c,
             inertia: x.rotation * mp.inertia * x.rotation.transpose(),
         });
-        assert!((ip.rotational - expected.rotational).norm() < 1e-13);
+        assert!((placed.rotational - expected.rotational).norm() < 1e-13);
     }
 
     #[test]
