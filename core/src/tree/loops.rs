@@ -142,12 +142,6 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         Ok(rows)
     }
 
-    /// The world position (m) and velocity (m/s) of a link point, from the poses and
-    /// link-coordinate velocities of the last forward kinematics.
-    fn point_motion(&self, data: &TreeData<T, L, D>, link: usize, p: &Vector3<T>) -> Vector3<T> {
-        data.work.x_world[link].point_to_parent(p)
-    }
-
     /// `C(q)` and `J` at the poses of the last forward kinematics, into `w`.
     fn loop_rows<const R: usize>(
         &self,
@@ -163,9 +157,9 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         let ja = ja_rows.as_flattened_mut();
         let jb = jb_rows.as_flattened_mut();
         for l in loops {
-            let pa = self.point_motion(data, l.link_a, &l.point_a);
+            let pa = data.work.x_world[l.link_a].point_to_parent(&l.point_a);
             let pb = match l.link_b {
-                Some(b) => self.point_motion(data, b, &l.point_b),
+                Some(b) => data.work.x_world[b].point_to_parent(&l.point_b),
                 None => l.point_b,
             };
             // Known links and 6 nv entries: cannot fail.
