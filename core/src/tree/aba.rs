@@ -74,11 +74,6 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         for (i, l) in self.links.iter().enumerate().rev() {
             let n = l.joint.nv();
             let base = l.v_index;
-            let scalar_q = if l.joint.nq() == 1 {
-                q[l.q_index]
-            } else {
-                T::zero()
-            };
             // The joint's U = I^A S, D = S^T U (+ h D_damping), u = tau - S^T p^A, stored as
             // W = U D^-1 and D^-1 u; then, for the parent, I^a = I^A - W U^T and
             // p^a = p^A + I^a c + U D^-1 u.
@@ -88,7 +83,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 let s = w.s[base];
                 let u = w.ia[i].apply(&s);
                 let d = s.dot(&u) + h_damping * l.spring.damping;
-                let r = (tau[base] + l.spring.force(scalar_q, v[base]) - s.dot(&pa)) / d;
+                let r = (tau[base] + l.spring_force(q, v, 0) - s.dot(&pa)) / d;
                 let inv_d = T::one() / d;
                 w.w[base] = u * inv_d;
                 w.u_tilde[base] = r;
@@ -107,7 +102,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                         dm[kk][k] = w.s[base + kk].dot(&u[k]);
                     }
                     dm[k][k] += h_damping * l.spring.damping;
-                    rhs[k] = tau[base + k] + l.spring.force(scalar_q, v[base + k]) - s.dot(&pa);
+                    rhs[k] = tau[base + k] + l.spring_force(q, v, k) - s.dot(&pa);
                 }
                 // D is symmetric positive definite (n <= 6): Cholesky.
                 let fac = cholesky(&mut dm, n);

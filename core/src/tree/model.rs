@@ -72,6 +72,21 @@ pub struct Link<T> {
     pub v_index: usize,
 }
 
+impl<T: Real> Link<T> {
+    /// The spring-damper's generalized force on the joint's velocity coordinate `k` at `q`,
+    /// `v` (the tree's whole vectors): the position enters for a joint with one scalar
+    /// coordinate only (the others carry no stiffness).
+    #[inline]
+    pub fn spring_force(&self, q: &[T], v: &[T], k: usize) -> T {
+        let position = if self.joint.nq() == 1 {
+            q[self.q_index]
+        } else {
+            T::zero()
+        };
+        self.spring.force(position, v[self.v_index + k])
+    }
+}
+
 /// A tree of at most `L` rigid links with at most `D` joint coordinates in total (`nq <= D`;
 /// `nv <= nq`), `T` the scalar. Links are numbered in the order they are added; a parent is
 /// always an earlier link, so one forward sweep visits parents before children (Featherstone's

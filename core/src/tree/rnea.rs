@@ -83,13 +83,8 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         }
         for (i, l) in self.links.iter().enumerate().rev() {
             let fi = w.f[i];
-            let scalar_q = match l.joint.nq() {
-                1 => q[l.q_index],
-                _ => T::zero(),
-            };
             for k in 0..l.joint.nv() {
-                let vk = v[l.v_index + k];
-                tau[l.v_index + k] = l.joint.project(&fi, k) - l.spring.force(scalar_q, vk);
+                tau[l.v_index + k] = l.joint.project(&fi, k) - l.spring_force(q, v, k);
             }
             if let Some(p) = l.parent {
                 let fp = w.x_up[i].force_to_parent(&fi);
