@@ -31,15 +31,15 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
 
     /// CRBA on a checked `q`.
     pub(crate) fn crba_core(&self, data: &mut TreeData<T, L, D>, q: &[T]) {
+        self.sweep(&mut data.work, q, None);
+        self.crba_from_poses(data);
+    }
+
+    /// CRBA at the world poses already in `data` (of a sweep at the wanted `q`).
+    pub(crate) fn crba_from_poses(&self, data: &mut TreeData<T, L, D>) {
         let w = &mut data.work;
         for (i, l) in self.links.iter().enumerate() {
-            let x = self.joint_placement(i, q);
-            let xw = match l.parent {
-                Some(p) => w.x_world[p].compose(&x),
-                None => x,
-            };
-            w.x_up[i] = x;
-            w.x_world[i] = xw;
+            let xw = w.x_world[i];
             w.ic[i] = RigidInertia::from_placed_mass_properties(&l.mass_properties, &xw);
             for k in 0..l.joint.nv() {
                 w.s[l.v_index + k] = xw.motion_to_parent(&l.joint.column(k));

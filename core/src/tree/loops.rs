@@ -227,17 +227,17 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         }
     }
 
-    /// The mass matrix at `q` (plus `h_damping` times the joint damping on its diagonal, the
-    /// matrix of the implicit damping) factored, `Y = M^-1 J^T` and `S = J Y` for the rows in
-    /// `w`; `SingularMatrix` if `M` is (the loop matrix's singularity shows in the solve).
+    /// The mass matrix at the poses in `data` (of the sweep that gave the rows in `w`; plus
+    /// `h_damping` times the joint damping on its diagonal, the matrix of the implicit damping)
+    /// factored, `Y = M^-1 J^T` and `S = J Y` for those rows; `SingularMatrix` if `M` is (the
+    /// loop matrix's singularity shows in the solve).
     fn loop_schur<const R: usize>(
         &self,
         data: &mut TreeData<T, L, D>,
         w: &mut LoopWork<T, D, R>,
-        q: &[T],
         h_damping: T,
     ) -> Result<[[T; R]; R]> {
-        self.crba_core(data, q);
+        self.crba_from_poses(data);
         for l in self.links.iter() {
             for k in 0..l.joint.nv() {
                 data.mass_matrix[l.v_index + k][l.v_index + k] += h_damping * l.spring.damping;
@@ -306,7 +306,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         self.aba_core(&mut data.work, q, v, tau, h_damping, q_tt);
         self.sweep(&mut data.work, q, Some(v));
         self.loop_rows(data, loops, w);
-        let mut s = self.loop_schur(data, w, q, h_damping)?;
+        let mut s = self.loop_schur(data, w, h_damping)?;
         let mut rhs = [T::zero(); R];
         self.loop_bias(data, loops, v, &mut rhs);
         for a in 0..w.rows {
@@ -386,7 +386,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 return Err(Error::NewtonNotConverged);
             }
             it += 1;
-            let mut s = self.loop_schur(data, w, q, T::zero())?;
+            let mut s = self.loop_schur(data, w, T::zero())?;
             let mut x = w.c;
             solve_in_place(&mut s, &mut x, w.rows).ok_or(Error::SingularMatrix)?;
             let mut dq = [T::zero(); D];
@@ -401,7 +401,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             }
         }
         // Velocities: J and Y at the projected q (the last evaluation's rows are current).
-        let mut s = self.loop_schur(data, w, q, T::zero())?;
+        let mut s = self.loop_schur(data, w, T::zero())?;
         let mut jv = [T::zero(); R];
         for a in 0..w.rows {
             for k in 0..n {
