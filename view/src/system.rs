@@ -25,8 +25,9 @@ pub fn system_scene<
     const G: usize,
     const K: usize,
     const W: usize,
+    const J: usize,
 >(
-    sys: &System<T, N, O, M, L, C, S, G, K, W>,
+    sys: &System<T, N, O, M, L, C, S, G, K, W, J>,
     settings: &VisualizationSettings,
 ) -> Result<Scene> {
     let mut primitives = Vec::new();
@@ -49,8 +50,9 @@ pub fn render_system<
     const G: usize,
     const K: usize,
     const W: usize,
+    const J: usize,
 >(
-    sys: &System<T, N, O, M, L, C, S, G, K, W>,
+    sys: &System<T, N, O, M, L, C, S, G, K, W, J>,
     settings: &VisualizationSettings,
     opts: &RenderOptions,
 ) -> Result<String> {
@@ -72,8 +74,9 @@ pub fn render_system_png<
     const G: usize,
     const K: usize,
     const W: usize,
+    const J: usize,
 >(
-    sys: &System<T, N, O, M, L, C, S, G, K, W>,
+    sys: &System<T, N, O, M, L, C, S, G, K, W, J>,
     settings: &VisualizationSettings,
     opts: &RenderOptions,
 ) -> Result<Vec<u8>> {

@@ -23,7 +23,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// Checks everything and marks the system assembled; the first problem found is returned
     /// with the item it concerns, and the system stays unassembled. In order:
@@ -37,8 +38,9 @@ impl<
     ///    (`MassPoint2D::new`, `RigidBody::new` refuse `m <= 0` and unphysical inertias);
     /// 4. every marker, load, connector, sensor: as their `add_*` checks;
     /// 5. every constraint: its markers, as [`System::add_constraint`] checks them; with a
-    ///    coupling other than [`Coupling::GeneralizedAlpha`] any constraint is
-    ///    `NotSupportedByScheme` (only generalized-alpha keeps constraints);
+    ///    coupling other than [`Coupling::GeneralizedAlpha`] any constraint, and a kinematic
+    ///    tree (at its first link's object), is `NotSupportedByScheme` (only generalized-alpha
+    ///    keeps constraints and steps trees);
     /// 6. the forces can be evaluated in the current state (a callback writing NaN, a
     ///    spring of zero length, ... are found here, naming the load or connector);
     /// 7. with [`Coupling::GeneralizedAlpha`]: every constraint joins bodies it can join
@@ -74,6 +76,7 @@ impl<
                         | (Object::RigidBody { .. }, Node::RigidBody(_))
                         | (Object::BodyCylinder { .. }, Node::RigidBody(_))
                         | (Object::RigidBody2D { .. }, Node::RigidBody2D(_))
+                        | (Object::TreeLink { .. }, Node::TreeLink(_))
                 );
                 if !kind_ok {
                     return Err(SystemError::new(Error::WrongNodeKind, at));
@@ -101,6 +104,12 @@ impl<
             if self.settings.coupling != Coupling::GeneralizedAlpha {
                 return Err(SystemError::new(Error::NotSupportedByScheme, at));
             }
+        }
+        if self.tree.model.is_some() && self.settings.coupling != Coupling::GeneralizedAlpha {
+            return Err(SystemError::new(
+                Error::NotSupportedByScheme,
+                self.tree_item(),
+            ));
         }
         for (i, s) in self.sensors.iter().enumerate() {
             self.sensor_value(s)

@@ -116,7 +116,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// Exudyn's `CreateGround`: an `ObjectGround` at `reference_position` (m, world).
     pub fn create_ground(&mut self, reference_position: Vector3<T>) -> Result<ObjectIndex> {

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | ground | nothing (shown, no primitive) | - |
 //! | mass point 2D | a sphere at the point, radius `r = cbrt(3 m / (4 pi rho))`, `rho` = 7700 kg/m^3 (a steel ball of the body's mass; Modelica `BodyCylinder`'s default density) | `-1` (`bodies.defaultColor`) |
-//! | rigid body | its **equivalent uniform box**: centre at the COM, edges along the principal axes of the inertia about the COM, edge `a_i = sqrt(6 (I_j + I_k - I_i) / m)` ({i, j, k} = {0, 1, 2}), so a uniform box of these edges and mass `m` has exactly the body's inertia; an edge below 1/100 of the longest is drawn 1/100 of the longest (a thin plate stays visible) | `-1` (`bodies.defaultColor`) |
+//! | rigid body, tree link | its **equivalent uniform box**: centre at the COM, edges along the principal axes of the inertia about the COM, edge `a_i = sqrt(6 (I_j + I_k - I_i) / m)` ({i, j, k} = {0, 1, 2}), so a uniform box of these edges and mass `m` has exactly the body's inertia; an edge below 1/100 of the longest is drawn 1/100 of the longest (a thin plate stays visible) | `-1` (`bodies.defaultColor`) |
 //! | rigid body 2D | a square plate in the x-y plane centred at the COM, edge `a = sqrt(6 I / m)` (a uniform square of this edge and mass `m` has the body's moment of inertia `I`), thickness `a / 10` | `-1` (`bodies.defaultColor`) |
 //! | BodyCylinder | Modelica's shape ([`GraphicsData::body_cylinder`](crate::graphics::GraphicsData::body_cylinder)): from `r_shape` along `lengthDirection`, `length`, `diameter`, `innerDiameter`; hidden if `animation = false` | its `color` (default `BodyColor`), `specularCoefficient` |
 //!
@@ -152,7 +152,7 @@ pub fn default_drawing<T: Real>(object: &Object<T>) -> DefaultDrawing<T> {
             primitive: mass_point_sphere(body.mass(), &Vector3::zeros()),
             frame: None,
         },
-        Object::RigidBody { body, .. } => rigid_body_box(body),
+        Object::RigidBody { body, .. } | Object::TreeLink { body, .. } => rigid_body_box(body),
         Object::BodyCylinder { body, shape, .. } => DefaultDrawing {
             show: shape.animation(),
             primitive: shape.primitive(body.center_of_mass()),

@@ -20,6 +20,7 @@ use super::object::Object;
 use super::sensor::Sensor;
 use super::settings::SystemSettings;
 use super::step::alpha::{AlphaStorage, Layout};
+use super::tree::SystemTree;
 use super::view::View;
 use crate::graphics::GraphicsData;
 use crate::{Error, Real, Result};
@@ -46,6 +47,7 @@ pub struct System<
     const G: usize = 0,
     const K: usize = 0,
     const W: usize = 0,
+    const J: usize = 0,
 > {
     pub(super) nodes: Vec<Node<T>, N, u16>,
     pub(super) states: Vec<NodeState<T>, N, u16>,
@@ -73,6 +75,8 @@ pub struct System<
     pub(super) layout: Layout<N, K>,
     /// The generalized-alpha state between steps and its Newton workspace (capacity `W`).
     pub(super) alpha: AlphaStorage<T, W>,
+    /// The kinematic tree of at most `J` links (one-coordinate joints), if any.
+    pub(super) tree: SystemTree<T, J>,
 }
 
 impl<
@@ -86,7 +90,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > Default for System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > Default for System<T, N, O, M, L, C, S, G, K, W, J>
 {
     fn default() -> Self {
         Self::new()
@@ -104,7 +109,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// An empty, unassembled system at time 0 with default [`SystemSettings`].
     pub fn new() -> Self {
@@ -126,6 +132,7 @@ impl<
             constraints: Vec::new(),
             layout: Layout::default(),
             alpha: AlphaStorage::default(),
+            tree: SystemTree::default(),
         }
     }
 
@@ -176,6 +183,7 @@ impl<
                     *body =
                         body.with_reference(r.reference_position(), r.reference_orientation())?;
                 }
+                // Tree links: only add_kinematic_tree makes them.
                 _ => return Err(Error::WrongNodeKind),
             }
             if item(&self.node_object, n.get())?.is_some() {
@@ -355,6 +363,9 @@ impl<
         self.time = T::zero();
         self.time_carry = T::zero();
         self.alpha.started = false;
+        let t = &mut self.tree;
+        (t.q, t.v, t.acc) = (t.initial_q, t.initial_v, [T::zero(); J]);
+        self.refresh_links();
     }
 
     /// Node `i`.
@@ -372,8 +383,14 @@ impl<
     /// With generalized-alpha the next step first computes consistent accelerations and
     /// multipliers for the new states (checking them against the constraints, or projecting
     /// them with the assembly option).
+    /// A tree link's node follows the tree: `WrongNodeKind` (set the tree's coordinates with
+    /// [`System::set_tree_state`]).
     pub fn set_node_state(&mut self, i: NodeIndex, state: NodeState<T>) -> Result<()> {
-        state.check_for(item(&self.nodes, i.get())?)?;
+        let node = item(&self.nodes, i.get())?;
+        if matches!(node, Node::TreeLink(_)) {
+            return Err(Error::WrongNodeKind);
+        }
+        state.check_for(node)?;
         if let Some(s) = self.states.get_mut(i.get()) {
             *s = state;
         }

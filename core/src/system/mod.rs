@@ -102,6 +102,7 @@ mod scene;
 mod sensor;
 mod settings;
 mod step;
+mod tree;
 mod view;
 
 pub use connector::{
@@ -121,7 +122,7 @@ pub use index::{
 pub use items::System;
 pub use load::{Load, LoadFn, UserFunction, UserLoadKind};
 pub use marker::{Marker, MarkerKind};
-pub use node::{Node, NodeRigidBody, NodeState};
+pub use node::{Node, NodeRigidBody, NodeState, NodeTreeLink};
 pub use object::Object;
 pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
 pub use settings::{AlphaSettings, Coupling, RigidScheme, SystemSettings};

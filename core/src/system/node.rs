@@ -5,7 +5,10 @@
 //! - [`Node::RigidBody`]: a rigid-body node ([`NodeRigidBody`]), 6 velocity coordinates
 //!   `[v (m/s, world); w_b (rad/s, body frame)]`, pose `(r, R_0b)`;
 //! - [`Node::RigidBody2D`]: Exudyn's `NodeRigidBody2D`, 3 coordinates `[x, y, theta]`
-//!   (displacements from its reference, m, m, rad).
+//!   (displacements from its reference, m, m, rad);
+//! - [`Node::TreeLink`]: a link of the system's kinematic tree, no coordinates of its own: its
+//!   pose and twist are the tree's forward kinematics at the tree's joint coordinates
+//!   ([`System::add_kinematic_tree`](super::System::add_kinematic_tree)).
 //!
 //! The parameters (reference and initial values) are static; the state ([`NodeState`]) is
 //! what the integrators advance.
@@ -94,6 +97,20 @@ impl<T: Real> NodeRigidBody<T> {
     }
 }
 
+/// The node of a link of a system's kinematic tree: link `link` of the tree (made by
+/// [`System::add_kinematic_tree`](super::System::add_kinematic_tree), not by the caller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeTreeLink {
+    pub(crate) link: u16,
+}
+
+impl NodeTreeLink {
+    /// The link's number in the tree.
+    pub fn link(&self) -> usize {
+        usize::from(self.link)
+    }
+}
+
 /// A node of a system.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Node<T: Real> {
@@ -105,6 +122,9 @@ pub enum Node<T: Real> {
     RigidBody(NodeRigidBody<T>),
     /// Exudyn's `NodeRigidBody2D`.
     RigidBody2D(NodeRigidBody2D<T>),
+    /// A link of the system's kinematic tree; its state is a [`NodeState::RigidBody`] (the
+    /// link frame's pose and twist), computed from the tree's coordinates.
+    TreeLink(NodeTreeLink),
 }
 
 impl<T: Real> Node<T> {
@@ -115,14 +135,20 @@ impl<T: Real> Node<T> {
             Node::PointGround(_) => NodeState::Ground,
             Node::RigidBody(n) => NodeState::RigidBody(n.initial_state()),
             Node::RigidBody2D(n) => NodeState::RigidBody2D(n.initial_state()),
+            // Replaced by the tree's forward kinematics wherever the system sets it.
+            Node::TreeLink(_) => NodeState::RigidBody(RigidState::at_rest(
+                Vector3::zeros(),
+                Quaternion::identity(),
+            )),
         }
     }
 
-    /// Number of velocity coordinates (2, 0, 6 or 3).
+    /// Number of velocity coordinates (2, 0, 6 or 3; 0 for a tree link, whose coordinates are
+    /// the tree's).
     pub fn coordinates(&self) -> usize {
         match self {
             Node::Point2D(_) => 2,
-            Node::PointGround(_) => 0,
+            Node::PointGround(_) | Node::TreeLink(_) => 0,
             Node::RigidBody(_) => 6,
             Node::RigidBody2D(_) => 3,
         }
@@ -155,7 +181,7 @@ impl<T: Real> NodeState<T> {
                 }
             }
             (Node::PointGround(_), NodeState::Ground) => Ok(()),
-            (Node::RigidBody(_), NodeState::RigidBody(s)) => s.validate(),
+            (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(s)) => s.validate(),
             (Node::RigidBody2D(_), NodeState::RigidBody2D(s)) => {
                 if s.is_finite() {
                     Ok(())

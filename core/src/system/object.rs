@@ -11,6 +11,7 @@
 //! | [`Object::RigidBody`] | [`Node::RigidBody`](super::Node::RigidBody) | yes | yes | yes |
 //! | [`Object::BodyCylinder`] | [`Node::RigidBody`](super::Node::RigidBody) | yes | yes | yes |
 //! | [`Object::RigidBody2D`] | [`Node::RigidBody2D`](super::Node::RigidBody2D) | yes | yes | yes |
+//! | [`Object::TreeLink`] | [`Node::TreeLink`](super::Node::TreeLink) | yes | yes | yes |
 
 use super::default_graphics::CylinderShape;
 use super::index::NodeIndex;
@@ -69,6 +70,19 @@ pub enum Object<T: Real> {
         /// Mass, inertia about the COM, COM offset (body frame).
         body: RigidBody2D<T>,
     },
+    /// A link of the system's kinematic tree (Exudyn's `ObjectKinematicTree` link, made by
+    /// [`System::add_kinematic_tree`](super::System::add_kinematic_tree)): a rigid body with the
+    /// link's mass properties, its body frame the link frame, on the link's node; markers,
+    /// loads, connectors and sensors see it as a rigid body, and their forces act on the tree's
+    /// joint coordinates through the link's Jacobian.
+    TreeLink {
+        /// The link's node.
+        node: NodeIndex,
+        /// The link's number in the tree.
+        link: u16,
+        /// The link's mass, COM and inertia about it (link frame).
+        body: RigidBody<T>,
+    },
 }
 
 impl<T: Real> Object<T> {
@@ -104,14 +118,18 @@ impl<T: Real> Object<T> {
             Object::MassPoint2D { node, .. }
             | Object::RigidBody { node, .. }
             | Object::BodyCylinder { node, .. }
-            | Object::RigidBody2D { node, .. } => Some(*node),
+            | Object::RigidBody2D { node, .. }
+            | Object::TreeLink { node, .. } => Some(*node),
         }
     }
 
-    /// The rigid body of a rigid object ([`Object::RigidBody`], [`Object::BodyCylinder`]).
+    /// The rigid body of a rigid object ([`Object::RigidBody`], [`Object::BodyCylinder`],
+    /// [`Object::TreeLink`]).
     pub fn rigid(&self) -> Option<&RigidBody<T>> {
         match self {
-            Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. } => Some(body),
+            Object::RigidBody { body, .. }
+            | Object::BodyCylinder { body, .. }
+            | Object::TreeLink { body, .. } => Some(body),
             _ => None,
         }
     }
@@ -120,9 +138,9 @@ impl<T: Real> Object<T> {
     /// rigid body's `[c_x, c_y, 0]`, the point itself for a mass point or the ground.
     pub fn center_of_mass(&self) -> Vector3<T> {
         match self {
-            Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. } => {
-                *body.center_of_mass()
-            }
+            Object::RigidBody { body, .. }
+            | Object::BodyCylinder { body, .. }
+            | Object::TreeLink { body, .. } => *body.center_of_mass(),
             Object::RigidBody2D { body, .. } => {
                 let c = body.center_of_mass();
                 Vector3::new(c.x, c.y, T::zero())

@@ -77,7 +77,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// `var` of node `i` now (Exudyn's `GetNodeOutput`): a 2D point or ground node gives
     /// `Position`, `Displacement`, `Velocity`, `Acceleration` (world); a rigid-body node also

@@ -49,7 +49,9 @@ fn scene_body<'a, T: Real>(
     let (position, rotation) = match object {
         Object::Ground(g) => (g.reference_position(), Matrix3::identity()),
         Object::MassPoint2D { node, .. } => (view.node_motion(*node)?.0, Matrix3::identity()),
-        Object::RigidBody { node, .. } | Object::BodyCylinder { node, .. } => {
+        Object::RigidBody { node, .. }
+        | Object::BodyCylinder { node, .. }
+        | Object::TreeLink { node, .. } => {
             let s = view.rigid(*node)?;
             s.validate()?;
             (s.position, s.rotation_matrix())
@@ -114,7 +116,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// Gives object `i` its own graphics data (body frame; replaces its default drawing and any
     /// graphics set before). Does not un-assemble (drawing does not change the dynamics).

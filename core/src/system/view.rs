@@ -79,21 +79,21 @@ impl<'a, T: Real> View<'a, T> {
     #[inline]
     pub fn rigid(&self, i: NodeIndex) -> Result<&'a RigidState<T>> {
         match self.node(i)? {
-            (Node::RigidBody(_), NodeState::RigidBody(s)) => Ok(s),
+            (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(s)) => Ok(s),
             _ => Err(Error::WrongNodeKind),
         }
     }
 
     /// The rigid body, its node and the node's state if object `i` is a rigid body (also a
-    /// `BodyCylinder`); `None` for another object; `UnknownIndex` / `WrongNodeKind` as
+    /// `BodyCylinder` or a tree link); `None` for another object; `UnknownIndex` / `WrongNodeKind` as
     /// [`View::rigid`]. The state is not checked: the callers below check it once.
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn rigid_object(&self, i: ObjectIndex) -> Result<Option<RigidObject<'a, T>>> {
         match self.object(i)? {
-            Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
-                Ok(Some((*node, body, self.rigid(*node)?)))
-            }
+            Object::RigidBody { node, body }
+            | Object::BodyCylinder { node, body, .. }
+            | Object::TreeLink { node, body, .. } => Ok(Some((*node, body, self.rigid(*node)?))),
             _ => Ok(None),
         }
     }
@@ -184,7 +184,9 @@ impl<'a, T: Real> View<'a, T> {
                 let (n, s) = self.point2d(*node)?;
                 body.output(&n.configuration(s), var, local_position)
             }
-            Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
+            Object::RigidBody { node, body }
+            | Object::BodyCylinder { node, body, .. }
+            | Object::TreeLink { node, body, .. } => {
                 body.output(self.rigid(*node)?, var, local_position)
             }
             Object::RigidBody2D { node, body } => {
@@ -216,7 +218,9 @@ impl<'a, T: Real> View<'a, T> {
                     body.generalized_force(&n.configuration(s), local_position, force, torque)?;
                 Ok(Some((*node, q)))
             }
-            Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
+            Object::RigidBody { node, body }
+            | Object::BodyCylinder { node, body, .. }
+            | Object::TreeLink { node, body, .. } => {
                 let q =
                     body.generalized_force(self.rigid(*node)?, local_position, force, torque)?;
                 Ok(Some((*node, q)))
@@ -246,7 +250,9 @@ impl<'a, T: Real> View<'a, T> {
                 let j = body.mass_jacobian_integral(&n.configuration(s))?;
                 Ok(Some((*node, j.transpose() * g)))
             }
-            Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
+            Object::RigidBody { node, body }
+            | Object::BodyCylinder { node, body, .. }
+            | Object::TreeLink { node, body, .. } => {
                 let q = Self::rigid_mass_force(body, self.rigid(*node)?, g)?;
                 Ok(Some((*node, q)))
             }
@@ -265,7 +271,7 @@ impl<'a, T: Real> View<'a, T> {
         Ok(match self.node(i)? {
             (Node::Point2D(n), NodeState::Point2D(s)) => (n.position(s)?, n.velocity(s)?),
             (Node::PointGround(g), NodeState::Ground) => (g.position(&())?, g.velocity(&())?),
-            (Node::RigidBody(_), NodeState::RigidBody(s)) => {
+            (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(s)) => {
                 s.validate_screened()?;
                 (s.position, s.velocity)
             }
@@ -296,7 +302,7 @@ impl<'a, T: Real> View<'a, T> {
                 Some((i, n.position_jacobian(s)?.transpose() * force))
             }
             (Node::PointGround(_), NodeState::Ground) => None,
-            (Node::RigidBody(_), NodeState::RigidBody(_)) => Some((
+            (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(_)) => Some((
                 i,
                 Generalized::new(force.x, force.y, force.z, T::zero(), T::zero(), T::zero()),
             )),
@@ -318,25 +324,35 @@ impl<'a, T: Real> View<'a, T> {
             (Node::Point2D(n), NodeState::Point2D(s)) => n.output(s, var),
             (Node::PointGround(g), NodeState::Ground) => g.output(&(), var),
             (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => n.configuration(s).output(var),
-            (Node::RigidBody(n), NodeState::RigidBody(s)) => {
+            (node @ (Node::RigidBody(_) | Node::TreeLink(_)), NodeState::RigidBody(s)) => {
                 s.validate_screened()?;
                 use OutputVariableType as O;
-                Ok(match var {
-                    O::Position => OutputValue::Vector3(s.position),
-                    O::Displacement => OutputValue::Vector3(s.position - n.reference_position()),
-                    O::Velocity => OutputValue::Vector3(s.velocity),
-                    O::Acceleration => OutputValue::Vector3(s.acceleration),
-                    O::RotationMatrix => OutputValue::Matrix3(s.rotation_matrix()),
-                    O::AngularVelocity => OutputValue::Vector3(s.angular_velocity_world()),
-                    O::AngularVelocityLocal => OutputValue::Vector3(s.angular_velocity),
-                    O::AngularAcceleration => {
-                        OutputValue::Vector3(s.orientation.rotate(&s.angular_acceleration))
+                Ok(match (var, node) {
+                    (O::Displacement, Node::RigidBody(n)) => {
+                        OutputValue::Vector3(s.position - n.reference_position())
                     }
-                    _ => return Err(Error::OutputNotAvailable),
+                    _ => return Self::rigid_node_output(s, var),
                 })
             }
             _ => Err(Error::WrongNodeKind),
         }
+    }
+
+    /// The outputs of a rigid-body or tree-link node's point in state `s` (checked).
+    fn rigid_node_output(s: &RigidState<T>, var: OutputVariableType) -> Result<OutputValue<T>> {
+        use OutputVariableType as O;
+        Ok(match var {
+            O::Position => OutputValue::Vector3(s.position),
+            O::Velocity => OutputValue::Vector3(s.velocity),
+            O::Acceleration => OutputValue::Vector3(s.acceleration),
+            O::RotationMatrix => OutputValue::Matrix3(s.rotation_matrix()),
+            O::AngularVelocity => OutputValue::Vector3(s.angular_velocity_world()),
+            O::AngularVelocityLocal => OutputValue::Vector3(s.angular_velocity),
+            O::AngularAcceleration => {
+                OutputValue::Vector3(s.orientation.rotate(&s.angular_acceleration))
+            }
+            _ => return Err(Error::OutputNotAvailable),
+        })
     }
 }
 

@@ -45,6 +45,20 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         }
     }
 
+    /// After a [`Self::sweep`] with velocities: every link's spatial acceleration without
+    /// gravity (link coordinates) for the accelerations `q_tt` into `work.a`:
+    /// `a_i = X_i a_p + S_i q_tt_i + v_i x S_i v_i`, `a_0 = 0`.
+    pub(crate) fn link_accelerations(&self, work: &mut Workspace<T, L, D>, v: &[T], q_tt: &[T]) {
+        for (i, l) in self.links.iter().enumerate() {
+            let ap = match l.parent {
+                Some(p) => work.x_up[i].motion_to_child(&work.a[p]),
+                None => Motion::zero(),
+            };
+            let vj = l.joint.motion(&v[l.v_index..]);
+            work.a[i] = ap + work.v[i].cross(&vj) + l.joint.motion(&q_tt[l.v_index..]);
+        }
+    }
+
     /// Forward kinematics: every link's pose in the world and, with `v`, its spatial velocity
     /// (link coordinates), into `data` ([`TreeData::link_pose`], [`TreeData::link_velocity`]).
     /// Errors (`data` unchanged): those of a state check (lengths, finiteness, a zero

@@ -198,6 +198,19 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         Ok(self.links.len() - 1)
     }
 
+    /// The same tree in capacities `L2` links and `D2` coordinates (e.g. a tree built in a
+    /// large scratch capacity, kept in a system sized for it). Errors: `CapacityFull`.
+    pub fn to_capacity<const L2: usize, const D2: usize>(
+        &self,
+    ) -> Result<KinematicTree<T, L2, D2>> {
+        let mut t = KinematicTree::new(self.gravity)?;
+        for l in self.links.iter() {
+            let i = t.add_link(l.parent, l.joint, l.placement, &l.mass_properties)?;
+            t.set_joint_spring(i, l.spring)?;
+        }
+        Ok(t)
+    }
+
     /// Sets the spring-damper of `link`'s joint. Errors (nothing changed): `UnknownIndex`;
     /// `NotFinite(Stiffness | Damping | Position | Velocity)`; `OutOfRange(Stiffness | Damping)`
     /// for a negative value, or a stiffness or position offset on a joint without a scalar

@@ -80,8 +80,9 @@ pub fn add_to_system<
     const G: usize,
     const K: usize,
     const W: usize,
+    const J: usize,
 >(
-    sys: &mut System<T, N, O, M, L, C, S, G, K, W>,
+    sys: &mut System<T, N, O, M, L, C, S, G, K, W, J>,
 ) -> Result<[NodeIndex; 2]> {
     let (o1, o2) = (v::<T>(O1), v::<T>(O2));
     let (a1, a2) = (unit::<T>(A1), unit::<T>(A2));

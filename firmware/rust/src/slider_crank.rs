@@ -257,8 +257,9 @@ pub fn add_to_system<
     const G: usize,
     const K: usize,
     const W: usize,
+    const J: usize,
 >(
-    sys: &mut System<T, N, O, M, L, C, S, G, K, W>,
+    sys: &mut System<T, N, O, M, L, C, S, G, K, W, J>,
     torque: T,
 ) -> Result<[NodeIndex; 3]> {
     let c = T::c;

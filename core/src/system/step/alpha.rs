@@ -47,6 +47,7 @@ use crate::system::load::Load;
 use crate::system::marker::Marker;
 use crate::system::node::{Node, NodeState};
 use crate::system::object::Object;
+use crate::system::tree::SystemTree;
 use crate::system::view::View;
 use crate::{Error, Real, Result};
 use core::cell::Cell;
@@ -61,6 +62,8 @@ pub struct Layout<const N: usize, const K: usize> {
     pub(crate) offsets: Vec<u16, N, u16>,
     /// Per constraint: the index of its first equation.
     pub(crate) rows: Vec<u16, K, u16>,
+    /// The index of the kinematic tree's first coordinate (after every node's).
+    pub(crate) tree: usize,
     /// Number of coordinates `n`.
     pub(crate) n: usize,
     /// Number of equations `m`.
@@ -76,8 +79,13 @@ fn coordinates_of<T: Real>(node: &Node<T>) -> usize {
 }
 
 impl<const N: usize, const K: usize> Layout<N, K> {
-    /// The layout of `nodes` and `constraints` (module docs); `CapacityFull` past `u16`.
-    pub fn of<T: Real>(nodes: &[Node<T>], constraints: &[Constraint<T>]) -> SystemResult<Self> {
+    /// The layout of `nodes`, a tree of `tree` coordinates and `constraints` (module docs);
+    /// `CapacityFull` past `u16`.
+    pub fn of<T: Real>(
+        nodes: &[Node<T>],
+        tree: usize,
+        constraints: &[Constraint<T>],
+    ) -> SystemResult<Self> {
         let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
         let mut layout = Layout::default();
         for node in nodes {
@@ -87,6 +95,8 @@ impl<const N: usize, const K: usize> Layout<N, K> {
             // The normalization rows come first.
             layout.m += usize::from(matches!(node, Node::RigidBody(_)));
         }
+        layout.tree = layout.n;
+        layout.n += tree;
         for c in constraints {
             let at = u16::try_from(layout.m).map_err(|_| full())?;
             layout.rows.push(at).map_err(|_| full())?;
@@ -174,7 +184,7 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
 
 /// The system's items as a [`ConstrainedModel`]. A failing item's error is kept in `failure`
 /// (the model's interface returns a plain error; the step reports the item from here).
-pub struct SystemModel<'a, T: Real, const N: usize, const K: usize> {
+pub struct SystemModel<'a, T: Real, const N: usize, const K: usize, const J: usize> {
     pub(crate) nodes: &'a [Node<T>],
     pub(crate) objects: &'a [Object<T>],
     pub(crate) markers: &'a [Marker<T>],
@@ -182,6 +192,7 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize> {
     pub(crate) connectors: &'a [Connector<T>],
     pub(crate) constraints: &'a [Constraint<T>],
     pub(crate) layout: &'a Layout<N, K>,
+    pub(crate) tree: &'a SystemTree<T, J>,
     /// Number of equations of `constraints` (the layout's, or fewer for a leading part).
     pub(crate) equations: usize,
     pub(crate) failure: Cell<Option<SystemError>>,
@@ -201,7 +212,7 @@ enum Evaluated<T> {
     Coordinates(Option<usize>, Option<usize>),
 }
 
-impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
+impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a, T, N, K, J> {
     /// Records `e` at `at` and returns its plain error.
     fn fail(&self, e: Error, at: ItemRef) -> Error {
         if self.failure.get().is_none() {
@@ -254,8 +265,129 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
                     s.angular_velocity = ep::g_body(&e) * e_t;
                     NodeState::RigidBody(s)
                 }
+                // Set from the tree's coordinates below.
+                Node::TreeLink(_) => node.initial_state(),
             };
             out.push(s).map_err(|_| Error::CapacityFull)?;
+        }
+        if let Some((q_t, v_t)) = self.tree_coordinates(q, v) {
+            self.tree.link_states(q_t, v_t, None, out);
+        }
+        Ok(())
+    }
+
+    /// The tree's coordinates and velocities in `q`, `v` (`None` without a tree).
+    fn tree_coordinates<'x>(&self, q: &'x [T], v: &'x [T]) -> Option<(&'x [T], &'x [T])> {
+        let (_, n) = self.tree.tree()?;
+        let o = self.layout.tree;
+        Some((q.get(o..o + n)?, v.get(o..o + n)?))
+    }
+
+    /// Adds the tree's generalized force to `f`: `-b(q_T, v_T)` with the link nodes' forces
+    /// `g` (`[f (N, world); tau (N m, link frame, about the link origin)]`) as applied wrenches
+    /// (RNEA at zero acceleration; module docs of the system's tree). `states` are the node
+    /// states at `q`, `v` (the links' orientations).
+    fn tree_force(
+        &self,
+        q: &[T],
+        v: &[T],
+        g: &[Generalized<T>],
+        states: &[NodeState<T>],
+        f: &mut [T],
+    ) -> Result<()> {
+        let (Some((tree, n)), Some((q_t, v_t))) = (self.tree.tree(), self.tree_coordinates(q, v))
+        else {
+            return Ok(());
+        };
+        let first = usize::from(self.tree.first_node);
+        let mut data = self.tree.scratch.0.borrow_mut();
+        data.clear_wrenches();
+        for k in 0..tree.links().len() {
+            let (Some(gk), Some(NodeState::RigidBody(s))) =
+                (g.get(first + k), states.get(first + k))
+            else {
+                continue;
+            };
+            if gk.iter().all(|x| *x == T::zero()) {
+                continue;
+            }
+            let force = s
+                .orientation
+                .conjugate()
+                .rotate(&Vector3::new(gk[0], gk[1], gk[2]));
+            let torque = Vector3::new(gk[3], gk[4], gk[5]);
+            data.set_link_wrench(k, crate::tree::Force::new(torque, force));
+        }
+        let mut b = [T::zero(); J];
+        tree.rnea_core(&mut data, q_t, v_t, None, &mut b[..n]);
+        data.clear_wrenches();
+        if !crate::finite::all_finite_slice(&b[..n]) {
+            return Err(self.fail(
+                Error::NotFinite(crate::Param::Force),
+                ItemRef::Object(crate::system::index::ObjectIndex(self.tree.first_object)),
+            ));
+        }
+        for (x, bk) in f.iter_mut().skip(self.layout.tree).zip(b[..n].iter()) {
+            *x -= *bk;
+        }
+        Ok(())
+    }
+
+    /// Adds `a dQ/dq_T + b dQ/dq_t_T` (the columns of the tree's coordinates and velocities)
+    /// to `out` by forward differences of all forces: each coordinate (velocity) perturbed by
+    /// `sqrt(eps) (1 + |x|)`, one evaluation of all forces each.
+    #[inline(never)]
+    fn tree_force_jacobian<const S: usize>(
+        &self,
+        t: T,
+        q: &[T],
+        v: &[T],
+        a: T,
+        b: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        let Some((_, n_t)) = self.tree.tree() else {
+            return Ok(());
+        };
+        let n = self.layout.n;
+        let (mut qp, mut vp) = ([T::zero(); S], [T::zero(); S]);
+        let (mut f0, mut f1) = ([T::zero(); S], [T::zero(); S]);
+        let (Some(qp), Some(vp), Some(f0), Some(f1)) = (
+            qp.get_mut(..n),
+            vp.get_mut(..n),
+            f0.get_mut(..n),
+            f1.get_mut(..n),
+        ) else {
+            return Err(Error::CapacityFull);
+        };
+        qp.copy_from_slice(q);
+        vp.copy_from_slice(v);
+        self.force(t, q, v, f0)?;
+        let sqrt_eps = T::EPS.sqrt_l();
+        for j in self.layout.tree..self.layout.tree + n_t {
+            for (rate, scale) in [(false, a), (true, b)] {
+                if scale == T::zero() {
+                    continue;
+                }
+                let x = if rate { &mut vp[j] } else { &mut qp[j] };
+                let x0 = *x;
+                *x = x0 + sqrt_eps * (T::one() + x0.abs_l());
+                let dx = *x - x0;
+                f1.iter_mut().for_each(|y| *y = T::zero());
+                let r = self.force(t, qp, vp, f1);
+                if rate {
+                    vp[j] = x0;
+                } else {
+                    qp[j] = x0;
+                }
+                r?;
+                for (r, (y1, y0)) in f1.iter().zip(f0.iter()).enumerate() {
+                    let d = *y1 - *y0;
+                    if d != T::zero() {
+                        out.add(r, j, scale * d / dx);
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -349,7 +481,9 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
                         local: xy(local),
                         angle,
                     },
-                    Node::RigidBody(_) => return Err(Error::MarkerNotSupported),
+                    Node::RigidBody(_) | Node::TreeLink(_) => {
+                        return Err(Error::MarkerNotSupported)
+                    }
                 },
             )
         };
@@ -431,7 +565,7 @@ impl<'a, T: Real, const N: usize, const K: usize> SystemModel<'a, T, N, K> {
             Marker::NodeCoordinate { node, coordinate } => {
                 match self.nodes.get(node.get()).ok_or(Error::UnknownIndex)? {
                     Node::PointGround(_) => Ok(None),
-                    Node::RigidBody(_) => Err(Error::MarkerNotSupported),
+                    Node::RigidBody(_) | Node::TreeLink(_) => Err(Error::MarkerNotSupported),
                     _ => Ok(Some(self.offset(*node)? + usize::from(*coordinate))),
                 }
             }
@@ -673,7 +807,9 @@ fn coordinate_mut<T: Real>(s: &mut NodeState<T>, i: usize, rate: bool) -> Option
     }
 }
 
-impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemModel<'_, T, N, K> {
+impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T>
+    for SystemModel<'_, T, N, K, J>
+{
     fn coordinates(&self) -> usize {
         self.layout.n
     }
@@ -707,6 +843,16 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
                 }
             }
         }
+        if let (Some((tree, n)), Some((q_t, _))) = (self.tree.tree(), self.tree_coordinates(q, q)) {
+            let mut data = self.tree.scratch.0.borrow_mut();
+            tree.crba_core(&mut data, q_t);
+            let o = self.layout.tree;
+            for i in 0..n {
+                for j in 0..n {
+                    out.add(o + i, o + j, data.mass_matrix[i][j]);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -727,6 +873,7 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
             return Err(self.fail(e.error, e.item));
         }
         self.scatter(&g, q, f)?;
+        self.tree_force(q, v, &g, &states, f)?;
         for (body, config, off) in self.rigid_bodies(q, v) {
             let fv = body.quadratic_velocity_force(&config);
             for i in 0..2 {
@@ -898,7 +1045,7 @@ impl<T: Real, const N: usize, const K: usize> ConstrainedModel<T> for SystemMode
     }
 }
 
-impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
+impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T, N, K, J> {
     /// `C(q)` into `c` (all `m` rows) if given, and `C_q` added to `jac` if given; each
     /// constraint writes from its row on.
     fn equations<const S: usize>(
@@ -1004,6 +1151,8 @@ impl<T: Real, const N: usize, const K: usize> SystemModel<'_, T, N, K> {
                 }
             }
         }
+        // Every force's dependence on the tree's coordinates and velocities.
+        self.tree_force_jacobian(t, q, v, a, b, out)?;
         // Loads: a force f at the point p of a 2D rigid body: dQ_theta/dtheta = -(R p) . f.
         if self.connectors.is_empty() && !self.loads.iter().any(|l| self.load_point(l).is_some()) {
             return Ok(()); // nothing else depends on q or q_t
@@ -1057,6 +1206,7 @@ macro_rules! model_of {
             connectors: &$sys.connectors,
             constraints: &$sys.constraints,
             layout: &$sys.layout,
+            tree: &$sys.tree,
             equations: $sys.layout.m,
             failure: Cell::new(None),
         }
@@ -1179,13 +1329,15 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// The layout of the coordinates and equations for generalized-alpha, checked: every
     /// constraint between markers it can join (`MarkerNotSupported` at the constraint), `n + m` (`n + 2m` stabilized)
     /// within the capacity `W` (`CapacityFull` at the system).
     pub(crate) fn alpha_layout(&mut self, formulation: Formulation) -> SystemResult<()> {
-        self.layout = Layout::of(&self.nodes, &self.constraints)?;
+        let tree = self.tree.tree().map_or(0, |(_, n)| n);
+        self.layout = Layout::of(&self.nodes, tree, &self.constraints)?;
         let (n, m) = (self.layout.n, self.layout.m);
         let need = match formulation {
             Formulation::StabilizedIndex2 => n + 2 * m,
@@ -1205,6 +1357,18 @@ impl<
         let assembly = self.settings.alpha.assembly;
         let mut st = *self.alpha.state();
         gather(&self.layout, &self.states, &mut st, true);
+        if let Some((_, n)) = self.tree.tree() {
+            let o = self.layout.tree;
+            for (dst, src) in [
+                (&mut st.q, &self.tree.q),
+                (&mut st.v, &self.tree.v),
+                (&mut st.acc, &self.tree.acc),
+            ] {
+                if let (Some(d), Some(s)) = (dst.get_mut(o..o + n), src.get(..n)) {
+                    d.copy_from_slice(s);
+                }
+            }
+        }
         let model = model_of!(self);
         let n = self.layout.n;
         let start = scheme.initial_state(
@@ -1229,7 +1393,28 @@ impl<
         scatter_states(&self.layout, &start, &mut self.states);
         self.alpha.set_state(&start);
         self.alpha.started = true;
+        self.commit_tree();
         Ok(())
+    }
+
+    /// The tree's coordinates, velocities and accelerations from the current generalized-alpha
+    /// state into the tree and its links' node states (a start or step is complete).
+    pub(crate) fn commit_tree(&mut self) {
+        let Some((_, n)) = self.tree.tree() else {
+            return;
+        };
+        let o = self.layout.tree;
+        let st = self.alpha.state();
+        for (dst, src) in [
+            (&mut self.tree.q, &st.q),
+            (&mut self.tree.v, &st.v),
+            (&mut self.tree.acc, &st.acc),
+        ] {
+            if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(o..o + n)) {
+                d.copy_from_slice(s);
+            }
+        }
+        self.refresh_links();
     }
 
     /// `SingularMatrix` at the first constraint `k` whose leading set `0..=k` makes the start's
@@ -1305,6 +1490,16 @@ impl<
                 .unwrap_or(SystemError::new(e, ItemRef::System))
         })?;
         scatter_states(model.layout, next, work);
+        if let Some((_, n)) = model.tree.tree() {
+            let o = model.layout.tree;
+            if let (Some(q), Some(v), Some(a)) = (
+                next.q.get(o..o + n),
+                next.v.get(o..o + n),
+                next.acc.get(o..o + n),
+            ) {
+                model.tree.link_states(q, v, Some(a), work);
+            }
+        }
         Ok(report)
     }
 }

@@ -193,7 +193,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// Advances the system by `dt` (s) from the current time (Kahan's compensated sum of the
     /// steps: `n` steps of `h` end at `n h` to a rounding) with its [`SystemSettings`]
@@ -333,6 +334,7 @@ impl<
         if let Some(newton) = alpha {
             self.alpha.advance();
             self.alpha.report = Some(newton);
+            self.commit_tree();
         }
         self.time = t1;
         self.time_carry = T::zero();

@@ -37,7 +37,8 @@ impl<
         const G: usize,
         const K: usize,
         const W: usize,
-    > System<T, N, O, M, L, C, S, G, K, W>
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// Exudyn's `SolveDynamic`: puts every node in its initial state at
     /// `settings.start_time`, records the sensors there (one row), and takes

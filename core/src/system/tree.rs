@@ -1,0 +1,287 @@
+//! A kinematic tree as an item of a system (Exudyn's `ObjectKinematicTree`): the tree's joint
+//! coordinates join the system's coordinates, and each link is a rigid body of the system
+//! ([`Object::TreeLink`] on a [`Node::TreeLink`]) whose pose and twist are the tree's forward
+//! kinematics. Markers, loads, connectors, sensors and drawing treat a link as any rigid body;
+//! the forces they put on it act on the joint coordinates through the link's Jacobian.
+//!
+//! In the generalized-alpha system (the only coupling that steps a tree) the tree adds, at its
+//! coordinates `q_T` and velocities `v_T`:
+//! - to `M`: the tree's joint-space mass matrix (CRBA);
+//! - to `Q`: `-b(q_T, v_T)` with every link's wrench `w_i` from loads and connectors as an
+//!   applied force (RNEA at zero acceleration: gravity of the tree, velocity products, joint
+//!   spring-dampers, and `+ J_i^T w_i`);
+//! - to the Newton matrix: `d Q / d q_T` and `d Q / d v_T` of all forces by forward differences
+//!   (one evaluation of all forces per tree coordinate and per velocity).
+//!
+//! Only joints with one coordinate (revolute, prismatic) and fixed joints join a system, as in
+//! Exudyn's `ObjectKinematicTree`: the system's coordinates are integrated as `q_t = v`, which
+//! a quaternion joint's coordinates are not.
+
+use super::index::{item, ItemRef, NodeIndex, ObjectIndex};
+use super::items::System;
+use super::node::{Node, NodeState, NodeTreeLink};
+use super::object::Object;
+use crate::bodies::rigid_body::RigidBody;
+use crate::math::Quaternion;
+use crate::state::RigidState;
+use crate::tree::data::Workspace;
+use crate::tree::{Joint, KinematicTree, TreeData};
+use crate::{Error, Real, Result};
+use core::cell::RefCell;
+
+/// The system's kinematic tree (at most one; [`System::add_kinematic_tree`]): the tree of at
+/// most `J` links and `J` coordinates, its links' first node and object, its initial and current
+/// coordinates, and the scratch memory of its algorithms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SystemTree<T: Real, const J: usize> {
+    pub(crate) model: Option<KinematicTree<T, J, J>>,
+    pub(crate) first_node: u16,
+    pub(crate) first_object: u16,
+    pub(crate) initial_q: [T; J],
+    pub(crate) initial_v: [T; J],
+    /// Joint coordinates `q` (m or rad), velocities and accelerations of the current state.
+    pub(crate) q: [T; J],
+    pub(crate) v: [T; J],
+    pub(crate) acc: [T; J],
+    pub(crate) scratch: Scratch<TreeData<T, J, J>>,
+}
+
+/// Scratch memory of the tree algorithms, borrowed while the system's forces are evaluated
+/// through shared references. Not part of the system's value: equal whatever it holds.
+#[derive(Clone, Debug)]
+pub struct Scratch<X>(pub(crate) RefCell<X>);
+
+impl<X> PartialEq for Scratch<X> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T: Real, const J: usize> Default for SystemTree<T, J> {
+    fn default() -> Self {
+        let z = [T::zero(); J];
+        Self {
+            model: None,
+            first_node: 0,
+            first_object: 0,
+            initial_q: z,
+            initial_v: z,
+            q: z,
+            v: z,
+            acc: z,
+            scratch: Scratch(RefCell::new(TreeData::new())),
+        }
+    }
+}
+
+impl<T: Real, const J: usize> SystemTree<T, J> {
+    /// The tree and its number of coordinates, if there is one.
+    pub(crate) fn tree(&self) -> Option<(&KinematicTree<T, J, J>, usize)> {
+        self.model.as_ref().map(|t| (t, t.nv()))
+    }
+
+    /// Writes the link nodes' states (pose and twist of each link frame, and with `q_tt` its
+    /// accelerations) at the tree coordinates `q`, velocities `v` into `states` (the system's
+    /// node states, the links' from `first_node` on).
+    pub(crate) fn link_states(
+        &self,
+        q: &[T],
+        v: &[T],
+        q_tt: Option<&[T]>,
+        states: &mut [NodeState<T>],
+    ) {
+        let Some((tree, _)) = self.tree() else { return };
+        let mut data = self.scratch.0.borrow_mut();
+        let w = &mut data.work;
+        tree.sweep(w, q, Some(v));
+        if let Some(q_tt) = q_tt {
+            tree.link_accelerations(w, v, q_tt);
+        }
+        let first = usize::from(self.first_node);
+        for (i, s) in states
+            .iter_mut()
+            .skip(first)
+            .take(tree.links().len())
+            .enumerate()
+        {
+            *s = NodeState::RigidBody(link_state(w, i, q_tt.is_some()));
+        }
+    }
+}
+
+/// Link `i`'s rigid state from a sweep (and accelerations in `w.a` with `acc`): the link
+/// frame's origin `p` (m, world), orientation `R_0i`, origin velocity `R v_O` (m/s, world),
+/// angular velocity `w` (rad/s, link frame); the acceleration of the origin
+/// `R (a_lin + w x v_O)` (world) and the angular acceleration `a_ang` (link frame).
+fn link_state<T: Real, const L: usize, const D: usize>(
+    w: &Workspace<T, L, D>,
+    i: usize,
+    acc: bool,
+) -> RigidState<T> {
+    let x = &w.x_world[i];
+    let v = &w.v[i];
+    let mut s = RigidState::at_rest(x.translation, Quaternion::from_matrix(&x.rotation));
+    s.velocity = x.rotation * v.linear;
+    s.angular_velocity = v.angular;
+    if acc {
+        let a = &w.a[i];
+        s.acceleration = x.rotation * (a.linear + v.angular.cross(&v.linear));
+        s.angular_acceleration = a.angular;
+    }
+    s
+}
+
+impl<
+        T: Real,
+        const N: usize,
+        const O: usize,
+        const M: usize,
+        const L: usize,
+        const C: usize,
+        const S: usize,
+        const G: usize,
+        const K: usize,
+        const W: usize,
+        const J: usize,
+    > System<T, N, O, M, L, C, S, G, K, W, J>
+{
+    /// Adds `tree` (copied into the system's capacity `J`) at joint coordinates `q` and
+    /// velocities `v`, with one node and one rigid-body object per link
+    /// ([`Object::TreeLink`]: the link's mass properties, body frame = link frame; link `k`'s
+    /// object is the returned index plus `k`). Put markers on those objects to attach loads,
+    /// connectors and sensors to the links. The tree's own gravity and joint spring-dampers
+    /// act as in [`KinematicTree::bias_forces`]; gravity on the links can instead come from
+    /// mass-proportional loads (then set the tree's gravity to zero). A system with a tree is
+    /// stepped by generalized-alpha only (`NotSupportedByScheme` at `assemble` otherwise).
+    ///
+    /// Errors (nothing changed): `CapacityFull` (a tree is there already; more links or
+    /// coordinates than `J`; no room for the links' nodes and objects); `NotSupportedByScheme`
+    /// for a spherical or free joint (module docs); the state checks of `q`, `v`
+    /// (`OutOfRange(Coordinate)`, `NotFinite(Position | Velocity)`).
+    pub fn add_kinematic_tree<const L2: usize, const D2: usize>(
+        &mut self,
+        tree: &KinematicTree<T, L2, D2>,
+        q: &[T],
+        v: &[T],
+    ) -> Result<ObjectIndex> {
+        if self.tree.model.is_some() {
+            return Err(Error::CapacityFull);
+        }
+        if tree
+            .links()
+            .iter()
+            .any(|l| matches!(l.joint, Joint::Spherical | Joint::Free))
+        {
+            return Err(Error::NotSupportedByScheme);
+        }
+        tree.check_state(q, Some(v))?;
+        let copy: KinematicTree<T, J, J> = tree.to_capacity()?;
+        let links = copy.links().len();
+        if self.nodes.len() + links > N || self.objects.len() + links > O {
+            return Err(Error::CapacityFull);
+        }
+        let first_node = NodeIndex::from_usize(self.nodes.len()).ok_or(Error::CapacityFull)?;
+        let first_object =
+            ObjectIndex::from_usize(self.objects.len()).ok_or(Error::CapacityFull)?;
+        if NodeIndex::from_usize(self.nodes.len() + links).is_none()
+            || ObjectIndex::from_usize(self.objects.len() + links).is_none()
+        {
+            return Err(Error::CapacityFull);
+        }
+        // Every link's rigid body first (the only fallible step left), then the items.
+        let mut bodies: heapless::Vec<RigidBody<T>, J> = heapless::Vec::new();
+        for l in copy.links() {
+            let body = RigidBody::from_mass_properties(&l.mass_properties)?;
+            bodies.push(body).map_err(|_| Error::CapacityFull)?;
+        }
+        for (k, body) in bodies.iter().enumerate() {
+            let link = NodeTreeLink { link: k as u16 };
+            let node = NodeIndex((first_node.get() + k) as u16);
+            let object = ObjectIndex((first_object.get() + k) as u16);
+            let pushed = self.nodes.push(Node::TreeLink(link)).is_ok()
+                && self
+                    .states
+                    .push(Node::TreeLink(link).initial_state())
+                    .is_ok()
+                && self.node_object.push(Some(object)).is_ok()
+                && self
+                    .objects
+                    .push(Object::TreeLink {
+                        node,
+                        link: k as u16,
+                        body: *body,
+                    })
+                    .is_ok();
+            if !pushed {
+                // unreachable (room checked above)
+                return Err(Error::CapacityFull);
+            }
+        }
+        let n = copy.nv();
+        let t = &mut self.tree;
+        t.model = Some(copy);
+        t.first_node = first_node.0;
+        t.first_object = first_object.0;
+        for (dst, src) in [
+            (&mut t.initial_q, q),
+            (&mut t.initial_v, v),
+            (&mut t.q, q),
+            (&mut t.v, v),
+        ] {
+            dst[..n].copy_from_slice(src);
+        }
+        t.acc = [T::zero(); J];
+        self.refresh_links();
+        self.assembled = false;
+        Ok(first_object)
+    }
+
+    /// The system's kinematic tree, if it has one.
+    pub fn kinematic_tree(&self) -> Option<&KinematicTree<T, J, J>> {
+        self.tree.model.as_ref()
+    }
+
+    /// The object of link `link` of the system's tree. Errors: `UnknownIndex`.
+    pub fn tree_link_object(&self, link: usize) -> Result<ObjectIndex> {
+        let (tree, _) = self.tree.tree().ok_or(Error::UnknownIndex)?;
+        item(tree.links(), link)?;
+        Ok(ObjectIndex(self.tree.first_object + link as u16))
+    }
+
+    /// The tree's joint coordinates `q` (m or rad), velocities and accelerations (of the last
+    /// step or start computation) of the current state; `None` without a tree.
+    pub fn tree_state(&self) -> Option<(&[T], &[T], &[T])> {
+        let (_, n) = self.tree.tree()?;
+        Some((&self.tree.q[..n], &self.tree.v[..n], &self.tree.acc[..n]))
+    }
+
+    /// Sets the tree's joint coordinates and velocities (e.g. measured), the links' states with
+    /// them. Errors (nothing changed): `UnknownIndex` without a tree; the state checks
+    /// (`OutOfRange(Coordinate)`, `NotFinite(Position | Velocity)`). With generalized-alpha the
+    /// next step first computes consistent accelerations and multipliers again.
+    pub fn set_tree_state(&mut self, q: &[T], v: &[T]) -> Result<()> {
+        let (tree, n) = self.tree.tree().ok_or(Error::UnknownIndex)?;
+        tree.check_state(q, Some(v))?;
+        self.tree.q[..n].copy_from_slice(q);
+        self.tree.v[..n].copy_from_slice(v);
+        self.tree.acc = [T::zero(); J];
+        self.refresh_links();
+        self.alpha.started = false;
+        Ok(())
+    }
+
+    /// The link nodes' states from the tree's current coordinates.
+    pub(crate) fn refresh_links(&mut self) {
+        let Some((_, n)) = self.tree.tree() else {
+            return;
+        };
+        let (q, v, a) = (self.tree.q, self.tree.v, self.tree.acc);
+        self.tree
+            .link_states(&q[..n], &v[..n], Some(&a[..n]), &mut self.states);
+    }
+
+    /// The item errors about the tree name: its first link's object.
+    pub(crate) fn tree_item(&self) -> ItemRef {
+        ItemRef::Object(ObjectIndex(self.tree.first_object))
+    }
+}
