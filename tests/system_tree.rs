@@ -8,9 +8,13 @@
 //! - a spring from a link point to the ground: the total energy (tree plus spring) is conserved
 //!   with error order 2 at `rho_inf = 1`;
 //! - the links' node states, outputs and markers are the tree's forward kinematics;
+//! - a four-bar linkage as a three-link tree closed by a joint of the system (a planar revolute
+//!   joint: `GenericJoint` holding x and y) follows its closed-form kinematics to the Newton
+//!   tolerance, and the joint's residual stays there;
 //! - `reset` and `set_tree_state`; bad input refused with its status and nothing changed.
 
 mod constrained_support;
+mod four_bar_support;
 
 use constrained_support::order;
 use mbs_core::inertia::Cuboid;
@@ -336,20 +340,187 @@ fn bad_input_is_refused_and_changes_nothing() {
     let e = sys.assemble().unwrap_err();
     assert_eq!(e.error, Error::NotSupportedByScheme);
     assert_eq!(e.item, ItemRef::Object(link));
-    // Joints on tree links are for a later version: refused at assemble, naming the joint.
-    let mut sys = system(&tree, 0.9);
+}
+
+#[test]
+fn a_four_bar_of_a_tree_and_a_system_joint_follows_its_closed_form() {
+    use four_bar_support::{chain, closed_form, closed_form_rates, wrap, C, D};
+    let tree = chain();
+    let mut sys = Box::new(Sys::new());
+    let mut settings = alpha(0.9);
+    settings.alpha.newton.relative_tolerance = 1e-12;
+    sys.set_settings(settings).unwrap();
+    sys.add_kinematic_tree(&tree, &closed_form(1.0), &closed_form_rates(1.0, 5.0))
+        .unwrap();
     let ground = sys.create_ground(Vector3::zeros()).unwrap();
-    let m0 = sys
-        .add_marker(Marker::body_position(ground, Vector3::new(1.5, 0.0, 0.0)).unwrap())
+    let pivot = sys
+        .add_marker(Marker::body_rigid(ground, Vector3::new(D, 0.0, 0.0)).unwrap())
+        .unwrap();
+    let rocker = sys.tree_link_object(2).unwrap();
+    let tip = sys
+        .add_marker(Marker::body_rigid(rocker, Vector3::new(C, 0.0, 0.0)).unwrap())
+        .unwrap();
+    let joint = sys
+        .add_constraint(
+            Constraint::generic_joint([pivot, tip], [true, true, false, false, false, false])
+                .unwrap(),
+        )
+        .unwrap();
+    sys.assemble().unwrap();
+    let loops = [mbs_core::tree::LoopClosure {
+        link_a: 2,
+        point_a: Vector3::new(C, 0.0, 0.0),
+        link_b: None,
+        point_b: Vector3::new(D, 0.0, 0.0),
+        axes: [true, true, false],
+    }];
+    let (mut d, mut w) = (
+        TreeData::new(),
+        mbs_core::tree::LoopWork::<f64, 3, 2>::new(),
+    );
+    // The start's accelerations (they need the joint's velocity terms through the tree's
+    // velocity products) are the tree's constrained accelerations.
+    {
+        let (q, v, a) = sys.tree_state().unwrap();
+        let mut acc = [0.0; 3];
+        tree.loop_accelerations(&mut d, &loops, &mut w, q, v, &[0.0; 3], &mut acc)
+            .unwrap();
+        assert!(max_diff(a, &acc) < 1e-9, "{a:?} vs {acc:?}");
+    }
+    let h = 1e-3;
+    let (mut dev, mut res, mut newton) = (0.0f64, 0.0f64, 0u32);
+    for i in 1..=2000 {
+        let r = sys.step_to(h, i as f64 * h, &mut NoSink).unwrap();
+        newton = newton.max(r.newton_iterations);
+        let q = tree_q(&sys);
+        let cf = closed_form(q[0]);
+        dev = dev
+            .max(wrap(q[1] - cf[1]).abs())
+            .max(wrap(q[2] - cf[2]).abs());
+        let mut d = TreeData::new();
+        tree.forward_kinematics(&mut d, &q, None).unwrap();
+        let x = d
+            .link_pose(2)
+            .unwrap()
+            .point_to_parent(&Vector3::new(C, 0.0, 0.0));
+        res = res.max((x - Vector3::new(D, 0.0, 0.0)).norm());
+    }
+    let q = tree_q(&sys);
+    println!(
+        "closed form {dev:.1e} rad, joint residual {res:.1e} m, Newton updates per step <= {newton}, crank {:.3} rad",
+        q[0]
+    );
+    assert!(dev < 1e-8, "{dev}");
+    assert!(res < 1e-10, "{res}");
+    assert!(newton <= 6, "{newton}");
+    // The same motion as the tree's own closed-loop RK4 run (a different integrator and loop
+    // formulation), to this step's accuracy.
+    let loops = [mbs_core::tree::LoopClosure {
+        link_a: 2,
+        point_a: Vector3::new(C, 0.0, 0.0),
+        link_b: None,
+        point_b: Vector3::new(D, 0.0, 0.0),
+        axes: [true, true, false],
+    }];
+    let (mut qr, mut vr) = (closed_form(1.0), closed_form_rates(1.0, 5.0));
+    let (mut d, mut w) = (
+        TreeData::new(),
+        mbs_core::tree::LoopWork::<f64, 3, 2>::new(),
+    );
+    let ls = mbs_core::tree::LoopSettings::default();
+    let rk4 = TreeStepSettings::with_scheme(TreeScheme::RungeKutta4);
+    tree.project_loops(&mut d, &loops, &mut w, &mut qr, &mut vr, &ls)
+        .unwrap();
+    for _ in 0..20000 {
+        tree.step_closed(
+            &mut d, &loops, &mut w, &mut qr, &mut vr, &[0.0; 3], 1e-4, &rk4, &ls,
+        )
+        .unwrap();
+    }
+    let diff = wrap(q[0] - qr[0]).abs();
+    println!("crank {:.4} rad, the tree's own run {:.4} rad", q[0], qr[0]);
+    assert!(diff < 1e-2, "{diff}");
+    // The joint carries load (its reaction output is the multiplier force).
+    let reaction = sys
+        .constraint_output(joint, OutputVariableType::Force)
+        .unwrap();
+    match reaction {
+        OutputValue::Vector3(f) => assert!(f.norm() > 0.1 && f.iter().all(|x| x.is_finite())),
+        _ => panic!("a force"),
+    }
+}
+
+#[test]
+fn a_rigid_body_on_a_spherical_joint_at_a_link_keeps_the_energy_and_the_joint() {
+    let steps: [f64; 3] = [1e-3, 5e-4, 2.5e-4];
+    let runs: Vec<(f64, f64, u32)> = steps.iter().map(|&h| hanging_block(h)).collect();
+    let errors: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    let p = order(&steps, &errors);
+    println!("relative energy errors {errors:?}, order {p:.2}; (energy, gap, Newton) {runs:?}");
+    assert!((p - 2.0).abs() < 0.25, "order {p}");
+    for (_, gap, newton) in runs {
+        assert!(gap < 1e-10, "{gap}");
+        assert!(newton <= 8, "{newton}");
+    }
+}
+
+/// A steel block on a spherical joint at the chain's tip, run for 1 s at `h` with
+/// `rho_inf = 1`: the largest relative energy change, the largest joint gap (m), the most Newton
+/// updates of a step.
+fn hanging_block(h: f64) -> (f64, f64, u32) {
+    use mbs_core::system::RigidBodySpec;
+    let tree = chain(G);
+    let mut sys = system(&tree, 1.0);
+    // A steel block hanging from the last bar's tip, its centre 0.2 m below the joint.
+    let block = Cuboid::new(Vector3::new(0.1, 0.2, 0.15))
+        .density(7800.0)
+        .mass_properties()
+        .unwrap();
+    let mut d = TreeData::new();
+    tree.forward_kinematics(&mut d, &Q0, Some(&V0)).unwrap();
+    let tip_local = Vector3::new(0.5, 0.0, 0.0);
+    let tip = d.link_pose(2).unwrap().point_to_parent(&tip_local);
+    let mut jac = [0.0; 18];
+    tree.point_jacobian(&d, 2, &tip_local, &mut jac).unwrap();
+    let tip_v = Vector3::from_fn(|r, _| (0..3).map(|c| jac[(r + 3) * 3 + c] * V0[c]).sum());
+    let mut spec = RigidBodySpec::at(tip - Vector3::new(0.0, 0.2, 0.0));
+    spec.velocity = tip_v;
+    spec.gravity = Some(G);
+    let body = sys.create_rigid_body(&block, &spec).unwrap();
+    let m_body = sys
+        .add_marker(Marker::body_rigid(body.object, Vector3::new(0.0, 0.2, 0.0)).unwrap())
         .unwrap();
     let link = sys.tree_link_object(2).unwrap();
-    let m1 = sys
-        .add_marker(Marker::body_position(link, Vector3::new(0.5, 0.0, 0.0)).unwrap())
+    let m_link = sys
+        .add_marker(Marker::body_rigid(link, tip_local).unwrap())
         .unwrap();
-    let c = sys
-        .add_constraint(Constraint::distance([m0, m1], 0.1).unwrap())
+    sys.add_constraint(Constraint::spherical_joint([m_link, m_body]).unwrap())
         .unwrap();
-    let e = sys.assemble().unwrap_err();
-    assert_eq!(e.error, Error::MarkerNotSupported);
-    assert_eq!(e.item, ItemRef::Constraint(c));
+    sys.assemble().unwrap();
+    let energy = |sys: &Sys| {
+        let (q, v, _) = sys.tree_state().unwrap();
+        let mut d = TreeData::new();
+        tree.forward_kinematics(&mut d, q, Some(v)).unwrap();
+        let mbs_core::system::NodeState::RigidBody(s) = *sys.node_state(body.node).unwrap() else {
+            panic!("a rigid body")
+        };
+        let Object::RigidBody { body: b, .. } = *sys.object(body.object).unwrap() else {
+            panic!("a rigid body")
+        };
+        tree.kinetic_energy(&d) + tree.potential_energy(&d, q) + b.kinetic_energy(&s)
+            - b.mass() * G.dot(&s.position)
+    };
+    let e0 = energy(&sys);
+    let (mut de, mut gap, mut newton) = (0.0f64, 0.0f64, 0u32);
+    for i in 1..=(1.0 / h).round() as usize {
+        let r = sys.step_to(h, i as f64 * h, &mut NoSink).unwrap();
+        newton = newton.max(r.newton_iterations);
+        de = de.max((energy(&sys) - e0).abs() / e0.abs());
+        let pos = |m| match sys.marker_output(m, OutputVariableType::Position).unwrap() {
+            OutputValue::Vector3(x) => x,
+            _ => panic!("a vector"),
+        };
+        gap = gap.max((pos(m_link) - pos(m_body)).norm());
+    }
+    (de, gap, newton)
 }

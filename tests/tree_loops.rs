@@ -9,50 +9,15 @@
 //!   out-of-plane axis of a planar loop): each refused, nothing changed.
 
 mod constrained_support;
+mod four_bar_support;
 
 use constrained_support::order;
-use mbs_core::inertia::{Cuboid, MassProperties};
-use mbs_core::tree::{
-    Joint, KinematicTree, LoopClosure, LoopSettings, LoopWork, Transform, TreeData, TreeScheme,
-    TreeStepSettings,
-};
+use four_bar_support::{chain, closed_form, wrap, Tree, C, D};
+use mbs_core::tree::{LoopClosure, LoopSettings, LoopWork, TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::{Error, Param};
 use nalgebra::Vector3;
 
-/// Crank, coupler, rocker and ground lengths (m): a crank-rocker (Grashof: 0.1 + 0.4 < 0.3 + 0.35).
-const A: f64 = 0.1;
-const B: f64 = 0.4;
-const C: f64 = 0.3;
-const D: f64 = 0.35;
-
-type Tree = KinematicTree<f64, 3, 3>;
-
-fn bar(len: f64) -> MassProperties<f64> {
-    Cuboid::new(Vector3::new(len, 0.02, 0.02))
-        .density(7800.0)
-        .center(Vector3::new(len / 2.0, 0.0, 0.0))
-        .mass_properties()
-        .unwrap()
-}
-
 fn four_bar() -> (Tree, [LoopClosure<f64>; 1]) {
-    let mut t = Tree::new(Vector3::new(0.0, -9.81, 0.0)).unwrap();
-    let z = Joint::revolute(Vector3::z()).unwrap();
-    t.add_link(None, z, Transform::identity(), &bar(A)).unwrap();
-    t.add_link(
-        Some(0),
-        z,
-        Transform::translation(Vector3::new(A, 0.0, 0.0)),
-        &bar(B),
-    )
-    .unwrap();
-    t.add_link(
-        Some(1),
-        z,
-        Transform::translation(Vector3::new(B, 0.0, 0.0)),
-        &bar(C),
-    )
-    .unwrap();
     let closure = LoopClosure {
         link_a: 2,
         point_a: Vector3::new(C, 0.0, 0.0),
@@ -60,28 +25,7 @@ fn four_bar() -> (Tree, [LoopClosure<f64>; 1]) {
         point_b: Vector3::new(D, 0.0, 0.0),
         axes: [true, true, false],
     };
-    (t, [closure])
-}
-
-/// The closed form: from the crank angle `t2`, the coupler joint `B` where the circles of radius
-/// `B` about the crank tip and `C` about the ground pivot `(D, 0)` meet (the upper branch), and
-/// the joint angles `(q0, q1, q2)` of the chain.
-fn closed_form(t2: f64) -> [f64; 3] {
-    let (ax, ay) = (A * t2.cos(), A * t2.sin());
-    let (dx, dy) = (D - ax, -ay);
-    let dist = (dx * dx + dy * dy).sqrt();
-    let along = (B * B - C * C + dist * dist) / (2.0 * dist);
-    let h = (B * B - along * along).sqrt();
-    let (ux, uy) = (dx / dist, dy / dist);
-    let (bx, by) = (ax + along * ux - h * uy, ay + along * uy + h * ux);
-    let t3 = (by - ay).atan2(bx - ax);
-    let t4 = (0.0 - by).atan2(D - bx);
-    [t2, wrap(t3 - t2), wrap(t4 - t3)]
-}
-
-/// An angle in [-pi, pi).
-fn wrap(x: f64) -> f64 {
-    (x + std::f64::consts::PI).rem_euclid(2.0 * std::f64::consts::PI) - std::f64::consts::PI
+    (chain(), [closure])
 }
 
 fn energy(t: &Tree, q: &[f64; 3], v: &[f64; 3]) -> f64 {

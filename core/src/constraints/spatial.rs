@@ -24,6 +24,15 @@
 //!   axis of marker 0 perpendicular to the other two of marker 1, `f_0 . a_1 = 0`; one
 //!   (constrained `c`, free `f < g`): `f_0 . g_1 = 0` (Exudyn's universal joint).
 //!
+//! A marker on a link of a kinematic tree ([`SpatialMarker::TreeLink`]) moves with the tree's
+//! joint coordinates: each coordinate `c` on the link's path to the base has the world motion
+//! column `[w_c; v_c]` (at the world origin), so the link origin `O` moves by
+//! `dr = (v_c + w_c x O) dq_c` and the link frame turns by `dtheta = A^T w_c dq_c` (link frame):
+//! the rows above with these columns in place of `[E, 0]` and `[0, Gb]`. Its velocity terms add
+//! the link's acceleration at zero joint accelerations (`O_tt` and `alpha` of the velocity
+//! products). In `d(C_q^T lambda)/dq` the change of the tree's columns with `q` is left out
+//! (the Newton iteration converges linearly at that rate, as for the other terms left out).
+//!
 //! The constraint forces are `-C_q^T lambda`; their derivative `d(C_q^T lambda)/dq` for the
 //! Newton matrix ([`joint_hessian`], [`distance_hessian`]) comes from the virtual work
 //! `lambda . dC = sum_k f_k . dr_k + tau_k . dtheta_k` (`f_k` a world force, `tau_k` a
@@ -39,6 +48,7 @@
 use crate::bodies::euler_parameters::{g_body, quaternion};
 use crate::integrators::constrained::Block;
 use crate::math::skew;
+use crate::tree::Motion;
 use crate::Real;
 use nalgebra::{Matrix3, Matrix3x4, Vector3, Vector4};
 
@@ -61,11 +71,36 @@ pub enum SpatialMarker<T> {
         /// Marker frame in the body frame `R_bm`.
         frame: Matrix3<T>,
     },
+    /// A point of link `link` of the system's kinematic tree, evaluated with the tree's
+    /// kinematics ([`SpatialState::tree_link`]).
+    TreeLink {
+        /// The link.
+        link: usize,
+        /// Local position `l` (m, link frame).
+        local: Vector3<T>,
+        /// Marker frame in the link frame `R_bm`.
+        frame: Matrix3<T>,
+    },
+}
+
+/// The Jacobian columns of a tree link (module docs): the tree's world motion columns, the
+/// coordinate each one hangs from, the link's last coordinate on its path to the base and where
+/// the tree's coordinates start in `q`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreeColumns<'a, T> {
+    /// `[w_c; v_c]` of every tree coordinate (world, at the world origin).
+    pub columns: &'a [Motion<T>],
+    /// The coordinate each coordinate hangs from (`usize::MAX`: the base).
+    pub parent: &'a [usize],
+    /// The link's last coordinate on its path (`usize::MAX`: the link does not move).
+    pub last: usize,
+    /// Index of the tree's first coordinate in `q`.
+    pub offset: usize,
 }
 
 /// A marker evaluated at `q`, `q_t`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SpatialState<T> {
+pub struct SpatialState<'a, T> {
     /// Position `p` (m, world).
     pub position: Vector3<T>,
     /// Velocity `p_t` (m/s, world).
@@ -82,26 +117,29 @@ pub struct SpatialState<T> {
     w: Vector3<T>,
     /// The Euler parameters `e` (zero on the ground).
     e: Vector4<T>,
-    /// The body's first column in `q` (`None` on the ground).
+    /// The body's first column in `q` (`None` on the ground and on a tree link).
     offset: Option<usize>,
+    /// A tree link's columns (`None` else).
+    tree: Option<TreeColumns<'a, T>>,
+    /// A tree link's origin `O` (m, world).
+    origin: Vector3<T>,
+    /// A tree link's acceleration at zero joint accelerations: of its origin (m/s^2, world) and
+    /// angular (rad/s^2, world).
+    origin_tt: Vector3<T>,
+    alpha: Vector3<T>,
 }
 
 impl<T: Real> SpatialMarker<T> {
     /// The marker at coordinates `q` and velocities `v`; `None` if its entries are outside
-    /// them.
-    pub fn state(&self, q: &[T], v: &[T]) -> Option<SpatialState<T>> {
+    /// them; `None` for a tree link (see [`SpatialState::tree_link`]).
+    pub fn state(&self, q: &[T], v: &[T]) -> Option<SpatialState<'static, T>> {
         match *self {
             SpatialMarker::Ground { position, frame } => Some(SpatialState {
-                position,
-                velocity: Vector3::zeros(),
-                rotation: Matrix3::identity(),
                 frame_local: frame,
                 local: position,
-                g: Matrix3x4::zeros(),
-                w: Vector3::zeros(),
-                e: Vector4::zeros(),
-                offset: None,
+                ..SpatialState::fixed(position, Vector3::zeros(), Matrix3::identity())
             }),
+            SpatialMarker::TreeLink { .. } => None,
             SpatialMarker::Rigid {
                 offset,
                 local,
@@ -127,13 +165,17 @@ impl<T: Real> SpatialMarker<T> {
                     w,
                     e,
                     offset: Some(offset),
+                    tree: None,
+                    origin: Vector3::zeros(),
+                    origin_tt: Vector3::zeros(),
+                    alpha: Vector3::zeros(),
                 })
             }
         }
     }
 }
 
-impl<T: Real> SpatialState<T> {
+impl<'a, T: Real> SpatialState<'a, T> {
     /// A marker at `position` (m, world) moving with `velocity` (m/s, world) with the frame
     /// `frame` (marker to world), as measured from outside (no Jacobians: a residual or a
     /// reaction evaluated from a system's outputs).
@@ -148,6 +190,70 @@ impl<T: Real> SpatialState<T> {
             w: Vector3::zeros(),
             e: Vector4::zeros(),
             offset: None,
+            tree: None,
+            origin: Vector3::zeros(),
+            origin_tt: Vector3::zeros(),
+            alpha: Vector3::zeros(),
+        }
+    }
+
+    /// A marker at `local` (m, link frame) with the frame `frame` (`R_bm`) on a tree link whose
+    /// origin is at `origin` (m, world) with the rotation `rotation` (link to world), origin
+    /// velocity `velocity` (m/s, world), angular velocity `w` (rad/s, link frame), and at zero
+    /// joint accelerations the origin acceleration `origin_tt` (m/s^2, world) and angular
+    /// acceleration `alpha` (rad/s^2, world); its Jacobian `columns`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn tree_link(
+        local: Vector3<T>,
+        frame: Matrix3<T>,
+        origin: Vector3<T>,
+        rotation: Matrix3<T>,
+        velocity: Vector3<T>,
+        w: Vector3<T>,
+        origin_tt: Vector3<T>,
+        alpha: Vector3<T>,
+        columns: TreeColumns<'a, T>,
+    ) -> Self {
+        Self {
+            position: origin + rotation * local,
+            velocity: velocity + rotation * w.cross(&local),
+            rotation,
+            frame_local: frame,
+            local,
+            g: Matrix3x4::zeros(),
+            w,
+            e: Vector4::zeros(),
+            offset: None,
+            tree: Some(columns),
+            origin,
+            origin_tt,
+            alpha,
+        }
+    }
+
+    /// The columns of the body's coordinates in `q` with the virtual displacement each one
+    /// gives: of the reference point `dr` (world) and the rotation `dtheta` (body frame)
+    /// (module docs; a rigid body's `[E, 0]` and `[0, Gb]`, a tree link's path), into `f`.
+    fn each_column(&self, mut f: impl FnMut(usize, Vector3<T>, Vector3<T>)) {
+        let z = Vector3::zeros();
+        if let Some(o) = self.offset {
+            for i in 0..3 {
+                f(o + i, Vector3::ith(i, T::one()), z);
+            }
+            for c in 0..4 {
+                f(o + 3 + c, z, self.g.column(c).into_owned());
+            }
+        }
+        if let Some(t) = &self.tree {
+            let mut c = t.last;
+            while let Some(col) = t.columns.get(c) {
+                f(
+                    t.offset + c,
+                    col.linear + col.angular.cross(&self.origin),
+                    self.rotation.transpose() * col.angular,
+                );
+                c = t.parent.get(c).copied().unwrap_or(usize::MAX);
+            }
         }
     }
 
@@ -177,6 +283,14 @@ impl<T: Real> SpatialState<T> {
         s: T,
         point: bool,
     ) {
+        if self.tree.is_some() {
+            let th = b.cross(&(self.rotation.transpose() * u));
+            self.each_column(|c, dr, dth| {
+                let dr = if point { u.dot(&dr) } else { T::zero() };
+                out.add(row, c, s * (dr + th.dot(&dth)));
+            });
+            return;
+        }
         let Some(o) = self.offset else { return };
         if point {
             for i in 0..3 {
@@ -190,14 +304,27 @@ impl<T: Real> SpatialState<T> {
     }
 
     /// The time derivative of the body-fixed vector `A b` (world) and the velocity part of its
-    /// second derivative, `A (w x b)` and `A (w x (w x b))`.
+    /// second derivative, `A (w x b)` and `A (w x (w x b))` (a tree link's plus
+    /// `alpha x A b`).
     fn rates(&self, b: &Vector3<T>) -> (Vector3<T>, Vector3<T>) {
         let wb = self.w.cross(b);
-        (self.rotation * wb, self.rotation * self.w.cross(&wb))
+        let tt = self.rotation * self.w.cross(&wb);
+        if self.tree.is_some() {
+            (
+                self.rotation * wb,
+                tt + self.alpha.cross(&(self.rotation * b)),
+            )
+        } else {
+            (self.rotation * wb, tt)
+        }
     }
 
-    /// The velocity part of `p_tt`, `A (w x (w x l))` (zero on the ground).
+    /// The velocity part of `p_tt`, `A (w x (w x l))` (zero on the ground; a tree link's plus
+    /// `O_tt + alpha x A l`).
     fn point_tt(&self) -> Vector3<T> {
+        if self.tree.is_some() {
+            return self.origin_tt + self.rates(&self.local).1;
+        }
         match self.offset {
             Some(_) => self.rates(&self.local).1,
             None => Vector3::zeros(),
@@ -404,6 +531,9 @@ impl<T: Real> Tangent<T> {
 
     /// Adds `a d(C_q^T lambda)/dq` to `out` at the ends' columns (module docs).
     fn write<const S: usize>(&self, m: [&SpatialState<T>; 2], a: T, out: &mut Block<'_, T, S>) {
+        if m.iter().any(|s| s.tree.is_some()) {
+            return self.write_columns(m, a, out);
+        }
         let two = T::c(2.0);
         for k in 0..2 {
             let Some(ok) = m[k].offset else { continue };
@@ -437,6 +567,55 @@ impl<T: Real> Tangent<T> {
             let (e, t) = (m[k].e, self.tau[k]);
             let n2 = e.dot(&e);
             let gt = gk.transpose() * t;
+            let tx = skew(&t);
+            for i in 0..4 {
+                for c in 0..4 {
+                    let h = match (i, c) {
+                        (0, 0) => T::zero(),
+                        (0, c) => -two * t[c - 1],
+                        (i, 0) => two * t[i - 1],
+                        (i, c) => -two * tx[(i - 1, c - 1)],
+                    };
+                    out.add(ok + 3 + i, ok + 3 + c, a * (h - two * gt[i] * e[c]) / n2);
+                }
+            }
+        }
+    }
+}
+
+impl<T: Real> Tangent<T> {
+    /// [`Self::write`] with a tree link among the ends: through each end's columns
+    /// (`J_k^T [f_r f_th; t_r t_th]_kj J_j`), and a rigid body's `d(G^T tau)/de` (module docs).
+    fn write_columns<const S: usize>(
+        &self,
+        m: [&SpatialState<T>; 2],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) {
+        let two = T::c(2.0);
+        for k in 0..2 {
+            for j in 0..2 {
+                m[k].each_column(|ck, rk, thk| {
+                    let (fr, fth) = (
+                        self.f_r[k][j].transpose() * rk,
+                        self.f_th[k][j].transpose() * rk,
+                    );
+                    let (tr, tth) = (
+                        self.t_r[k][j].transpose() * thk,
+                        self.t_th[k][j].transpose() * thk,
+                    );
+                    m[j].each_column(|cj, rj, thj| {
+                        let v = (fr + tr).dot(&rj) + (fth + tth).dot(&thj);
+                        if v != T::zero() {
+                            out.add(ck, cj, a * v);
+                        }
+                    });
+                });
+            }
+            let Some(ok) = m[k].offset else { continue };
+            let (e, t) = (m[k].e, self.tau[k]);
+            let n2 = e.dot(&e);
+            let gt = m[k].g.transpose() * t;
             let tx = skew(&t);
             for i in 0..4 {
                 for c in 0..4 {

@@ -269,7 +269,11 @@ fn spatial_ends<T: Real>(view: &View<'_, T>, m0: &Marker<T>, m1: &Marker<T>) -> 
 
 /// A joint's marker from the states of `view`: its point, velocity and frame (the identity
 /// frame for a position marker of a spherical joint), without Jacobians.
-fn joint_end<T: Real>(view: &View<'_, T>, m: &Marker<T>, axes: &Axes) -> Result<SpatialState<T>> {
+fn joint_end<T: Real>(
+    view: &View<'_, T>,
+    m: &Marker<T>,
+    axes: &Axes,
+) -> Result<SpatialState<'static, T>> {
     let (p, v) = m.motion(view)?;
     let frame = if *axes == [true, true, true, false, false, false] {
         nalgebra::Matrix3::identity()

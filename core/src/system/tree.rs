@@ -13,6 +13,10 @@
 //! - to the Newton matrix: `d Q / d q_T` and `d Q / d v_T` of all forces by forward differences
 //!   (one evaluation of all forces per tree coordinate and per velocity).
 //!
+//! Joints of the system ([`Constraint`](super::Constraint)) join tree links to other bodies or
+//! close loops: a marker on a link moves with the link's Jacobian columns
+//! ([`crate::constraints::spatial`]); a four-bar linkage is a three-link tree and one joint.
+//!
 //! Only joints with one coordinate (revolute, prismatic) and fixed joints join a system, as in
 //! Exudyn's `ObjectKinematicTree`: the system's coordinates are integrated as `q_t = v`, which
 //! a quaternion joint's coordinates are not.

@@ -38,12 +38,9 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// CRBA at the world poses already in `data` (of a sweep at the wanted `q`).
     pub(crate) fn crba_from_poses(&self, data: &mut TreeData<T, L, D>) {
         let w = &mut data.work;
+        self.world_columns(w);
         for (i, l) in self.links.iter().enumerate() {
-            let xw = w.x_world[i];
-            w.ic[i] = RigidInertia::from_placed_mass_properties(&l.mass_properties, &xw);
-            for k in 0..l.joint.nv() {
-                w.s[l.v_index + k] = xw.motion_to_parent(&l.joint.column(k));
-            }
+            w.ic[i] = RigidInertia::from_placed_mass_properties(&l.mass_properties, &w.x_world[i]);
         }
         for (i, l) in self.links.iter().enumerate().rev() {
             if let Some(p) = l.parent {

@@ -59,6 +59,29 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         }
     }
 
+    /// After a [`Self::sweep`]: every velocity coordinate's motion column in world coordinates
+    /// at the world origin into `work.s` (`[R w; p x R w + R v]` of the joint's column).
+    pub(crate) fn world_columns(&self, work: &mut Workspace<T, L, D>) {
+        for (i, l) in self.links.iter().enumerate() {
+            for k in 0..l.joint.nv() {
+                work.s[l.v_index + k] = work.x_world[i].motion_to_parent(&l.joint.column(k));
+            }
+        }
+    }
+
+    /// The last velocity coordinate on `link`'s path to the base (its own last one, or the
+    /// nearest moving ancestor's); `usize::MAX` if none moves.
+    pub(crate) fn last_coordinate(&self, link: usize) -> usize {
+        let mut a = Some(link);
+        while let Some(l) = a.and_then(|i| self.links.get(i)) {
+            if l.joint.nv() > 0 {
+                return l.v_index + l.joint.nv() - 1;
+            }
+            a = l.parent;
+        }
+        super::model::NONE
+    }
+
     /// Forward kinematics: every link's pose in the world and, with `v`, its spatial velocity
     /// (link coordinates), into `data` ([`TreeData::link_pose`], [`TreeData::link_velocity`]).
     /// Errors (`data` unchanged): those of a state check (lengths, finiteness, a zero

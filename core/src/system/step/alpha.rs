@@ -6,7 +6,8 @@
 //! `NodePoint2D` 2 (`x, y`, m) and a `NodeRigidBody2D` 3 (`x, y` m, `theta` rad), displacements
 //! from the node's reference; a 3D rigid-body node 7, its position and Euler parameters
 //! (`r` m world, `e`: [`euler_parameters`](crate::bodies::euler_parameters), Exudyn's
-//! `NodeRigidBodyEP`); a ground node none. The rows of `C` hold first each 3D rigid node's
+//! `NodeRigidBodyEP`); a ground node none; after all nodes the kinematic tree's joint
+//! coordinates (its links' nodes have none: [`crate::system::System::add_kinematic_tree`]). The rows of `C` hold first each 3D rigid node's
 //! normalization `e . e - 1 = 0` in node order, then each constraint's equations in
 //! constraint order. With these, `M q_tt + C_q^T lambda = Q + f_v` where `Q` is the sum of the
 //! loads' and connectors' `J^T f` (as the explicit couplings use it; a 3D body's mapped to `e`
@@ -21,7 +22,8 @@
 //! on `q`); `f_v` analytic (of a 3D body its velocity Jacobian only); connectors by forward
 //! differences over their two 2D nodes' coordinates and velocities (one evaluation of that
 //! connector per coordinate); 3D joints' `d(C_q^T lambda)/dq` analytic
-//! ([`crate::constraints::spatial`]). Left out of the Newton matrix, as the derivative of
+//! ([`crate::constraints::spatial`], a tree link's through its Jacobian columns); every force's
+//! dependence on the tree's coordinates and velocities by forward differences. Left out of the Newton matrix, as the derivative of
 //! `M(q)` is: how a 3D body's loads, connectors and `f_v` change with its `e` (terms of order
 //! `h^2` against `M`; the iteration converges linearly with that rate).
 
@@ -29,7 +31,7 @@ use super::zeros;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
 use crate::body::Generalized;
 use crate::constraints::planar::{self, MarkerState, PlanarMarker};
-use crate::constraints::spatial::{self, SpatialMarker, SpatialState};
+use crate::constraints::spatial::{self, SpatialMarker, SpatialState, TreeColumns};
 use crate::integrators::constrained::{
     Block, ConstrainedAlpha, ConstrainedModel, ConstrainedReport, ConstrainedState, Formulation,
     Workspace,
@@ -49,6 +51,7 @@ use crate::system::node::{Node, NodeState};
 use crate::system::object::Object;
 use crate::system::tree::SystemTree;
 use crate::system::view::View;
+use crate::tree::TreeData;
 use crate::{Error, Real, Result};
 use core::cell::Cell;
 use heapless::Vec;
@@ -206,9 +209,9 @@ enum Ends<T> {
 }
 
 /// A constraint's ends at `q`, `v`: two marker states, or two coordinates.
-enum Evaluated<T> {
+enum Evaluated<'a, T> {
     Planar(MarkerState<T>, MarkerState<T>),
-    Spatial(SpatialState<T>, SpatialState<T>),
+    Spatial(SpatialState<'a, T>, SpatialState<'a, T>),
     Coordinates(Option<usize>, Option<usize>),
 }
 
@@ -529,6 +532,11 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                         position: g.reference_coordinates(),
                         frame: identity,
                     }),
+                    Node::TreeLink(l) => Ok(SpatialMarker::TreeLink {
+                        link: l.link(),
+                        local: Vector3::zeros(),
+                        frame: identity,
+                    }),
                     _ => Err(Error::MarkerNotSupported),
                 }
             }
@@ -555,6 +563,11 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                     frame,
                 })
             }
+            Object::TreeLink { link, .. } => Ok(SpatialMarker::TreeLink {
+                link: usize::from(*link),
+                local,
+                frame,
+            }),
             _ => Err(Error::MarkerNotSupported),
         }
     }
@@ -636,6 +649,15 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     where
         F: FnMut(usize, &Constraint<T>, &Evaluated<T>) -> Option<()>,
     {
+        // The tree's poses, velocities, accelerations at zero joint accelerations and world
+        // columns, once for all constraints (the markers on its links read them).
+        let kinematics = self.tree_kinematics(q, v);
+        let spatial = |m: &SpatialMarker<T>| match (m, &kinematics) {
+            (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
+                self.tree_marker(d, *link, *local, *frame)
+            }
+            _ => m.state(q, v),
+        };
         for (k, c) in self.constraints.iter().enumerate() {
             let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
             let row = self.row(k);
@@ -644,7 +666,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                     (Some(m0), Some(m1)) => Some(Evaluated::Planar(m0, m1)),
                     _ => None,
                 },
-                Ends::Spatial(a, b) => match (a.state(q, v), b.state(q, v)) {
+                Ends::Spatial(a, b) => match (spatial(&a), spatial(&b)) {
                     (Some(m0), Some(m1)) => Some(Evaluated::Spatial(m0, m1)),
                     _ => None,
                 },
@@ -655,6 +677,59 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 .ok_or_else(|| self.fail(Error::ZeroLength(crate::Param::Length), at))?;
         }
         Ok(())
+    }
+
+    /// The tree's kinematics at `q`, `v` for the markers on its links (`None` without a tree
+    /// or without constraints): poses, velocities, accelerations at zero joint accelerations,
+    /// world motion columns.
+    fn tree_kinematics(&self, q: &[T], v: &[T]) -> Option<core::cell::Ref<'a, TreeData<T, J, J>>> {
+        if self.constraints.is_empty() {
+            return None;
+        }
+        let (tree, n) = self.tree.tree()?;
+        let (q_t, v_t) = self.tree_coordinates(q, v)?;
+        {
+            let mut d = self.tree.scratch.0.borrow_mut();
+            let w = &mut d.work;
+            tree.sweep(w, q_t, Some(v_t));
+            tree.link_accelerations(w, v_t, &[T::zero(); J][..n]);
+            tree.world_columns(w);
+        }
+        Some(self.tree.scratch.0.borrow())
+    }
+
+    /// A marker at `local` with the frame `frame` on tree link `link` from the tree's
+    /// kinematics `d` ([`Self::tree_kinematics`]).
+    fn tree_marker<'d>(
+        &self,
+        d: &'d TreeData<T, J, J>,
+        link: usize,
+        local: Vector3<T>,
+        frame: nalgebra::Matrix3<T>,
+    ) -> Option<SpatialState<'d, T>>
+    where
+        'a: 'd,
+    {
+        let (tree, n) = self.tree.tree()?;
+        let w = &d.work;
+        let (x, v, a) = (w.x_world.get(link)?, w.v.get(link)?, w.a.get(link)?);
+        let columns = TreeColumns {
+            columns: w.s.get(..n)?,
+            parent: tree.lambda.get(..n)?,
+            last: tree.last_coordinate(link),
+            offset: self.layout.tree,
+        };
+        Some(SpatialState::tree_link(
+            local,
+            frame,
+            x.translation,
+            x.rotation,
+            x.rotation * v.linear,
+            v.angular,
+            x.rotation * (a.linear + v.angular.cross(&v.linear)),
+            x.rotation * a.angular,
+            columns,
+        ))
     }
 
     /// The generalized forces of connector `k` at both its ends in `states`.
