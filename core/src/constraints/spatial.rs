@@ -534,7 +534,6 @@ impl<T: Real> Tangent<T> {
         if m.iter().any(|s| s.tree.is_some()) {
             return self.write_columns(m, a, out);
         }
-        let two = T::c(2.0);
         for k in 0..2 {
             let Some(ok) = m[k].offset else { continue };
             let gk = m[k].g;
@@ -562,22 +561,35 @@ impl<T: Real> Tangent<T> {
                     }
                 }
             }
-            // d(G^T tau)/de at fixed tau, G = Gb(e) / |e|^2: H(tau) / |e|^2 - 2 G^T tau e^T / |e|^2
-            // with H(tau) = 2 [[0, -tau^T], [tau, -[tau]x]].
-            let (e, t) = (m[k].e, self.tau[k]);
-            let n2 = e.dot(&e);
-            let gt = gk.transpose() * t;
-            let tx = skew(&t);
-            for i in 0..4 {
-                for c in 0..4 {
-                    let h = match (i, c) {
-                        (0, 0) => T::zero(),
-                        (0, c) => -two * t[c - 1],
-                        (i, 0) => two * t[i - 1],
-                        (i, c) => -two * tx[(i - 1, c - 1)],
-                    };
-                    out.add(ok + 3 + i, ok + 3 + c, a * (h - two * gt[i] * e[c]) / n2);
-                }
+            self.write_map_derivative(m[k], k, ok, a, out);
+        }
+    }
+
+    /// Adds `a d(G^T tau_k)/de` at fixed `tau_k` of a rigid body's end `k` at `ok`:
+    /// `G = Gb(e) / |e|^2`, `H(tau) / |e|^2 - 2 G^T tau e^T / |e|^2` with
+    /// `H(tau) = 2 [[0, -tau^T], [tau, -[tau]x]]`.
+    fn write_map_derivative<const S: usize>(
+        &self,
+        m: &SpatialState<T>,
+        k: usize,
+        ok: usize,
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) {
+        let two = T::c(2.0);
+        let (e, t) = (m.e, self.tau[k]);
+        let n2 = e.dot(&e);
+        let gt = m.g.transpose() * t;
+        let tx = skew(&t);
+        for i in 0..4 {
+            for c in 0..4 {
+                let h = match (i, c) {
+                    (0, 0) => T::zero(),
+                    (0, c) => -two * t[c - 1],
+                    (i, 0) => two * t[i - 1],
+                    (i, c) => -two * tx[(i - 1, c - 1)],
+                };
+                out.add(ok + 3 + i, ok + 3 + c, a * (h - two * gt[i] * e[c]) / n2);
             }
         }
     }
@@ -592,7 +604,6 @@ impl<T: Real> Tangent<T> {
         a: T,
         out: &mut Block<'_, T, S>,
     ) {
-        let two = T::c(2.0);
         for k in 0..2 {
             for j in 0..2 {
                 m[k].each_column(|ck, rk, thk| {
@@ -613,21 +624,7 @@ impl<T: Real> Tangent<T> {
                 });
             }
             let Some(ok) = m[k].offset else { continue };
-            let (e, t) = (m[k].e, self.tau[k]);
-            let n2 = e.dot(&e);
-            let gt = m[k].g.transpose() * t;
-            let tx = skew(&t);
-            for i in 0..4 {
-                for c in 0..4 {
-                    let h = match (i, c) {
-                        (0, 0) => T::zero(),
-                        (0, c) => -two * t[c - 1],
-                        (i, 0) => two * t[i - 1],
-                        (i, c) => -two * tx[(i - 1, c - 1)],
-                    };
-                    out.add(ok + 3 + i, ok + 3 + c, a * (h - two * gt[i] * e[c]) / n2);
-                }
-            }
+            self.write_map_derivative(m[k], k, ok, a, out);
         }
     }
 }
