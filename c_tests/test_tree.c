@@ -6,7 +6,8 @@
  * is not a rotation, a mass that is not positive, an inertia that is not positive definite,
  * a full capacity, lengths that are not the tree's, a zero quaternion, a bad time step or
  * scheme, springs that do not fit the joint. After each refused call the outputs hold the
- * sentinel pattern and the tree's storage is byte for byte what it was. */
+ * sentinel pattern and the tree's storage is byte for byte what it was. The four-bar again as
+ * a tree in a system closed by a system joint (mbs_system_add_kinematic_tree and friends). */
 #include <stdint.h>
 #include "mbs.h"
 #include "check.h"
@@ -270,11 +271,11 @@ static double closed_form_rocker(double t2, double *coupler_rel) {
 
 static double wrapped(double x) { return atan2(sin(x), cos(x)); }
 
-static void test_four_bar_loop(void) {
+/* The four-bar's open chain (crank 0.1 m, coupler 0.4 m, rocker 0.3 m steel bars on revolute z
+ * joints) in `tree`. */
+static void build_four_bar(void) {
     const double len[3] = {0.1, 0.4, 0.3};
-    double q[3], v[3] = {5, 0, 0}, f[2], rel, worst = 0;
-    uint32_t i, index, rows;
-    mbs_tree_loop lp;
+    uint32_t i, index;
     CHECK_STATUS(mbs_tree_init(&tree, G), MBS_OK);
     for (i = 0; i < 3; i++) {
         mbs_tree_link l = bar(i == 0 ? MBS_NO_INDEX : i - 1, i == 0 ? 0 : len[i - 1]);
@@ -283,9 +284,22 @@ static void test_four_bar_loop(void) {
         l.inertia[0] = l.mass * 0.0008 / 12, l.inertia[4] = l.inertia[8] = l.mass * len[i] * len[i] / 12;
         CHECK_STATUS(mbs_tree_add_link(&tree, &l, &index), MBS_OK);
     }
+}
+
+/* The rocker tip held on the ground pivot (0.35, 0, 0) in x and y. */
+static mbs_tree_loop four_bar_loop(void) {
+    mbs_tree_loop lp;
     memset(&lp, 0, sizeof lp);
     lp.link_a = 2, lp.point_a[0] = 0.3, lp.link_b = MBS_NO_INDEX, lp.point_b[0] = 0.35;
     lp.axes[0] = lp.axes[1] = 1;
+    return lp;
+}
+
+static void test_four_bar_loop(void) {
+    double q[3], v[3] = {5, 0, 0}, f[2], rel, worst = 0;
+    uint32_t i, index, rows;
+    mbs_tree_loop lp = four_bar_loop();
+    build_four_bar();
     /* Refusals first: nothing added. */
     lp.link_a = 3;
     REFUSE(mbs_tree_add_loop(&tree, &lp, &index), MBS_ERR_UNKNOWN_INDEX);
@@ -330,9 +344,71 @@ static void test_four_bar_loop(void) {
     }
 }
 
+/* The same four-bar as a tree in a system, closed by a joint of the system (GenericJoint holding
+ * x and y): it follows the closed form; the tree's calls refuse what they must. */
+static void test_tree_in_system(void) {
+    static mbs_system sys, snapshot;
+    double q[3], v[3] = {5, 0, 0}, a[3], rel, worst = 0;
+    uint32_t i, first, rocker, ground, m0, m1, joint;
+    mbs_system_settings st;
+    const double pivot[3] = {0.35, 0, 0}, tip[3] = {0.3, 0, 0}, origin[3] = {0, 0, 0};
+    const mbs_flag xy[6] = {1, 1, 0, 0, 0, 0};
+    mbs_tree_loop lp = four_bar_loop();
+    build_four_bar();
+    /* Consistent start values from the tree's own loop projection (the loop is not copied into
+     * the system: the system's joint closes it there). */
+    CHECK_STATUS(mbs_tree_add_loop(&tree, &lp, &i), MBS_OK);
+    q[0] = 1.0, q[2] = closed_form_rocker(1.0, &rel), q[1] = rel;
+    CHECK_STATUS(mbs_tree_project_loops(&tree, q, 3, v, 3), MBS_OK);
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    CHECK_STATUS(mbs_system_settings_default(&st), MBS_OK);
+    st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);
+    /* Refusals: nothing added. */
+    memcpy(&snapshot, &sys, sizeof sys);
+    CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 2, v, 3, &first), MBS_ERR_INVALID_COORDINATE);
+    CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 3, v, 3, NULL), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, NULL, q, 3, v, 3, &first), MBS_ERR_NULL_POINTER);
+    CHECK_STATUS(mbs_system_tree_state(&sys, q, v, a, 3), MBS_ERR_UNKNOWN_INDEX);
+    CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+    CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 3, v, 3, &first), MBS_OK);
+    CHECK(first == 0);
+    memcpy(&snapshot, &sys, sizeof sys);
+    CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 3, v, 3, &first), MBS_ERR_CAPACITY_FULL);
+    CHECK_STATUS(mbs_system_tree_link_object(&sys, 3, &rocker), MBS_ERR_UNKNOWN_INDEX);
+    CHECK_STATUS(mbs_system_tree_state(&sys, q, v, a, 2), MBS_ERR_INVALID_COORDINATE);
+    CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+    CHECK_STATUS(mbs_system_tree_link_object(&sys, 2, &rocker), MBS_OK);
+    CHECK(rocker == first + 2);
+    CHECK_STATUS(mbs_system_create_ground(&sys, origin, &ground), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, ground, pivot, &m0), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, rocker, tip, &m1), MBS_OK);
+    CHECK_STATUS(mbs_system_add_generic_joint(&sys, m0, m1, xy, &joint), MBS_OK);
+    CHECK_STATUS(mbs_system_assemble(&sys, NULL), MBS_OK);
+    for (i = 0; i < 1000; i++) {
+        double rocker_angle;
+        CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+        CHECK_STATUS(mbs_system_tree_state(&sys, q, v, a, 3), MBS_OK);
+        rocker_angle = closed_form_rocker(q[0], &rel);
+        worst = fmax(worst, fmax(fabs(wrapped(q[1] - rel)), fabs(wrapped(q[2] - rocker_angle))));
+    }
+    CHECK(worst < 1e-8);
+    /* Setting the state: checked lengths and values, then the links follow. */
+    {
+        const double bad[3] = {NAN, 0, 0};
+        memcpy(&snapshot, &sys, sizeof sys);
+        CHECK_STATUS(mbs_system_set_tree_state(&sys, bad, v, 3), MBS_ERR_NOT_FINITE);
+        CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 4), MBS_ERR_INVALID_COORDINATE);
+        CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+        CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 3), MBS_OK);
+    }
+    CHECK_STATUS(mbs_system_deinit(&sys), MBS_OK);
+}
+
 int main(void) {
     test_dynamics_agree();
     test_four_bar_loop();
+    test_tree_in_system();
     test_step_and_forces();
     test_f32_follows_f64();
     test_refusals();

@@ -104,15 +104,21 @@
 #define MBS_SYSTEM_SOLVER_CAPACITY 64
 
 /**
+ * Capacity of an `mbs_system`: links (and joint coordinates) of its kinematic tree
+ * (`mbs_system_add_kinematic_tree`; a 6-axis arm with a gripper and a tool fits).
+ */
+#define MBS_SYSTEM_MAX_TREE_LINKS 8
+
+/**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 17024
+#define MBS_SYSTEM_WORDS 18560
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 136192
+#define MBS_SYSTEM_SIZE 148480
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -4107,6 +4113,83 @@ mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
                                     const mbs_simulation_settings *settings,
                                     struct mbs_system_solve_report *report,
                                     struct mbs_item_ref *failed_item);
+
+/**
+ * Adds the kinematic tree `tree` (copied; later changes to `tree` do not reach the system) at
+ * joint coordinates `q[0..nq]` (m or rad) and velocities `v[0..nv]`, with one node and one
+ * rigid-body object per link: link `k`'s object is `*first_object + k` (its body frame is the
+ * link frame; put `mbs_system_add_marker_body_*` on it). The tree's gravity and joint
+ * spring-dampers act; gravity may instead come from mass-proportional loads on the links
+ * (then give the tree zero gravity). At most one tree per system, of at most
+ * `MBS_SYSTEM_MAX_TREE_LINKS` links, revolute, prismatic and fixed joints only; the system is
+ * then stepped with `MBS_COUPLING_GENERALIZED_ALPHA` only (`mbs_system_assemble` refuses
+ * another coupling with `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at the first link's object).
+ *
+ * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED` (of the system or the tree), `MBS_ERR_INVALID_COORDINATE` (`nq`,
+ * `nv` not the tree's), `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL` (a tree is there
+ * already, more than `MBS_SYSTEM_MAX_TREE_LINKS` links, no room for the links' nodes and
+ * objects), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a spherical or free joint).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `tree` is null or an `mbs_tree` (not the same storage);
+ * `q` is null or `nq` doubles, `v` null or `nv` doubles; `first_object` is null or writable.
+ */
+mbs_status mbs_system_add_kinematic_tree(struct mbs_system *sys,
+                                         const struct mbs_tree *tree,
+                                         const double *q,
+                                         size_t nq,
+                                         const double *v,
+                                         size_t nv,
+                                         uint32_t *first_object);
+
+/**
+ * The object of link `link` of the system's tree into `*object`.
+ *
+ * Errors (`*object` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX` (no tree, no such link).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `object` is null or writable.
+ */
+mbs_status mbs_system_tree_link_object(const struct mbs_system *sys,
+                                       uint32_t link,
+                                       uint32_t *object);
+
+/**
+ * The tree's joint coordinates `q` (m or rad), velocities and accelerations (of the last step
+ * or start computation) of the current state, each `n` doubles (`n` the tree's number of
+ * coordinates).
+ *
+ * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX` (no tree), `MBS_ERR_INVALID_COORDINATE`
+ * (`n` not the tree's).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `q`, `v`, `q_tt` are null or `n` writable doubles each.
+ */
+mbs_status mbs_system_tree_state(const struct mbs_system *sys,
+                                 double *q,
+                                 double *v,
+                                 double *q_tt,
+                                 size_t n);
+
+/**
+ * Sets the tree's joint coordinates `q[0..n]` and velocities `v[0..n]` (e.g. measured); the
+ * links follow. With generalized-alpha the next step first computes consistent accelerations
+ * and multipliers again.
+ *
+ * Errors (nothing changed): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX` (no tree), `MBS_ERR_INVALID_COORDINATE`
+ * (`n` not the tree's), `MBS_ERR_NOT_FINITE`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `q` and `v` are null or `n` doubles each.
+ */
+mbs_status mbs_system_set_tree_state(struct mbs_system *sys,
+                                     const double *q,
+                                     const double *v,
+                                     size_t n);
 
 /**
  * `MBS_TREE_SIZE`, for bindings that cannot read the header's constants.

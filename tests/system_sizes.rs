@@ -40,4 +40,16 @@ fn sizes() {
     assert!(fw32 <= sum + 32 && fw32 + 32 >= sum, "{fw32} vs {sum}");
     // firmware budget: a FirmwareSystem<f32> fits in 8 KiB of RAM
     assert!(fw32 <= 8 * 1024, "{fw32}");
+    // The kinematic tree's capacity J: what a system of 8 and of 16 links costs more than one
+    // without (the tree, its coordinates and its algorithms' data; the mass matrix grows with
+    // J^2).
+    type Empty<T> = System<T, 0, 0, 0, 0, 0, 0>;
+    type Tree8<T> = System<T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8>;
+    type Tree16<T> = System<T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16>;
+    let t8 = size_of::<Tree8<f32>>() - size_of::<Empty<f32>>();
+    let t16 = size_of::<Tree16<f32>>() - size_of::<Empty<f32>>();
+    let t8d = size_of::<Tree8<f64>>() - size_of::<Empty<f64>>();
+    println!("tree capacity: 8 links {t8} B (f32), {t8d} B (f64); 16 links {t16} B (f32)");
+    assert!(t8 <= 8 * 800, "{t8}");
+    assert!(t16 <= 16 * 1000, "{t16}");
 }

@@ -333,7 +333,7 @@ _fn("mbs_mass_point_2d_solve_dynamic", _M, _ML, _MS, _d, _d, _P(mbs_point2d_stat
 
 
 # ---- the whole system (mbs_system_*) --------------------------------------------------------
-MBS_SYSTEM_WORDS = 17024
+MBS_SYSTEM_WORDS = 18560
 MBS_NO_INDEX = 0xFFFFFFFF
 MBS_COUPLING_KICK_DRIFT_KICK, MBS_COUPLING_HELD_LOADS, MBS_COUPLING_GENERALIZED_ALPHA = 0, 1, 2
 (

@@ -24,6 +24,7 @@ pub mod scene;
 pub mod sensors;
 pub mod settings;
 pub mod step;
+pub mod tree;
 
 use crate::convert::{non_null_out, FfiResult};
 use crate::guard;
@@ -43,6 +44,7 @@ pub type CSystem = System<
     0,
     { MBS_SYSTEM_MAX_CONSTRAINTS as usize },
     { MBS_SYSTEM_SOLVER_CAPACITY as usize },
+    { MBS_SYSTEM_MAX_TREE_LINKS as usize },
 >;
 
 /// Capacity of an `mbs_system`: nodes.
@@ -66,11 +68,15 @@ pub const MBS_SYSTEM_MAX_CONSTRAINTS: u32 = 32;
 /// `(2 W^2 + 23 W + 2)` doubles of the storage.
 pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 
+/// Capacity of an `mbs_system`: links (and joint coordinates) of its kinematic tree
+/// (`mbs_system_add_kinematic_tree`; a 6-axis arm with a gripper and a tool fits).
+pub const MBS_SYSTEM_MAX_TREE_LINKS: u32 = 8;
+
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
-pub const MBS_SYSTEM_WORDS: usize = 17024;
+pub const MBS_SYSTEM_WORDS: usize = 18560;
 /// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
 /// bookkeeping, on a 64-bit host (checked at compile time).
-pub const MBS_SYSTEM_SIZE: usize = 136192;
+pub const MBS_SYSTEM_SIZE: usize = 148480;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
 

@@ -184,6 +184,16 @@ fn checked<S: Storage>(tree: *const S) -> FfiResult<*mut Inner<S::T>> {
     Ok(p)
 }
 
+/// The tree of `tree` for reading (another item's call takes it, e.g. a system copies it):
+/// `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
+///
+/// # Safety
+/// `tree` is null or the caller's storage of an `S`, not written for `'a`.
+pub(crate) unsafe fn tree_ref<'a, S: Storage>(tree: *const S) -> FfiResult<&'a Inner<S::T>> {
+    // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee.
+    checked(tree).map(|p| unsafe { &*p })
+}
+
 /// Runs `f` on the tree of `tree` exclusively and returns its status.
 pub(crate) fn with_tree<S: Storage>(
     tree: *mut S,

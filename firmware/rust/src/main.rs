@@ -409,6 +409,11 @@ fn system_ram<T: Real>(ty: &str) {
         size_of::<FirmwareSystem<T>>(),
     );
     line(
+        "system_tree_capacity_8_links",
+        ty,
+        size_of::<System<T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8>>() - size_of::<System<T, 0, 0, 0, 0, 0, 0>>(),
+    );
+    line(
         "FirmwareConstrainedSystem(8,8,16,16,8,8,K=8,W=24)",
         ty,
         size_of::<mbs_core::system::FirmwareConstrainedSystem<T>>(),
