@@ -14,10 +14,11 @@
 //! makes it unassembled again, and `step` / `solve_dynamic` refuse with `NotAssembled`.
 //!
 //! # Capacities
-//! `System<T, N, O, M, L, C, S, G, K, W>` has one capacity per item kind (nodes, objects,
-//! markers, loads, connectors, sensors, `G` objects with custom graphics, `K` constraints; the
-//! last three default to 0), so RAM is spent where a model needs it (a chain of `n` bodies with
-//! gravity needs about `n` nodes and objects, `2n` markers, `n` loads, `n` connectors), and
+//! `System<T, N, O, M, L, C, S, G, K, W, J>` has one capacity per item kind (nodes, objects,
+//! markers, loads, connectors, sensors, `G` objects with custom graphics, `K` constraints, `J`
+//! links of a kinematic tree ([`System::add_kinematic_tree`]); the last four default to 0), so
+//! RAM is spent where a model needs it (a chain of `n` bodies with gravity needs about `n` nodes
+//! and objects, `2n` markers, `n` loads, `n` connectors), and
 //! `W`, the generalized-alpha workspace: coordinates plus constraint equations (plus the
 //! equations again for the stabilized index-2 formulation) it can solve, default 0 (no
 //! generalized-alpha). The workspace is two `W x W` matrices and 13 vectors of `W` scalars, and
