@@ -7,7 +7,7 @@
    `tree_peers` (bench/tree_peers.cpp), on the 6-DOF arm and on chains of n = 1 ... 32 links;
    prints a table, the ratios, and the cost slope in n from 8 to 32 links.
 
-Usage: python tree.py MBS_TREE_BIN TREE_PEERS_BIN [--repeats R] [--out DIR]
+Usage: python tree.py MBS_TREE_BIN TREE_PEERS_BIN [--repeats R] [--rounds K] [--out DIR]
 (DIR: where the model files and tree.json go; default target/tree_models)
 """
 import argparse
@@ -124,7 +124,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mbs_bin")
     ap.add_argument("peers_bin")
-    ap.add_argument("--repeats", type=int, default=300)
+    ap.add_argument("--repeats", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--out", default="../target/tree_models")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -143,12 +144,20 @@ def main():
                 f.write(mjcf(gravity, links, integ))
         w = check(args.mbs_bin, name, gravity, links, mjcf(gravity, links, "Euler"))
         print(f"  {name:9s} " + "  ".join(f"{k} {v:.1e}" for k, v in w.items()))
-        mbs = json.loads(subprocess.run([args.mbs_bin, "--model", name, "--repeats", str(args.repeats)], check=True, capture_output=True, text=True).stdout)
+        mbs_cmd = [args.mbs_bin, "--model", name, "--repeats", str(args.repeats)]
+        peers_cmd = [args.peers_bin, stem + ".txt", stem + "_Euler.xml", stem + "_RK4.xml", str(args.repeats)]
         if name == MODELS[0]:
-            subprocess.run([args.peers_bin, stem + ".txt", stem + "_Euler.xml", stem + "_RK4.xml", str(args.repeats)], check=True, capture_output=True)
-        peers = json.loads(subprocess.run([args.peers_bin, stem + ".txt", stem + "_Euler.xml", stem + "_RK4.xml", str(args.repeats)], check=True, capture_output=True, text=True).stdout)
+            subprocess.run(peers_cmd, check=True, capture_output=True)
+        # This machine's speed wanders between runs: mbs and the peers alternate, `rounds`
+        # times, and each figure is the minimum over the rounds.
+        mbs, peers = {}, {}
+        for _ in range(args.rounds):
+            for cmd, best in ((mbs_cmd, mbs), (peers_cmd, peers)):
+                got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+                for k, v in got.items():
+                    best[k] = min(best[k], v) if k in best and k.endswith("_ns") else v
         rows.append((name, mbs, peers, w))
-    print("\nns per call (min over repeats; mbs Rust, Pinocchio C++, MuJoCo C):")
+    print(f"\nns per call (min over {args.rounds} alternating rounds of {args.repeats} repeats; mbs Rust, Pinocchio C++, MuJoCo C):")
     print(f"  {'model':9s} {'nv':>3s} | {'RNEA':>7s} {'pin':>7s} {'x':>5s} | {'CRBA':>7s} {'pin':>7s} {'x':>5s} | {'ABA':>7s} {'pin':>7s} {'x':>5s} | {'mj_fwd':>7s} | {'Euler':>7s} {'mj':>7s} {'x':>5s} | {'RK4':>7s} {'mj':>7s} {'x':>5s}")
     for name, m, p, _ in rows:
         print(

@@ -112,13 +112,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 18560
+#define MBS_SYSTEM_WORDS 18688
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 148480
+#define MBS_SYSTEM_SIZE 149504
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -198,23 +198,23 @@
 /**
  * Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
  */
-#define MBS_TREE_WORDS 11388
+#define MBS_TREE_WORDS 11968
 
 /**
  * Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
  * compile time).
  */
-#define MBS_TREE_SIZE 91104
+#define MBS_TREE_SIZE 95744
 
 /**
  * Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
  */
-#define MBS_TREE_F32_WORDS 5810
+#define MBS_TREE_F32_WORDS 6104
 
 /**
  * Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
  */
-#define MBS_TREE_F32_SIZE 46480
+#define MBS_TREE_F32_SIZE 48832
 
 /**
  * Alignment the tree storages need (bytes).

@@ -333,7 +333,7 @@ _fn("mbs_mass_point_2d_solve_dynamic", _M, _ML, _MS, _d, _d, _P(mbs_point2d_stat
 
 
 # ---- the whole system (mbs_system_*) --------------------------------------------------------
-MBS_SYSTEM_WORDS = 18560
+MBS_SYSTEM_WORDS = 18688
 MBS_NO_INDEX = 0xFFFFFFFF
 MBS_COUPLING_KICK_DRIFT_KICK, MBS_COUPLING_HELD_LOADS, MBS_COUPLING_GENERALIZED_ALPHA = 0, 1, 2
 (
@@ -521,7 +521,7 @@ def mass_point_2d_output(body, state, var, local_position=(0.0, 0.0, 0.0)):
 
 
 # ---- kinematic trees in joint coordinates (mbs_tree_*) --------------------------------------
-MBS_TREE_WORDS = 11388
+MBS_TREE_WORDS = 11968
 MBS_JOINT_REVOLUTE, MBS_JOINT_PRISMATIC, MBS_JOINT_FIXED, MBS_JOINT_SPHERICAL, MBS_JOINT_FREE = range(5)
 MBS_TREE_SEMI_IMPLICIT_EULER, MBS_TREE_RUNGE_KUTTA_4 = 0, 1
 

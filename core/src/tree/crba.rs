@@ -45,7 +45,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         for (i, l) in self.links.iter().enumerate().rev() {
             if let Some(p) = l.parent {
                 let child = w.ic[i];
-                w.ic[p] = w.ic[p].add(&child);
+                w.ic[p].add_assign(&child);
             }
         }
         let m = &mut data.mass_matrix;

@@ -17,7 +17,12 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         let x = &l.placement;
         let q = &q[l.q_index..];
         match l.joint {
-            Joint::Revolute { .. } | Joint::Spherical => {
+            Joint::Revolute { .. } => {
+                let (sin, cos) = q[0].sin_cos_l();
+                let [a, b] = &l.turn;
+                Transform::new(x.rotation + a * sin + b * (T::one() - cos), x.translation)
+            }
+            Joint::Spherical => {
                 Transform::new(x.rotation * l.joint.transform(q).rotation, x.translation)
             }
             Joint::Prismatic { axis } => {
@@ -63,8 +68,21 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// at the world origin into `work.s` (`[R w; p x R w + R v]` of the joint's column).
     pub(crate) fn world_columns(&self, work: &mut Workspace<T, L, D>) {
         for (i, l) in self.links.iter().enumerate() {
-            for k in 0..l.joint.nv() {
-                work.s[l.v_index + k] = work.x_world[i].motion_to_parent(&l.joint.column(k));
+            let x = &work.x_world[i];
+            match l.joint {
+                // [R a; p x R a]: the general form with its zero half left out.
+                Joint::Revolute { axis } => {
+                    let w = x.rotation * axis;
+                    work.s[l.v_index] = Motion::new(w, x.translation.cross(&w));
+                }
+                Joint::Prismatic { axis } => {
+                    work.s[l.v_index] = Motion::new(Vector3::zeros(), x.rotation * axis);
+                }
+                _ => {
+                    for k in 0..l.joint.nv() {
+                        work.s[l.v_index + k] = x.motion_to_parent(&l.joint.column(k));
+                    }
+                }
             }
         }
     }

@@ -70,6 +70,11 @@ pub struct Link<T> {
     pub q_index: usize,
     /// Where the joint's velocities start in `v` (and in `tau`, `q_tt`, the mass matrix).
     pub v_index: usize,
+    /// A revolute joint's placement rotation times Rodrigues' terms, `R_p [a]x` and
+    /// `R_p [a]x^2` (zero for other joints): the link's rotation in its parent at angle `q` is
+    /// `R_p R(a, q) = R_p + sin q R_p [a]x + (1 - cos q) R_p [a]x^2` (18 products instead of
+    /// building `R(a, q)` and multiplying).
+    pub(crate) turn: [Matrix3<T>; 2],
 }
 
 impl<T: Real> Link<T> {
@@ -182,6 +187,14 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         for k in 0..joint.nv() {
             self.lambda[self.nv + k] = if k == 0 { above } else { self.nv + k - 1 };
         }
+        let turn = match joint {
+            Joint::Revolute { axis } => {
+                let ax = crate::math::skew(&axis);
+                let first = placement.rotation * ax;
+                [first, first * ax]
+            }
+            _ => [Matrix3::zeros(); 2],
+        };
         let link = Link {
             parent,
             joint,
@@ -191,6 +204,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             spring: JointSpring::none(),
             q_index: self.nq,
             v_index: self.nv,
+            turn,
         };
         self.links.push(link).map_err(|_| Error::CapacityFull)?;
         self.nq += joint.nq();

@@ -295,14 +295,12 @@ impl<T: Real> RigidInertia<T> {
         )
     }
 
-    /// The sum of two inertias in the same frame (two bodies rigidly joined).
+    /// Adds `o` (in the same frame) to this inertia in place (two bodies rigidly joined).
     #[inline]
-    pub fn add(&self, o: &RigidInertia<T>) -> RigidInertia<T> {
-        RigidInertia {
-            mass: self.mass + o.mass,
-            first_moment: self.first_moment + o.first_moment,
-            rotational: self.rotational + o.rotational,
-        }
+    pub fn add_assign(&mut self, o: &RigidInertia<T>) {
+        self.mass += o.mass;
+        self.first_moment += o.first_moment;
+        self.rotational += o.rotational;
     }
 }
 
