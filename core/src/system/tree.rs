@@ -95,7 +95,11 @@ impl<T: Real, const J: usize> SystemTree<T, J> {
         states: &mut [NodeState<T>],
     ) {
         let Some((tree, _)) = self.tree() else { return };
-        let mut data = self.scratch.0.borrow_mut();
+        // Never in use here (the system's evaluations do not nest); a borrow that fails leaves
+        // the states as they are rather than panic.
+        let Ok(mut data) = self.scratch.0.try_borrow_mut() else {
+            return;
+        };
         let w = &mut data.work;
         tree.sweep(w, q, Some(v));
         if let Some(q_tt) = q_tt {

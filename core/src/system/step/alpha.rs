@@ -303,7 +303,12 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             return Ok(());
         };
         let first = usize::from(self.tree.first_node);
-        let mut data = self.tree.scratch.0.borrow_mut();
+        let mut data = self
+            .tree
+            .scratch
+            .0
+            .try_borrow_mut()
+            .map_err(|_| Error::SolverFailed)?;
         data.clear_wrenches();
         for k in 0..tree.links().len() {
             let (Some(gk), Some(NodeState::RigidBody(s))) =
@@ -689,13 +694,13 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         let (tree, n) = self.tree.tree()?;
         let (q_t, v_t) = self.tree_coordinates(q, v)?;
         {
-            let mut d = self.tree.scratch.0.borrow_mut();
+            let mut d = self.tree.scratch.0.try_borrow_mut().ok()?;
             let w = &mut d.work;
             tree.sweep(w, q_t, Some(v_t));
             tree.link_accelerations(w, v_t, &[T::zero(); J][..n]);
             tree.world_columns(w);
         }
-        Some(self.tree.scratch.0.borrow())
+        self.tree.scratch.0.try_borrow().ok()
     }
 
     /// A marker at `local` with the frame `frame` on tree link `link` from the tree's
@@ -919,7 +924,12 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
             }
         }
         if let (Some((tree, n)), Some((q_t, _))) = (self.tree.tree(), self.tree_coordinates(q, q)) {
-            let mut data = self.tree.scratch.0.borrow_mut();
+            let mut data = self
+                .tree
+                .scratch
+                .0
+                .try_borrow_mut()
+                .map_err(|_| Error::SolverFailed)?;
             tree.crba_core(&mut data, q_t);
             let o = self.layout.tree;
             for i in 0..n {
@@ -1226,8 +1236,11 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 }
             }
         }
-        // Every force's dependence on the tree's coordinates and velocities.
-        self.tree_force_jacobian(t, q, v, a, b, out)?;
+        // Every force's dependence on the tree's coordinates and velocities (its own function:
+        // its scratch vectors are on the stack only with a tree).
+        if self.tree.tree().is_some() {
+            self.tree_force_jacobian(t, q, v, a, b, out)?;
+        }
         // Loads: a force f at the point p of a 2D rigid body: dQ_theta/dtheta = -(R p) . f.
         if self.connectors.is_empty() && !self.loads.iter().any(|l| self.load_point(l).is_some()) {
             return Ok(()); // nothing else depends on q or q_t
