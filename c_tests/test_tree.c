@@ -393,6 +393,21 @@ static void test_tree_in_system(void) {
         worst = fmax(worst, fmax(fabs(wrapped(q[1] - rel)), fabs(wrapped(q[2] - rocker_angle))));
     }
     CHECK(worst < 1e-8);
+    /* Joint forces and joint set points: checked, then held until changed. */
+    {
+        const double tau[3] = {0.1, 0, 0}, bad[3] = {0, INFINITY, 0};
+        memcpy(&snapshot, &sys, sizeof sys);
+        CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, tau, 2), MBS_ERR_INVALID_COORDINATE);
+        CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, bad, 3), MBS_ERR_NOT_FINITE);
+        CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, NULL, 3), MBS_ERR_NULL_POINTER);
+        CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 3, 1, 1, 0, 0), MBS_ERR_UNKNOWN_INDEX);
+        CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 0, -1, 1, 0, 0), MBS_ERR_INVALID_STIFFNESS_DAMPING);
+        CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 0, 1, NAN, 0, 0), MBS_ERR_NOT_FINITE);
+        CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+        CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, tau, 3), MBS_OK);
+        CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 0, 1, 0.1, 0.5, 0), MBS_OK);
+        CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    }
     /* Setting the state: checked lengths and values, then the links follow. */
     {
         const double bad[3] = {NAN, 0, 0};

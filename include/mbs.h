@@ -4192,6 +4192,40 @@ mbs_status mbs_system_set_tree_state(struct mbs_system *sys,
                                      size_t n);
 
 /**
+ * Sets the joint forces `tau[0..n]` (N m or N, one per tree coordinate; Exudyn's
+ * `jointForceVector`) that act on the tree from the next step on, until changed: a
+ * controller's output each period (the system stays assembled).
+ *
+ * Errors (nothing changed): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX` (no tree), `MBS_ERR_INVALID_COORDINATE`
+ * (`n` not the tree's), `MBS_ERR_NOT_FINITE`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `tau` is null or `n` doubles.
+ */
+mbs_status mbs_system_set_tree_joint_forces(struct mbs_system *sys, const double *tau, size_t n);
+
+/**
+ * Sets the spring-damper of link `link`'s joint in the system's tree (Exudyn's joint P/D
+ * control: `stiffness (position_offset - q) + damping (velocity_offset - q_t)`, N m or N): a
+ * controller's set point each period (the system stays assembled). As
+ * `mbs_tree_set_joint_spring`.
+ *
+ * Errors (nothing changed): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX` (no tree, no such link),
+ * `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative).
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`.
+ */
+mbs_status mbs_system_set_tree_joint_spring(struct mbs_system *sys,
+                                            uint32_t link,
+                                            double stiffness,
+                                            double damping,
+                                            double position_offset,
+                                            double velocity_offset);
+
+/**
  * `MBS_TREE_SIZE`, for bindings that cannot read the header's constants.
  */
 size_t mbs_tree_storage_size(void);

@@ -618,3 +618,59 @@ fn single_precision_follows_double() {
     println!("f32 vs f64 after 0.5 s: {d:.1e} rad");
     assert!(d < 1e-3, "{d}");
 }
+
+#[test]
+fn joint_forces_and_joint_set_points_drive_the_tree_in_the_system() {
+    let tree = chain(G);
+    // Gravity compensation: the joint forces of RNEA at rest hold the chain where it is.
+    let mut sys = Box::new(Sys::new());
+    sys.set_settings(alpha(0.9)).unwrap();
+    sys.add_kinematic_tree(&tree, &Q0, &[0.0; 3]).unwrap();
+    let mut hold = [0.0; 3];
+    tree.bias_forces(&mut TreeData::new(), &Q0, &[0.0; 3], &mut hold)
+        .unwrap();
+    assert_eq!(
+        sys.set_tree_joint_forces(&[0.0; 2]),
+        Err(Error::OutOfRange(Param::Coordinate))
+    );
+    assert_eq!(
+        sys.set_tree_joint_forces(&[f64::NAN, 0.0, 0.0]),
+        Err(Error::NotFinite(Param::Torque))
+    );
+    assert_eq!(sys.tree_joint_forces(), Some(&[0.0; 3][..]));
+    sys.set_tree_joint_forces(&hold).unwrap();
+    run(&mut sys, 1e-3, 0.2);
+    let drift = max_diff(&tree_q(&sys), &Q0);
+    println!("held against gravity: drift {drift:.1e} rad");
+    assert!(drift < 1e-10, "{drift}");
+    // Without them it falls.
+    sys.set_tree_joint_forces(&[0.0; 3]).unwrap();
+    run(&mut sys, 1e-3, 0.2);
+    assert!(max_diff(&tree_q(&sys), &Q0) > 1e-2);
+
+    // Joint set points (Exudyn's P/D control with offsets), changed while stepping: the
+    // chain without gravity settles at them.
+    let mut sys = system(&chain(Vector3::zeros()), 0.9);
+    let target = [0.2, -0.1, 0.3];
+    for (k, t) in target.iter().enumerate() {
+        let spring = mbs_core::tree::JointSpring {
+            stiffness: 20.0,
+            damping: 20.0,
+            position_offset: *t,
+            velocity_offset: 0.0,
+        };
+        sys.set_tree_joint_spring(k, spring).unwrap();
+    }
+    assert_eq!(
+        sys.set_tree_joint_spring(3, mbs_core::tree::JointSpring::none()),
+        Err(Error::UnknownIndex)
+    );
+    run(&mut sys, 2e-3, 10.0);
+    let (q, v, _) = sys.tree_state().unwrap();
+    let off = max_diff(q, &target);
+    println!(
+        "set points reached to {off:.1e} rad, rates {:.1e} rad/s",
+        max_diff(v, &[0.0; 3])
+    );
+    assert!(off < 1e-4, "{off}");
+}

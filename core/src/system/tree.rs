@@ -7,9 +7,10 @@
 //! In the generalized-alpha system (the only coupling that steps a tree) the tree adds, at its
 //! coordinates `q_T` and velocities `v_T`:
 //! - to `M`: the tree's joint-space mass matrix (CRBA);
-//! - to `Q`: `-b(q_T, v_T)` with every link's wrench `w_i` from loads and connectors as an
-//!   applied force (RNEA at zero acceleration: gravity of the tree, velocity products, joint
-//!   spring-dampers, and `+ J_i^T w_i`);
+//! - to `Q`: the joint forces `tau` ([`System::set_tree_joint_forces`], Exudyn's
+//!   `jointForceVector`) less `b(q_T, v_T)` with every link's wrench `w_i` from loads and
+//!   connectors as an applied force (RNEA at zero acceleration: gravity of the tree, velocity
+//!   products, joint spring-dampers, and `+ J_i^T w_i`);
 //! - to the Newton matrix: `d Q / d q_T` and `d Q / d v_T` of all forces by forward differences
 //!   (one evaluation of all forces per tree coordinate and per velocity).
 //!
@@ -47,6 +48,9 @@ pub struct SystemTree<T: Real, const J: usize> {
     pub(crate) q: [T; J],
     pub(crate) v: [T; J],
     pub(crate) acc: [T; J],
+    /// Joint forces applied to the tree's coordinates (N m or N; Exudyn's `jointForceVector`),
+    /// held until changed.
+    pub(crate) joint_forces: [T; J],
     pub(crate) scratch: Scratch<TreeData<T, J, J>>,
 }
 
@@ -73,6 +77,7 @@ impl<T: Real, const J: usize> Default for SystemTree<T, J> {
             q: z,
             v: z,
             acc: z,
+            joint_forces: z,
             scratch: Scratch(RefCell::new(TreeData::new())),
         }
     }
@@ -276,6 +281,37 @@ impl<
         self.refresh_links();
         self.alpha.started = false;
         Ok(())
+    }
+
+    /// Sets the joint forces `tau` (N m or N, one per tree coordinate; Exudyn's
+    /// `jointForceVector`) that act on the tree from the next step on, until changed (a
+    /// controller's output each period; the system stays assembled). Errors (nothing changed):
+    /// `UnknownIndex` without a tree, `OutOfRange(Coordinate)` for another length,
+    /// `NotFinite(Torque)`.
+    pub fn set_tree_joint_forces(&mut self, tau: &[T]) -> Result<()> {
+        let (tree, n) = self.tree.tree().ok_or(Error::UnknownIndex)?;
+        tree.check_forces(tau, crate::Param::Torque)?;
+        self.tree.joint_forces[..n].copy_from_slice(tau);
+        Ok(())
+    }
+
+    /// The joint forces of [`Self::set_tree_joint_forces`] (`None` without a tree).
+    pub fn tree_joint_forces(&self) -> Option<&[T]> {
+        let (_, n) = self.tree.tree()?;
+        Some(&self.tree.joint_forces[..n])
+    }
+
+    /// Sets the spring-damper of link `link`'s joint (Exudyn's joint P/D control with its
+    /// position and velocity offsets: a controller's set point each period; the system stays
+    /// assembled). Errors (nothing changed): `UnknownIndex` (no tree, no such link) and those
+    /// of [`KinematicTree::set_joint_spring`].
+    pub fn set_tree_joint_spring(
+        &mut self,
+        link: usize,
+        spring: crate::tree::JointSpring<T>,
+    ) -> Result<()> {
+        let tree = self.tree.model.as_mut().ok_or(Error::UnknownIndex)?;
+        tree.set_joint_spring(link, spring)
     }
 
     /// The link nodes' states from the tree's current coordinates.

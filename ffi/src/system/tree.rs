@@ -149,3 +149,69 @@ pub unsafe extern "C" fn mbs_system_set_tree_state(
         Ok(MBS_OK)
     })
 }
+
+/// Sets the joint forces `tau[0..n]` (N m or N, one per tree coordinate; Exudyn's
+/// `jointForceVector`) that act on the tree from the next step on, until changed: a
+/// controller's output each period (the system stays assembled).
+///
+/// Errors (nothing changed): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX` (no tree), `MBS_ERR_INVALID_COORDINATE`
+/// (`n` not the tree's), `MBS_ERR_NOT_FINITE`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `tau` is null or `n` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_set_tree_joint_forces(
+    sys: *mut mbs_system,
+    tau: *const f64,
+    n: usize,
+) -> MbsStatus {
+    with_mut(sys, |inner| {
+        let len = inner
+            .sys
+            .tree_state()
+            .map(|(q, _, _)| q.len())
+            .ok_or(MBS_ERR_UNKNOWN_INDEX)?;
+        let tau = input(tau, n, len)?;
+        inner
+            .sys
+            .set_tree_joint_forces(&tau[..n])
+            .map_err(status_of)?;
+        Ok(MBS_OK)
+    })
+}
+
+/// Sets the spring-damper of link `link`'s joint in the system's tree (Exudyn's joint P/D
+/// control: `stiffness (position_offset - q) + damping (velocity_offset - q_t)`, N m or N): a
+/// controller's set point each period (the system stays assembled). As
+/// `mbs_tree_set_joint_spring`.
+///
+/// Errors (nothing changed): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX` (no tree, no such link),
+/// `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative).
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_set_tree_joint_spring(
+    sys: *mut mbs_system,
+    link: u32,
+    stiffness: f64,
+    damping: f64,
+    position_offset: f64,
+    velocity_offset: f64,
+) -> MbsStatus {
+    with_mut(sys, |inner| {
+        let spring = mbs_core::tree::JointSpring {
+            stiffness,
+            damping,
+            position_offset,
+            velocity_offset,
+        };
+        inner
+            .sys
+            .set_tree_joint_spring(link as usize, spring)
+            .map_err(status_of)?;
+        Ok(MBS_OK)
+    })
+}

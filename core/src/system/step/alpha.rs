@@ -286,7 +286,8 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         Some((q.get(o..o + n)?, v.get(o..o + n)?))
     }
 
-    /// Adds the tree's generalized force to `f`: `-b(q_T, v_T)` with the link nodes' forces
+    /// Adds the tree's generalized force to `f`: the joint forces `tau` less `b(q_T, v_T)` with
+    /// the link nodes' forces
     /// `g` (`[f (N, world); tau (N m, link frame, about the link origin)]`) as applied wrenches
     /// (RNEA at zero acceleration; module docs of the system's tree). `states` are the node
     /// states at `q`, `v` (the links' orientations).
@@ -335,8 +336,13 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 ItemRef::Object(crate::system::index::ObjectIndex(self.tree.first_object)),
             ));
         }
-        for (x, bk) in f.iter_mut().skip(self.layout.tree).zip(b[..n].iter()) {
-            *x -= *bk;
+        let tau = &self.tree.joint_forces[..n];
+        for (x, (bk, tk)) in f
+            .iter_mut()
+            .skip(self.layout.tree)
+            .zip(b[..n].iter().zip(tau))
+        {
+            *x += *tk - *bk;
         }
         Ok(())
     }
