@@ -211,10 +211,7 @@ impl<T: Real> Constraint<T> {
             Constraint::Distance { .. } | Constraint::Revolute2D { .. } => MarkerKind::Position,
             Constraint::Coordinate { .. } => MarkerKind::Coordinate,
             Constraint::Prismatic2D { .. } => MarkerKind::Rigid,
-            Constraint::Joint { axes, .. } if *axes == [true, true, true, false, false, false] => {
-                MarkerKind::Position
-            }
-            Constraint::Joint { .. } => MarkerKind::Rigid,
+            Constraint::Joint { axes, .. } => joint_marker_kind(axes),
         }
     }
 
@@ -250,6 +247,19 @@ impl<T: Real> Constraint<T> {
             return Err(Error::SameBody);
         }
         Ok(())
+    }
+}
+
+/// The markers a joint of `axes` needs: position markers for the translations only (a
+/// spherical joint), rigid ones else. Not inlined: inlined, the compiler reads the `axes` bytes
+/// of any constraint before its variant is known, bytes another variant leaves undefined (a
+/// branch on them that memcheck reports).
+#[inline(never)]
+fn joint_marker_kind(axes: &Axes) -> MarkerKind {
+    if *axes == [true, true, true, false, false, false] {
+        MarkerKind::Position
+    } else {
+        MarkerKind::Rigid
     }
 }
 
