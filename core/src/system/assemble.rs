@@ -108,7 +108,7 @@ impl<
         if self.tree.model.is_some() && self.settings.coupling != Coupling::GeneralizedAlpha {
             return Err(SystemError::new(
                 Error::NotSupportedByScheme,
-                self.tree_item(),
+                self.tree.item(),
             ));
         }
         for (i, s) in self.sensors.iter().enumerate() {

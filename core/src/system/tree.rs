@@ -27,6 +27,7 @@ use super::items::System;
 use super::node::{Node, NodeState, NodeTreeLink};
 use super::object::Object;
 use crate::bodies::rigid_body::RigidBody;
+use crate::integrators::constrained::ConstrainedState;
 use crate::math::Quaternion;
 use crate::state::RigidState;
 use crate::tree::data::Workspace;
@@ -87,6 +88,41 @@ impl<T: Real, const J: usize> SystemTree<T, J> {
     /// The tree and its number of coordinates, if there is one.
     pub(crate) fn tree(&self) -> Option<(&KinematicTree<T, J, J>, usize)> {
         self.model.as_ref().map(|t| (t, t.nv()))
+    }
+
+    /// The item errors about the tree name: its first link's object.
+    pub(crate) fn item(&self) -> ItemRef {
+        ItemRef::Object(ObjectIndex(self.first_object))
+    }
+
+    /// The current coordinates, velocities and accelerations into entries `o..o + n` of a
+    /// generalized-alpha state (`o` the tree's first coordinate in the layout).
+    pub(crate) fn write_state<const W: usize>(&self, o: usize, st: &mut ConstrainedState<T, W>) {
+        let Some((_, n)) = self.tree() else { return };
+        for (dst, src) in [
+            (&mut st.q, &self.q),
+            (&mut st.v, &self.v),
+            (&mut st.acc, &self.acc),
+        ] {
+            if let (Some(d), Some(s)) = (dst.get_mut(o..o + n), src.get(..n)) {
+                d.copy_from_slice(s);
+            }
+        }
+    }
+
+    /// The current coordinates, velocities and accelerations from entries `o..o + n` of a
+    /// generalized-alpha state.
+    pub(crate) fn read_state<const W: usize>(&mut self, o: usize, st: &ConstrainedState<T, W>) {
+        let Some((_, n)) = self.tree() else { return };
+        for (dst, src) in [
+            (&mut self.q, &st.q),
+            (&mut self.v, &st.v),
+            (&mut self.acc, &st.acc),
+        ] {
+            if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(o..o + n)) {
+                d.copy_from_slice(s);
+            }
+        }
     }
 
     /// Writes the link nodes' states (pose and twist of each link frame, and with `q_tt` its
@@ -319,13 +355,7 @@ impl<
         let Some((_, n)) = self.tree.tree() else {
             return;
         };
-        let (q, v, a) = (self.tree.q, self.tree.v, self.tree.acc);
-        self.tree
-            .link_states(&q[..n], &v[..n], Some(&a[..n]), &mut self.states);
-    }
-
-    /// The item errors about the tree name: its first link's object.
-    pub(crate) fn tree_item(&self) -> ItemRef {
-        ItemRef::Object(ObjectIndex(self.tree.first_object))
+        let t = &self.tree;
+        t.link_states(&t.q[..n], &t.v[..n], Some(&t.acc[..n]), &mut self.states);
     }
 }

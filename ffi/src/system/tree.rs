@@ -10,6 +10,13 @@ use crate::status::*;
 use crate::tree::dynamics::{input, output};
 use crate::tree::{mbs_tree, tree_ref};
 
+/// The number of coordinates of the system's tree: `MBS_ERR_UNKNOWN_INDEX` without one.
+fn coordinates(sys: &super::CSystem) -> FfiResult<usize> {
+    sys.kinematic_tree()
+        .map(|t| t.nv())
+        .ok_or(MBS_ERR_UNKNOWN_INDEX)
+}
+
 /// Checks an output vector against the tree's length `len`.
 fn out_ok(p: *mut f64, n: usize, len: usize) -> FfiResult<()> {
     non_null_out(p)?;
@@ -135,11 +142,7 @@ pub unsafe extern "C" fn mbs_system_set_tree_state(
     n: usize,
 ) -> MbsStatus {
     with_mut(sys, |inner| {
-        let len = inner
-            .sys
-            .tree_state()
-            .map(|(q, _, _)| q.len())
-            .ok_or(MBS_ERR_UNKNOWN_INDEX)?;
+        let len = coordinates(&inner.sys)?;
         let q = input(q, n, len)?;
         let v = input(v, n, len)?;
         inner
@@ -167,11 +170,7 @@ pub unsafe extern "C" fn mbs_system_set_tree_joint_forces(
     n: usize,
 ) -> MbsStatus {
     with_mut(sys, |inner| {
-        let len = inner
-            .sys
-            .tree_state()
-            .map(|(q, _, _)| q.len())
-            .ok_or(MBS_ERR_UNKNOWN_INDEX)?;
+        let len = coordinates(&inner.sys)?;
         let tau = input(tau, n, len)?;
         inner
             .sys

@@ -331,10 +331,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         tree.rnea_core(&mut data, q_t, v_t, None, &mut b[..n]);
         data.clear_wrenches();
         if !crate::finite::all_finite_slice(&b[..n]) {
-            return Err(self.fail(
-                Error::NotFinite(crate::Param::Force),
-                ItemRef::Object(crate::system::index::ObjectIndex(self.tree.first_object)),
-            ));
+            return Err(self.fail(Error::NotFinite(crate::Param::Force), self.tree.item()));
         }
         let tau = &self.tree.joint_forces[..n];
         for (x, (bk, tk)) in f
@@ -1451,18 +1448,7 @@ impl<
         let assembly = self.settings.alpha.assembly;
         let mut st = *self.alpha.state();
         gather(&self.layout, &self.states, &mut st, true);
-        if let Some((_, n)) = self.tree.tree() {
-            let o = self.layout.tree;
-            for (dst, src) in [
-                (&mut st.q, &self.tree.q),
-                (&mut st.v, &self.tree.v),
-                (&mut st.acc, &self.tree.acc),
-            ] {
-                if let (Some(d), Some(s)) = (dst.get_mut(o..o + n), src.get(..n)) {
-                    d.copy_from_slice(s);
-                }
-            }
-        }
+        self.tree.write_state(self.layout.tree, &mut st);
         let model = model_of!(self);
         let n = self.layout.n;
         let start = scheme.initial_state(
@@ -1487,28 +1473,10 @@ impl<
         scatter_states(&self.layout, &start, &mut self.states);
         self.alpha.set_state(&start);
         self.alpha.started = true;
-        self.commit_tree();
-        Ok(())
-    }
-
-    /// The tree's coordinates, velocities and accelerations from the current generalized-alpha
-    /// state into the tree and its links' node states (a start or step is complete).
-    pub(crate) fn commit_tree(&mut self) {
-        let Some((_, n)) = self.tree.tree() else {
-            return;
-        };
-        let o = self.layout.tree;
-        let st = self.alpha.state();
-        for (dst, src) in [
-            (&mut self.tree.q, &st.q),
-            (&mut self.tree.v, &st.v),
-            (&mut self.tree.acc, &st.acc),
-        ] {
-            if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(o..o + n)) {
-                d.copy_from_slice(s);
-            }
-        }
+        // The start may have moved the tree's coordinates (assembly): its links follow.
+        self.tree.read_state(self.layout.tree, self.alpha.state());
         self.refresh_links();
+        Ok(())
     }
 
     /// `SingularMatrix` at the first constraint `k` whose leading set `0..=k` makes the start's

@@ -334,7 +334,8 @@ impl<
         if let Some(newton) = alpha {
             self.alpha.advance();
             self.alpha.report = Some(newton);
-            self.commit_tree();
+            // The links' node states are already the step's (`alpha_step` wrote them).
+            self.tree.read_state(self.layout.tree, self.alpha.state());
         }
         self.time = t1;
         self.time_carry = T::zero();
