@@ -8,6 +8,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::data::{TreeData, Workspace};
+use super::kinematics::world_column;
 use super::model::KinematicTree;
 use super::spatial::{ArticulatedInertia, Force, Motion, RigidInertia};
 use crate::{Real, Result};
@@ -56,7 +57,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             w.x_world[i] = xw;
             let mut vj = Motion::zero();
             for k in 0..l.joint.nv() {
-                let s = xw.motion_to_parent(&l.joint.column(k));
+                let s = world_column(&l.joint, &xw, k);
                 w.s[l.v_index + k] = s;
                 vj += s * v[l.v_index + k];
             }

@@ -8,6 +8,21 @@ use super::spatial::{Motion, Transform};
 use crate::{Error, Param, Real, Result};
 use nalgebra::Vector3;
 
+/// Column `k` of `joint`'s motion subspace in the world at the world origin, for the link
+/// frame `x` (link to world): `[R w; p x R w + R v]` of the joint's column, a revolute or
+/// prismatic joint's without its zero half.
+#[inline]
+pub(crate) fn world_column<T: Real>(joint: &Joint<T>, x: &Transform<T>, k: usize) -> Motion<T> {
+    match joint {
+        Joint::Revolute { axis } => {
+            let w = x.rotation * axis;
+            Motion::new(w, x.translation.cross(&w))
+        }
+        Joint::Prismatic { axis } => Motion::new(Vector3::zeros(), x.rotation * axis),
+        _ => x.motion_to_parent(&joint.column(k)),
+    }
+}
+
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// The link frame of link `i` in its parent's frame at `q`: `placement * X_J(q_i)`,
     /// written out per joint (a revolute joint only turns, a prismatic one only shifts).
@@ -68,21 +83,8 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// at the world origin into `work.s` (`[R w; p x R w + R v]` of the joint's column).
     pub(crate) fn world_columns(&self, work: &mut Workspace<T, L, D>) {
         for (i, l) in self.links.iter().enumerate() {
-            let x = &work.x_world[i];
-            match l.joint {
-                // [R a; p x R a]: the general form with its zero half left out.
-                Joint::Revolute { axis } => {
-                    let w = x.rotation * axis;
-                    work.s[l.v_index] = Motion::new(w, x.translation.cross(&w));
-                }
-                Joint::Prismatic { axis } => {
-                    work.s[l.v_index] = Motion::new(Vector3::zeros(), x.rotation * axis);
-                }
-                _ => {
-                    for k in 0..l.joint.nv() {
-                        work.s[l.v_index + k] = x.motion_to_parent(&l.joint.column(k));
-                    }
-                }
+            for k in 0..l.joint.nv() {
+                work.s[l.v_index + k] = world_column(&l.joint, &work.x_world[i], k);
             }
         }
     }
