@@ -8,7 +8,7 @@ use super::{mbs_system, put, with_mut, with_ref};
 use crate::convert::{non_null_out, status_of, FfiResult};
 use crate::status::*;
 use crate::tree::dynamics::{input, output};
-use crate::tree::{mbs_tree, tree_ref};
+use crate::tree::{joint_spring, mbs_tree, tree_ref};
 
 /// The number of coordinates of the system's tree: `MBS_ERR_UNKNOWN_INDEX` without one.
 fn coordinates(sys: &super::CSystem) -> FfiResult<usize> {
@@ -201,12 +201,7 @@ pub unsafe extern "C" fn mbs_system_set_tree_joint_spring(
     velocity_offset: f64,
 ) -> MbsStatus {
     with_mut(sys, |inner| {
-        let spring = mbs_core::tree::JointSpring {
-            stiffness,
-            damping,
-            position_offset,
-            velocity_offset,
-        };
+        let spring = joint_spring([stiffness, damping, position_offset, velocity_offset])?;
         inner
             .sys
             .set_tree_joint_spring(link as usize, spring)

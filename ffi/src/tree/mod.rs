@@ -376,18 +376,23 @@ pub unsafe extern "C" fn mbs_tree_add_link_f32(
     add_link(tree, link, index)
 }
 
+/// The joint spring of the C arguments `[stiffness, damping, position_offset,
+/// velocity_offset]`: `MBS_ERR_NOT_FINITE` for a NaN or infinite one.
+pub(crate) fn joint_spring<T: Real>(spring: [T; 4]) -> FfiResult<JointSpring<T>> {
+    crate::convert::all_finite(&spring)?;
+    let [stiffness, damping, position_offset, velocity_offset] = spring;
+    Ok(JointSpring {
+        stiffness,
+        damping,
+        position_offset,
+        velocity_offset,
+    })
+}
+
 fn set_joint_spring<S: Storage>(tree: *mut S, link: u32, spring: [S::T; 4]) -> MbsStatus {
     with_tree(tree, |t| {
-        crate::convert::all_finite(&spring)?;
-        let [stiffness, damping, position_offset, velocity_offset] = spring;
-        let s = JointSpring {
-            stiffness,
-            damping,
-            position_offset,
-            velocity_offset,
-        };
         t.tree
-            .set_joint_spring(link as usize, s)
+            .set_joint_spring(link as usize, joint_spring(spring)?)
             .map_err(status_of)?;
         Ok(MBS_OK)
     })
