@@ -198,23 +198,23 @@
 /**
  * Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
  */
-#define MBS_TREE_WORDS 11968
+#define MBS_TREE_WORDS 11996
 
 /**
  * Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
  * compile time).
  */
-#define MBS_TREE_SIZE 95744
+#define MBS_TREE_SIZE 95968
 
 /**
  * Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
  */
-#define MBS_TREE_F32_WORDS 6104
+#define MBS_TREE_F32_WORDS 6130
 
 /**
  * Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
  */
-#define MBS_TREE_F32_SIZE 48832
+#define MBS_TREE_F32_SIZE 49040
 
 /**
  * Alignment the tree storages need (bytes).

@@ -8,7 +8,6 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::data::{TreeData, Workspace};
-use super::kinematics::world_column;
 use super::model::KinematicTree;
 use super::spatial::{ArticulatedInertia, Force, Motion, RigidInertia};
 use crate::{Real, Result};
@@ -48,16 +47,12 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         // Pass 1: poses, world motion subspaces, velocities, velocity-product accelerations
         // `c = v x (S q_t)` (S turns with the link), rigid inertias and bias forces.
         for (i, l) in self.links.iter().enumerate() {
-            let x = self.joint_placement(i, q);
-            let (xw, vp) = match l.parent {
-                Some(p) => (w.x_world[p].compose(&x), w.vw[p]),
-                None => (x, Motion::zero()),
-            };
-            w.x_up[i] = x;
+            let xw = self.link_world_pose(i, q, self.sin_cos(i, q), &w.x_world);
+            let vp = l.parent.map_or(Motion::zero(), |p| w.vw[p]);
             w.x_world[i] = xw;
             let mut vj = Motion::zero();
             for k in 0..l.joint.nv() {
-                let s = world_column(&l.joint, &xw, k);
+                let s = l.world_column(&xw, k);
                 w.s[l.v_index + k] = s;
                 vj += s * v[l.v_index + k];
             }

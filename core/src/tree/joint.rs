@@ -171,7 +171,7 @@ impl<T: Real> Joint<T> {
     }
 
     /// The link's velocity relative to its parent, `S v` (link coordinates), of `v[..nv]`.
-    #[inline]
+    #[inline(always)]
     pub fn motion(&self, v: &[T]) -> Motion<T> {
         match self {
             Joint::Revolute { axis } => Motion::new(axis * v[0], Vector3::zeros()),

@@ -3,63 +3,172 @@
 
 use super::data::{TreeData, Workspace};
 use super::joint::Joint;
-use super::model::KinematicTree;
+use super::model::{KinematicTree, Link, Turn};
 use super::spatial::{Motion, Transform};
 use crate::{Error, Param, Real, Result};
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
-/// Column `k` of `joint`'s motion subspace in the world at the world origin, for the link
-/// frame `x` (link to world): `[R w; p x R w + R v]` of the joint's column, a revolute or
-/// prismatic joint's without its zero half.
-#[inline]
-pub(crate) fn world_column<T: Real>(joint: &Joint<T>, x: &Transform<T>, k: usize) -> Motion<T> {
-    match joint {
-        Joint::Revolute { axis } => {
-            let w = x.rotation * axis;
-            Motion::new(w, x.translation.cross(&w))
+/// `m R_k(angle)`, the rotation `m` turned about its own axis `e_k` by the angle of sine `s`
+/// and cosine `c`: columns `i = k + 1`, `j = k + 2` (mod 3) become `c m_i + s m_j` and
+/// `c m_j - s m_i`, column `k` stays.
+#[inline(always)]
+fn turn_columns<T: Real>(m: &Matrix3<T>, k: usize, s: T, c: T) -> Matrix3<T> {
+    #[inline(always)]
+    fn turn<T: Real>(m: &Matrix3<T>, i: usize, j: usize, s: T, c: T) -> (Vector3<T>, Vector3<T>) {
+        let (a, b) = (m.column(i), m.column(j));
+        (a * c + b * s, b * c - a * s)
+    }
+    match k {
+        0 => {
+            let (y, z) = turn(m, 1, 2, s, c);
+            Matrix3::from_columns(&[m.column(0).into_owned(), y, z])
         }
-        Joint::Prismatic { axis } => Motion::new(Vector3::zeros(), x.rotation * axis),
-        _ => x.motion_to_parent(&joint.column(k)),
+        1 => {
+            let (z, x) = turn(m, 2, 0, s, c);
+            Matrix3::from_columns(&[x, m.column(1).into_owned(), z])
+        }
+        _ => {
+            let (x, y) = turn(m, 0, 1, s, c);
+            Matrix3::from_columns(&[x, y, m.column(2).into_owned()])
+        }
+    }
+}
+
+/// `R_k(angle)` itself, the rotation about `e_k` by the angle of sine `s` and cosine `c`.
+#[inline]
+fn basis_rotation<T: Real>(k: usize, s: T, c: T) -> Matrix3<T> {
+    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+    let mut r = Matrix3::identity();
+    r[(i, i)] = c;
+    r[(j, i)] = s;
+    r[(i, j)] = -s;
+    r[(j, j)] = c;
+    r
+}
+
+impl<T: Real> Link<T> {
+    /// Column `k` of the joint's motion subspace in the world at the world origin, for the
+    /// link frame `x` (link to world): `[R w; p x R w + R v]` of the joint's column, a revolute
+    /// or prismatic joint's without its zero half (and an aligned axis's `R w` a column of `R`).
+    #[inline(always)]
+    pub(crate) fn world_column(&self, x: &Transform<T>, k: usize) -> Motion<T> {
+        let axis = |a: &Vector3<T>| match self.turn {
+            Turn::Aligned {
+                k: column, sign, ..
+            } => x.rotation.column(column) * sign,
+            _ => x.rotation * a,
+        };
+        match &self.joint {
+            Joint::Revolute { axis: a } => {
+                let w = axis(a);
+                Motion::new(w, x.translation.cross(&w))
+            }
+            Joint::Prismatic { axis: a } => Motion::new(Vector3::zeros(), axis(a)),
+            j => x.motion_to_parent(&j.column(k)),
+        }
     }
 }
 
 impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
+    /// The sine and cosine of link `i`'s revolute joint angle at `q` (the sine signed by an
+    /// aligned axis's direction); `(0, 1)` for other joints.
+    #[inline(always)]
+    pub(crate) fn sin_cos(&self, i: usize, q: &[T]) -> (T, T) {
+        let l = &self.links[i];
+        match (&l.joint, &l.turn) {
+            (Joint::Revolute { .. }, Turn::Aligned { sign, .. }) => {
+                let (s, c) = q[l.q_index].sin_cos_l();
+                (s * *sign, c)
+            }
+            (Joint::Revolute { .. }, _) => q[l.q_index].sin_cos_l(),
+            _ => (T::zero(), T::one()),
+        }
+    }
+
     /// The link frame of link `i` in its parent's frame at `q`: `placement * X_J(q_i)`,
     /// written out per joint (a revolute joint only turns, a prismatic one only shifts).
     #[inline]
     pub(crate) fn joint_placement(&self, i: usize, q: &[T]) -> Transform<T> {
+        self.local_pose(i, q, self.sin_cos(i, q))
+    }
+
+    /// [`Self::joint_placement`] with the joint angle's [`Self::sin_cos`] `(s, c)`.
+    #[inline(always)]
+    fn local_pose(&self, i: usize, q: &[T], (s, c): (T, T)) -> Transform<T> {
         let l = &self.links[i];
         let x = &l.placement;
         let q = &q[l.q_index..];
-        match l.joint {
-            Joint::Revolute { .. } => {
-                let (sin, cos) = q[0].sin_cos_l();
-                let [a, b] = &l.turn;
-                Transform::new(x.rotation + a * sin + b * (T::one() - cos), x.translation)
+        match (&l.joint, &l.turn) {
+            (Joint::Revolute { .. }, Turn::Aligned { k, placed, .. }) => {
+                let r = match placed {
+                    true => turn_columns(&x.rotation, *k, s, c),
+                    false => basis_rotation(*k, s, c),
+                };
+                Transform::new(r, x.translation)
             }
-            Joint::Spherical => {
-                Transform::new(x.rotation * l.joint.transform(q).rotation, x.translation)
+            (Joint::Revolute { .. }, Turn::General([a, b])) => {
+                Transform::new(x.rotation + a * s + b * (T::one() - c), x.translation)
             }
-            Joint::Prismatic { axis } => {
+            (Joint::Prismatic { axis }, _) => {
                 Transform::new(x.rotation, x.translation + x.rotation * (axis * q[0]))
             }
-            Joint::Fixed => *x,
-            Joint::Free => x.compose(&l.joint.transform(q)),
+            (Joint::Spherical, _) => {
+                Transform::new(x.rotation * l.joint.transform(q).rotation, x.translation)
+            }
+            (Joint::Free, _) => x.compose(&l.joint.transform(q)),
+            _ => *x,
         }
     }
 
-    /// One forward sweep: `x_up` of every link and, with `v`, its velocity
-    /// `v_i = X_i v_parent + S_i v_i` (link coordinates).
+    /// Link `i`'s frame in the world at `q` from its parent's world frame `xp` and the joint
+    /// angle's [`Self::sin_cos`]: `xp * placement * X_J(q_i)`; an aligned joint turns or shifts
+    /// along a column of `xp R_p` (of `xp`'s rotation when `R_p = E`) instead of composing.
+    #[inline(always)]
+    fn world_pose(&self, i: usize, q: &[T], sc: (T, T), xp: &Transform<T>) -> Transform<T> {
+        let l = &self.links[i];
+        let Turn::Aligned { k, sign, placed } = l.turn else {
+            return xp.compose(&self.local_pose(i, q, sc));
+        };
+        let r = match placed {
+            true => xp.rotation * l.placement.rotation,
+            false => xp.rotation,
+        };
+        let t = xp.point_to_parent(&l.placement.translation);
+        match l.joint {
+            Joint::Revolute { .. } => Transform::new(turn_columns(&r, k, sc.0, sc.1), t),
+            _ => {
+                let shift = r.column(k) * (sign * q[l.q_index]);
+                Transform::new(r, t + shift)
+            }
+        }
+    }
+
+    /// Link `i`'s frame in the world at `q`, from its parent's in `x_world` (the base's parent
+    /// is the world), with the joint angle's [`Self::sin_cos`].
+    #[inline(always)]
+    pub(crate) fn link_world_pose(
+        &self,
+        i: usize,
+        q: &[T],
+        sc: (T, T),
+        x_world: &[Transform<T>],
+    ) -> Transform<T> {
+        match self.links[i].parent {
+            Some(p) => self.world_pose(i, q, sc, &x_world[p]),
+            None => self.local_pose(i, q, sc),
+        }
+    }
+
+    /// One forward sweep: every link's world frame `x_world` and, with `v`, its frame in its
+    /// parent `x_up` and its velocity `v_i = X_i v_parent + S_i v_i` (link coordinates).
     pub(crate) fn sweep(&self, work: &mut Workspace<T, L, D>, q: &[T], v: Option<&[T]>) {
         for (i, l) in self.links.iter().enumerate() {
-            let x = self.joint_placement(i, q);
-            work.x_up[i] = x;
-            let (xw, vp) = match l.parent {
-                Some(p) => (work.x_world[p].compose(&x), work.v[p]),
-                None => (x, Motion::zero()),
-            };
-            work.x_world[i] = xw;
+            let sc = self.sin_cos(i, q);
+            work.x_world[i] = self.link_world_pose(i, q, sc, &work.x_world);
             if let Some(v) = v {
+                let x = self.local_pose(i, q, sc);
+                let vp = l.parent.map_or(Motion::zero(), |p| work.v[p]);
+                work.x_up[i] = x;
                 work.v[i] = x.motion_to_child(&vp) + l.joint.motion(&v[l.v_index..]);
             }
         }
@@ -84,7 +193,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     pub(crate) fn world_columns(&self, work: &mut Workspace<T, L, D>) {
         for (i, l) in self.links.iter().enumerate() {
             for k in 0..l.joint.nv() {
-                work.s[l.v_index + k] = world_column(&l.joint, &work.x_world[i], k);
+                work.s[l.v_index + k] = l.world_column(&work.x_world[i], k);
             }
         }
     }
@@ -196,5 +305,69 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             j = l.parent;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::inertia::MassProperties;
+    use crate::tree::TreeData;
+
+    /// Joints along `+-e_k` (revolute and prismatic, placed with and without a rotation) take
+    /// the prepared column paths; their world poses and motion columns equal the general
+    /// `placement * X_J(q)` composed down the chain and `X S` of the joint's column.
+    #[test]
+    fn aligned_axes_equal_the_general_composition() {
+        let mp = MassProperties::new(
+            1.0,
+            Vector3::new(0.1, -0.05, 0.2),
+            Matrix3::new(0.3, 0.01, 0.0, 0.01, 0.2, 0.02, 0.0, 0.02, 0.25),
+        )
+        .unwrap();
+        let turned = crate::math::Quaternion::exp(&Vector3::new(0.3, -0.7, 0.5)).to_matrix();
+        let place = |r: Matrix3<f64>| Transform::new(r, Vector3::new(0.2, -0.1, 0.4));
+        let mut t = KinematicTree::<f64, 32, 32>::new(Vector3::new(0.0, 0.0, -9.81)).unwrap();
+        // A general axis at the base, so the aligned links hang from a turned frame.
+        let a = Vector3::new(0.3, -0.4, 0.5).normalize();
+        let mut parent = Some(
+            t.add_link(None, Joint::Revolute { axis: a }, place(turned), &mp)
+                .unwrap(),
+        );
+        for k in 0..3 {
+            for sign in [1.0, -1.0] {
+                for r in [Matrix3::identity(), turned] {
+                    let mut axis = Vector3::zeros();
+                    axis[k] = sign;
+                    for joint in [Joint::Revolute { axis }, Joint::Prismatic { axis }] {
+                        parent = Some(t.add_link(parent, joint, place(r), &mp).unwrap());
+                        let l = t.links.last().unwrap();
+                        assert!(matches!(l.turn, Turn::Aligned { .. }));
+                    }
+                }
+            }
+        }
+        let q: [f64; 25] = core::array::from_fn(|i| 0.37 * i as f64 - 2.9);
+        let mut d = TreeData::<f64, 32, 32>::new();
+        t.forward_kinematics(&mut d, &q, None).unwrap();
+        t.world_columns(&mut d.work);
+        let mut x = Transform::identity();
+        for (i, l) in t.links.iter().enumerate() {
+            x = x.compose(&l.placement.compose(&l.joint.transform(&q[l.q_index..])));
+            let w = &d.work.x_world[i];
+            assert!((w.rotation - x.rotation).abs().max() < 1e-14, "link {i}");
+            assert!(
+                (w.translation - x.translation).abs().max() < 1e-14,
+                "link {i}"
+            );
+            let s = x.motion_to_parent(&l.joint.column(0));
+            let c = d.work.s[l.v_index];
+            let e = (c.angular - s.angular)
+                .abs()
+                .max()
+                .max((c.linear - s.linear).abs().max());
+            assert!(e < 1e-14, "link {i}: {e}");
+        }
     }
 }

@@ -70,11 +70,52 @@ pub struct Link<T> {
     pub q_index: usize,
     /// Where the joint's velocities start in `v` (and in `tau`, `q_tt`, the mass matrix).
     pub v_index: usize,
-    /// A revolute joint's placement rotation times Rodrigues' terms, `R_p [a]x` and
-    /// `R_p [a]x^2` (zero for other joints): the link's rotation in its parent at angle `q` is
-    /// `R_p R(a, q) = R_p + sin q R_p [a]x + (1 - cos q) R_p [a]x^2` (18 products instead of
-    /// building `R(a, q)` and multiplying).
-    pub(crate) turn: [Matrix3<T>; 2],
+    /// How the joint's coordinate moves the link in its parent, prepared for the sweeps.
+    pub(crate) turn: Turn<T>,
+}
+
+/// How a revolute or prismatic joint's coordinate moves its link, prepared when the link is
+/// added so that the sweeps do the least arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Turn<T> {
+    /// The axis is `sign e_k` of the joint frame (`sign` = +-1; the usual case of a robot
+    /// description): the axis is column `k` of the link's rotation, and a revolute joint turns
+    /// the other two columns of `R_p` (or, `placed = false`, of the identity: `R_p = E`).
+    Aligned { k: usize, sign: T, placed: bool },
+    /// A revolute joint about another axis: `R_p [a]x` and `R_p [a]x^2`, so that the link's
+    /// rotation in its parent at angle `q` is `R_p + sin q R_p [a]x + (1 - cos q) R_p [a]x^2`.
+    General([Matrix3<T>; 2]),
+    /// A prismatic joint along another axis, or a joint without one axis.
+    None,
+}
+
+impl<T: Real> Turn<T> {
+    /// The form of `joint` placed at the rotation `r` in its parent.
+    fn of(joint: &Joint<T>, r: &Matrix3<T>) -> Self {
+        let (axis, revolute) = match joint {
+            Joint::Revolute { axis } => (axis, true),
+            Joint::Prismatic { axis } => (axis, false),
+            _ => return Turn::None,
+        };
+        let placed = *r != Matrix3::identity();
+        for k in 0..3 {
+            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+            if axis[i] == T::zero() && axis[j] == T::zero() && axis[k].abs_l() == T::one() {
+                return Turn::Aligned {
+                    k,
+                    sign: axis[k],
+                    placed,
+                };
+            }
+        }
+        if revolute {
+            let ax = crate::math::skew(axis);
+            let first = r * ax;
+            Turn::General([first, first * ax])
+        } else {
+            Turn::None
+        }
+    }
 }
 
 impl<T: Real> Link<T> {
@@ -187,14 +228,6 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         for k in 0..joint.nv() {
             self.lambda[self.nv + k] = if k == 0 { above } else { self.nv + k - 1 };
         }
-        let turn = match joint {
-            Joint::Revolute { axis } => {
-                let ax = crate::math::skew(&axis);
-                let first = placement.rotation * ax;
-                [first, first * ax]
-            }
-            _ => [Matrix3::zeros(); 2],
-        };
         let link = Link {
             parent,
             joint,
@@ -204,7 +237,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             spring: JointSpring::none(),
             q_index: self.nq,
             v_index: self.nv,
-            turn,
+            turn: Turn::of(&joint, &placement.rotation),
         };
         self.links.push(link).map_err(|_| Error::CapacityFull)?;
         self.nq += joint.nq();

@@ -258,7 +258,7 @@ impl<T: Real> RigidInertia<T> {
     /// `c' = R c + p`, `I_o = R I_c R^T + m (|c'|^2 E - c' c'^T)`: Featherstone's `X^T I X` of
     /// the body's inertia in the child frame, with about half the operations of that congruence
     /// (the rotated tensor is symmetric, and no shift about the child's origin is undone).
-    #[inline]
+    #[inline(always)]
     pub fn from_placed_mass_properties(
         mp: &crate::inertia::MassProperties<T>,
         x: &Transform<T>,

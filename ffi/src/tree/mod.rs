@@ -108,14 +108,14 @@ pub(crate) struct Inner<T> {
 }
 
 /// Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
-pub const MBS_TREE_WORDS: usize = 11968;
+pub const MBS_TREE_WORDS: usize = 11996;
 /// Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
 /// compile time).
-pub const MBS_TREE_SIZE: usize = 95744;
+pub const MBS_TREE_SIZE: usize = 95968;
 /// Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
-pub const MBS_TREE_F32_WORDS: usize = 6104;
+pub const MBS_TREE_F32_WORDS: usize = 6130;
 /// Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
-pub const MBS_TREE_F32_SIZE: usize = 48832;
+pub const MBS_TREE_F32_SIZE: usize = 49040;
 /// Alignment the tree storages need (bytes).
 pub const MBS_TREE_ALIGN: usize = 8;
 
