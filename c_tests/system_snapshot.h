@@ -1,6 +1,7 @@
 /* What a refused mbs_system_* call must leave as it was, for the C tests of the system API:
  * the counts, the time, the settings, every node state (2D point, 2D rigid or rigid), every
- * load's vector and every sensor buffer's bookkeeping, compared before and after the call.
+ * load's vector and every sensor buffer's bookkeeping, compared before and after the call, and
+ * every byte of the system's storage.
  * REFUSE(call, expected) checks the test's `sys`; REFUSE_ON(s, ...) another system. */
 #ifndef MBS_C_TESTS_SYSTEM_SNAPSHOT_H
 #define MBS_C_TESTS_SYSTEM_SNAPSHOT_H
@@ -20,6 +21,7 @@ typedef struct {
 } snap_t;
 
 static snap_t before_, after_;
+static mbs_system storage_before_;
 
 static void snapshot(const mbs_system *s, snap_t *out) {
     uint32_t i;
@@ -37,13 +39,16 @@ static void snapshot(const mbs_system *s, snap_t *out) {
         CHECK_STATUS(mbs_system_sensor_info(s, i, &out->sensors[i]), MBS_OK);
 }
 
-/* `call` returns `expected` and changes nothing in `*(s)`. */
+/* `call` returns `expected` and changes nothing in `*(s)`: neither what the API reads back
+ * nor any byte of the storage. */
 #define REFUSE_ON(s, call, expected)                                   \
     do {                                                               \
         snapshot((s), &before_);                                       \
+        STORAGE_COPY(storage_before_, *(s));                           \
         CHECK_STATUS(call, expected);                                  \
         snapshot((s), &after_);                                        \
         CHECK(memcmp(&before_, &after_, sizeof before_) == 0);         \
+        CHECK(STORAGE_SAME(storage_before_, *(s)));                    \
     } while (0)
 #define REFUSE(call, expected) REFUSE_ON(&sys, call, expected)
 

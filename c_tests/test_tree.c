@@ -17,9 +17,9 @@ static mbs_tree tree, before;
 /* `call` returns `expected` and leaves the whole storage of `tree` as it was. */
 #define REFUSE(call, expected)                                      \
     do {                                                            \
-        memcpy(&before, &tree, sizeof tree);                        \
+        STORAGE_COPY(before, tree);                      \
         CHECK_STATUS(call, expected);                               \
-        CHECK(memcmp(&before, &tree, sizeof tree) == 0);            \
+        CHECK(STORAGE_SAME(before, tree));          \
     } while (0)
 
 static const double G[3] = {0, -9.81, 0};
@@ -365,19 +365,19 @@ static void test_tree_in_system(void) {
     st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
     CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);
     /* Refusals: nothing added. */
-    memcpy(&snapshot, &sys, sizeof sys);
+    STORAGE_COPY(snapshot, sys);
     CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 2, v, 3, &first), MBS_ERR_INVALID_COORDINATE);
     CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 3, v, 3, NULL), MBS_ERR_NULL_POINTER);
     CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, NULL, q, 3, v, 3, &first), MBS_ERR_NULL_POINTER);
     CHECK_STATUS(mbs_system_tree_state(&sys, q, v, a, 3), MBS_ERR_UNKNOWN_INDEX);
-    CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+    CHECK(STORAGE_SAME(snapshot, sys));
     CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 3, v, 3, &first), MBS_OK);
     CHECK(first == 0);
-    memcpy(&snapshot, &sys, sizeof sys);
+    STORAGE_COPY(snapshot, sys);
     CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 3, v, 3, &first), MBS_ERR_CAPACITY_FULL);
     CHECK_STATUS(mbs_system_tree_link_object(&sys, 3, &rocker), MBS_ERR_UNKNOWN_INDEX);
     CHECK_STATUS(mbs_system_tree_state(&sys, q, v, a, 2), MBS_ERR_INVALID_COORDINATE);
-    CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+    CHECK(STORAGE_SAME(snapshot, sys));
     CHECK_STATUS(mbs_system_tree_link_object(&sys, 2, &rocker), MBS_OK);
     CHECK(rocker == first + 2);
     CHECK_STATUS(mbs_system_create_ground(&sys, origin, &ground), MBS_OK);
@@ -396,14 +396,14 @@ static void test_tree_in_system(void) {
     /* Joint forces and joint set points: checked, then held until changed. */
     {
         const double tau[3] = {0.1, 0, 0}, bad[3] = {0, INFINITY, 0};
-        memcpy(&snapshot, &sys, sizeof sys);
+        STORAGE_COPY(snapshot, sys);
         CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, tau, 2), MBS_ERR_INVALID_COORDINATE);
         CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, bad, 3), MBS_ERR_NOT_FINITE);
         CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, NULL, 3), MBS_ERR_NULL_POINTER);
         CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 3, 1, 1, 0, 0), MBS_ERR_UNKNOWN_INDEX);
         CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 0, -1, 1, 0, 0), MBS_ERR_INVALID_STIFFNESS_DAMPING);
         CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 0, 1, NAN, 0, 0), MBS_ERR_NOT_FINITE);
-        CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+        CHECK(STORAGE_SAME(snapshot, sys));
         CHECK_STATUS(mbs_system_set_tree_joint_forces(&sys, tau, 3), MBS_OK);
         CHECK_STATUS(mbs_system_set_tree_joint_spring(&sys, 0, 1, 0.1, 0.5, 0), MBS_OK);
         CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
@@ -411,10 +411,10 @@ static void test_tree_in_system(void) {
     /* Setting the state: checked lengths and values, then the links follow. */
     {
         const double bad[3] = {NAN, 0, 0};
-        memcpy(&snapshot, &sys, sizeof sys);
+        STORAGE_COPY(snapshot, sys);
         CHECK_STATUS(mbs_system_set_tree_state(&sys, bad, v, 3), MBS_ERR_NOT_FINITE);
         CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 4), MBS_ERR_INVALID_COORDINATE);
-        CHECK(memcmp(&snapshot, &sys, sizeof sys) == 0);
+        CHECK(STORAGE_SAME(snapshot, sys));
         CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 3), MBS_OK);
     }
     CHECK_STATUS(mbs_system_deinit(&sys), MBS_OK);

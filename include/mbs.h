@@ -13,7 +13,8 @@
  *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE), and so is a result that overflows from
  *   finite inputs (MBS_ERR_NON_FINITE_STATE): a success writes finite numbers only.
  *   Outputs and states are written only on success: on an error return the caller's memory
- *   is untouched.
+ *   is untouched, byte for byte (an object's whole storage too: its scratch space holds zeros
+ *   between calls, so a refused step or assemble leaves no trace in it).
  * - No function allocates or keeps a pointer after it returns (except a system's sensor
  *   buffers and user-load callbacks, below); all memory is the caller's.
  *   Functions are reentrant: concurrent calls on distinct objects are safe.
@@ -342,6 +343,10 @@ typedef struct mbs_simulation_settings_of_f64 {
    * Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
    */
   uint32_t newton_max_iterations;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad0;
 } mbs_simulation_settings_of_f64;
 
 /**
@@ -442,6 +447,10 @@ typedef struct mbs_simulation_settings_of_f32 {
    * Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
    */
   uint32_t newton_max_iterations;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad0;
 } mbs_simulation_settings_of_f32;
 
 /**
@@ -527,6 +536,10 @@ typedef struct mbs_cylinder {
    */
   mbs_flag has_length_direction;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[7];
+  /**
    * `length` (m), used when `has_length`; default `|r - r_shape|`.
    */
   double length;
@@ -535,6 +548,10 @@ typedef struct mbs_cylinder {
    */
   mbs_flag has_length;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad1[7];
+  /**
    * `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
    */
   double diameter;
@@ -542,6 +559,10 @@ typedef struct mbs_cylinder {
    * Use `diameter` instead of the default.
    */
   mbs_flag has_diameter;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad2[7];
   /**
    * `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
    */
@@ -651,6 +672,10 @@ typedef struct mbs_rigid_body_validated_of_f64 {
    * with FNV's offset basis and prime).
    */
   uint32_t checksum;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad0;
 } mbs_rigid_body_validated_of_f64;
 
 /**
@@ -717,6 +742,10 @@ typedef struct mbs_rigid_body_validated_of_f32 {
    * with FNV's offset basis and prime).
    */
   uint32_t checksum;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad0;
 } mbs_rigid_body_validated_of_f32;
 
 /**
@@ -872,6 +901,10 @@ typedef struct mbs_body_start {
    */
   uint32_t sequence_start[3];
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad0;
+  /**
    * `w_0_start`: angular velocity of frame_a (rad/s, **world** frame); the state holds
    * `w_b = T w_0_start` (Modelica's `w_a = resolve2(R_start, w_0_start)`).
    */
@@ -945,6 +978,10 @@ typedef struct mbs_step_settings_of_f64 {
    */
   mbs_flag substep;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[3];
+  /**
    * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
    * it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
    */
@@ -954,6 +991,10 @@ typedef struct mbs_step_settings_of_f64 {
    * of a call (each evaluation costs one step).
    */
   uint32_t max_substeps;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad1;
 } mbs_step_settings_of_f64;
 
 /**
@@ -983,6 +1024,10 @@ typedef struct mbs_step_info {
    * sub-steps covered `dt`, some turning by more than the bound.
    */
   bool substep_limit_reached;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[3];
 } mbs_step_info;
 
 /**
@@ -1042,6 +1087,10 @@ typedef struct mbs_step_settings_of_f32 {
    */
   mbs_flag substep;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[3];
+  /**
    * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
    * it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
    */
@@ -1051,6 +1100,10 @@ typedef struct mbs_step_settings_of_f32 {
    * of a call (each evaluation costs one step).
    */
   uint32_t max_substeps;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad1;
 } mbs_step_settings_of_f32;
 
 /**
@@ -1121,6 +1174,10 @@ typedef struct mbs_system_counts {
    * `true` after a successful `mbs_system_assemble` with no item added since.
    */
   bool assembled;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[3];
 } mbs_system_counts;
 
 /**
@@ -1234,6 +1291,10 @@ typedef struct mbs_visualization_settings {
    */
   mbs_flag bodies_show_numbers;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[2];
+  /**
    * `bodies.defaultColor` RGBA, each in [0, 1] (default {0.3, 0.3, 1, 1}): replaces every
    * `-1` color component of a body.
    */
@@ -1256,6 +1317,10 @@ typedef struct mbs_visualization_settings {
    */
   mbs_flag contour_automatic_range;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad1[2];
+  /**
    * `contour.minValue` (default 0), used without the automatic range.
    */
   double contour_min_value;
@@ -1271,6 +1336,10 @@ typedef struct mbs_visualization_settings {
    * `contour.showColorBar` (default true): a viewer draws the color bar.
    */
   mbs_flag contour_show_color_bar;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad2[3];
 } mbs_visualization_settings;
 
 /**
@@ -1294,6 +1363,10 @@ typedef struct mbs_draw_primitive {
    * `MBS_SHAPE_*`.
    */
   mbs_shape shape;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad0;
   /**
    * Cylinder and line: the first end point; box and sphere: the centre (m, world).
    */
@@ -1325,6 +1398,10 @@ typedef struct mbs_draw_primitive {
    */
   bool has_contour_value;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad1[3];
+  /**
    * The body's contour value (unit of the output variable), 0 if `!has_contour_value`.
    */
   double contour_value;
@@ -1332,6 +1409,10 @@ typedef struct mbs_draw_primitive {
    * `true` on a body's first primitive when `bodies_show_numbers`.
    */
   bool has_label;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad2[3];
   /**
    * The number to write (the object number).
    */
@@ -1367,6 +1448,10 @@ typedef struct mbs_scene_summary {
    * of the color bar.
    */
   bool has_contour_range;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[7];
   /**
    * Value at the bottom (blue) of the color bar.
    */
@@ -1462,6 +1547,10 @@ typedef struct mbs_system_settings {
    */
   mbs_flag substep;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[7];
+  /**
    * Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
    */
   double max_rotation_per_step;
@@ -1501,6 +1590,10 @@ typedef struct mbs_system_settings {
    */
   uint32_t alpha_step_halving;
   /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad1;
+  /**
    * Generalized-alpha start: the largest accepted `|C(q0)|` (m or rad; default 1e-8).
    */
   double alpha_assembly_tolerance;
@@ -1516,6 +1609,10 @@ typedef struct mbs_system_settings {
    * `MBS_ERR_CONSTRAINT_VIOLATED`; another value is `MBS_ERR_INVALID_ARGUMENT`.
    */
   mbs_flag alpha_assembly_solve;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad2[7];
 } mbs_system_settings;
 
 /**
@@ -1608,6 +1705,10 @@ typedef struct mbs_system_solve_report {
    * Generalized-alpha: step halvings over all steps.
    */
   uint32_t halvings;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint32_t _pad0;
 } mbs_system_solve_report;
 
 /**

@@ -59,6 +59,7 @@ impl Case {
             newton_relative_tolerance: s.newton_relative_tolerance as f32,
             newton_absolute_tolerance: s.newton_absolute_tolerance as f32,
             newton_max_iterations: s.newton_max_iterations,
+            _pad0: 0,
         }
     }
 }
@@ -464,11 +465,12 @@ fn float_step_refusals_match_the_double_ones_and_leave_the_state_untouched() {
 fn float_types_have_the_c_layout_of_include_mbs_h() {
     use core::mem::size_of;
     // The RAM of docs/embedded.md: mass + 2 reference coordinates; 4 pairs; 2 triples; two
-    // times, two u32, three tolerances (double: 4 B of padding after the last u32).
+    // times, two u32, three tolerances, a u32 and an explicit u32 of padding (a double's
+    // alignment, kept in float so that neither has implicit padding).
     assert_eq!(size_of::<mbs_mass_point_2d_f32>(), 12);
     assert_eq!(size_of::<mbs_point2d_state_f32>(), 32);
     assert_eq!(size_of::<mbs_mass_point_2d_loads_f32>(), 24);
-    assert_eq!(size_of::<mbs_simulation_settings_f32>(), 32);
+    assert_eq!(size_of::<mbs_simulation_settings_f32>(), 36);
     assert_eq!(size_of::<mbs_mass_point_2d>(), 24);
     assert_eq!(size_of::<mbs_point2d_state>(), 64);
     assert_eq!(size_of::<mbs_mass_point_2d_loads>(), 48);

@@ -54,6 +54,7 @@ fn both<T: Real>(
         substeps: 77,
         rejected_substeps: 78,
         substep_limit_reached: true,
+        _pad0: [0x5a; 3],
     };
     let (mut sa, mut sm, mut ia, mut im) = (*s0, *s0, poison, poison);
     // SAFETY: pointers to live locals, the state distinct from the other arguments.

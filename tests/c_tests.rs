@@ -49,3 +49,8 @@ fn c_joint_api_results_and_refusals() {
 fn c_tree_api_results_and_refusals_in_double_and_float() {
     run_c_test("test_tree");
 }
+
+#[test]
+fn c_outputs_define_every_byte() {
+    run_c_test("test_outputs");
+}

@@ -175,6 +175,7 @@ fn bad_inputs_are_refused_before_the_callback() {
             bodies_drawn: 77,
             primitives: 77,
             has_contour_range: false,
+            _pad0: [0; 7],
             contour_min: 0.0,
             contour_max: 0.0,
         };

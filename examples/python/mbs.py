@@ -202,6 +202,7 @@ def _rigid_structs(real):
             # that init writes; never set them.
             ("_validated_core", real * 29),
             ("_validated_checksum", c_uint32),
+            ("_validated_pad0", c_uint32),
         ]
 
     class State(Structure):
@@ -228,8 +229,10 @@ def _rigid_structs(real):
         _fields_ = [
             ("integrator", c_uint32),
             ("substep", c_uint8),
+            ("_pad0", c_uint8 * 3),
             ("max_rotation_per_step", real),
             ("max_substeps", c_uint32),
+            ("_pad1", c_uint32),
         ]
 
     return Body, State, Loads, Settings

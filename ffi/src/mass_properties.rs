@@ -37,14 +37,20 @@ pub struct mbs_cylinder {
     pub length_direction: [f64; 3],
     /// Use `length_direction` instead of the default.
     pub has_length_direction: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: [u8; 7],
     /// `length` (m), used when `has_length`; default `|r - r_shape|`.
     pub length: f64,
     /// Use `length` instead of the default.
     pub has_length: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad1: [u8; 7],
     /// `diameter` (m), used when `has_diameter`; default `length / width_fraction`.
     pub diameter: f64,
     /// Use `diameter` instead of the default.
     pub has_diameter: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad2: [u8; 7],
     /// `innerDiameter` (m); 0 (solid) by default; must be below `diameter`.
     pub inner_diameter: f64,
     /// `density` (kg/m^3); 7700 (steel) by default.

@@ -47,6 +47,8 @@ pub struct mbs_simulation_settings_of<T> {
     pub newton_absolute_tolerance: T,
     /// Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
     pub newton_max_iterations: u32,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: u32,
 }
 
 /// The settings of a dynamic simulation in double precision.
@@ -67,6 +69,7 @@ impl<T: Real> mbs_simulation_settings_of<T> {
             newton_relative_tolerance: d.newton.relative_tolerance,
             newton_absolute_tolerance: d.newton.absolute_tolerance,
             newton_max_iterations: d.newton.max_iterations,
+            _pad0: Default::default(),
         }
     }
 

@@ -27,7 +27,7 @@ impl<
     > System<T, N, O, M, L, C, S, G, K, W, J>
 {
     /// Checks everything and marks the system assembled; the first problem found is returned
-    /// with the item it concerns, and the system stays unassembled. In order:
+    /// with the item it concerns, and the system is left as it was (byte for byte). In order:
     ///
     /// 1. the settings (`NotFinite | OutOfRange(Setting)` at [`ItemRef::System`]);
     /// 2. every node: its state fits it and is valid (`WrongNodeKind`, `NonFiniteState`,
@@ -55,7 +55,6 @@ impl<
     /// Assembling keeps the current state and time (re-assembling after adding a sensor does
     /// not restart the simulation; [`System::reset`] does).
     pub fn assemble(&mut self) -> SystemResult<()> {
-        self.assembled = false;
         self.settings.validate().at(ItemRef::System)?;
         for (i, (node, state)) in self.nodes.iter().zip(self.states.iter()).enumerate() {
             let at = ItemRef::Node(NodeIndex(i as u16));
@@ -125,18 +124,21 @@ impl<
             self.time,
             &mut q,
         )?;
-        self.velocity_dependent = self.connectors.iter().any(|c| c.is_velocity_dependent());
         if self.settings.coupling == Coupling::GeneralizedAlpha {
             let scheme = self.settings.alpha.scheme().at(ItemRef::System)?;
-            let saved = (self.layout.clone(), self.alpha.started);
+            // The layout is moved out and, on failure, back: a move keeps every byte (a clone
+            // would not keep the unused slots').
+            let layout = core::mem::take(&mut self.layout);
             let start = self
                 .alpha_layout(self.settings.alpha.formulation)
                 .and_then(|_| self.alpha_start(&scheme));
-            if start.is_err() {
-                (self.layout, self.alpha.started) = saved;
+            self.alpha.settle(self.layout.unknowns());
+            if let Err(e) = start {
+                self.layout = layout;
+                return Err(e);
             }
-            start?;
         }
+        self.velocity_dependent = self.connectors.iter().any(|c| c.is_velocity_dependent());
         self.assembled = true;
         Ok(())
     }

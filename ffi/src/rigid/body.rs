@@ -78,6 +78,8 @@ pub struct mbs_rigid_body_validated_of<T> {
     /// A polynomial hash of the 32-bit words of the public fields and `core` (`h = h P + w`
     /// with FNV's offset basis and prime).
     checksum: u32,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    _pad0: u32,
 }
 
 impl<T: Default + Copy> Default for mbs_rigid_body_validated_of<T> {
@@ -85,6 +87,7 @@ impl<T: Default + Copy> Default for mbs_rigid_body_validated_of<T> {
         Self {
             core: [T::default(); MBS_RIGID_BODY_CORE_WORDS],
             checksum: 0,
+            _pad0: 0,
         }
     }
 }
@@ -207,6 +210,7 @@ impl<T: Real> mbs_rigid_body_of<T> {
         c.validated = mbs_rigid_body_validated_of {
             core,
             checksum: c.checksum(&core),
+            _pad0: Default::default(),
         };
         c
     }

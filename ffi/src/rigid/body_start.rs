@@ -26,6 +26,8 @@ pub struct mbs_body_start {
     /// `sequence_start`: axes 1 (x), 2 (y), 3 (z) of the three rotations, consecutive axes
     /// distinct (e.g. `{1,2,3}` Cardan, `{3,1,3}` Euler); else `MBS_ERR_INVALID_SEQUENCE`.
     pub sequence_start: [u32; 3],
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: u32,
     /// `w_0_start`: angular velocity of frame_a (rad/s, **world** frame); the state holds
     /// `w_b = T w_0_start` (Modelica's `w_a = resolve2(R_start, w_0_start)`).
     pub w_0_start: [f64; 3],

@@ -32,12 +32,16 @@ pub struct mbs_step_settings_of<T> {
     /// whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
     /// Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
     pub substep: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: [u8; 3],
     /// Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5 (beyond
     /// it the gyroscopic term is not resolved). Above it the step warns `MBS_WARN_STEP_TOO_LARGE`.
     pub max_rotation_per_step: T,
     /// Cap on the sub-step evaluations of one call (>= 1), default 1024: bounds the run time
     /// of a call (each evaluation costs one step).
     pub max_substeps: u32,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad1: u32,
 }
 
 /// Step settings in double precision.
@@ -59,6 +63,8 @@ pub struct mbs_step_info {
     /// `true` if sub-stepping needed more than `max_substeps` evaluations: the affordable
     /// sub-steps covered `dt`, some turning by more than the bound.
     pub substep_limit_reached: bool,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: [u8; 3],
 }
 
 impl mbs_step_info {
@@ -69,6 +75,7 @@ impl mbs_step_info {
             substeps: i.substeps,
             rejected_substeps: i.rejected_substeps,
             substep_limit_reached: i.substep_limit_reached,
+            _pad0: Default::default(),
         }
     }
 }
@@ -90,6 +97,8 @@ impl<T: Real> mbs_step_settings_of<T> {
             substep: u8::from(d.substep),
             max_rotation_per_step: d.max_rotation_per_step,
             max_substeps: d.max_substeps,
+            _pad0: Default::default(),
+            _pad1: Default::default(),
         }
     }
 

@@ -362,6 +362,8 @@ pub struct mbs_system_counts {
     pub constraints: u32,
     /// `true` after a successful `mbs_system_assemble` with no item added since.
     pub assembled: bool,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: [u8; 3],
 }
 
 /// The item counts and the assembled flag into `*out`.
@@ -390,6 +392,7 @@ pub unsafe extern "C" fn mbs_system_get_counts(
                 sensors: c[5],
                 constraints: s.sys.constraint_count() as u32,
                 assembled: s.sys.is_assembled(),
+                _pad0: Default::default(),
             },
         );
         Ok(MBS_OK)

@@ -42,6 +42,8 @@ pub struct mbs_visualization_settings {
     /// `bodies.showNumbers`: label each drawn body's first primitive with its object number
     /// (default false).
     pub bodies_show_numbers: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: [u8; 2],
     /// `bodies.defaultColor` RGBA, each in [0, 1] (default {0.3, 0.3, 1, 1}): replaces every
     /// `-1` color component of a body.
     pub bodies_default_color: [f32; 4],
@@ -54,6 +56,8 @@ pub struct mbs_visualization_settings {
     pub contour_rigid_bodies_colored: MbsFlag,
     /// `contour.automaticRange`: the range is [min, max] of the drawn values (default true).
     pub contour_automatic_range: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad1: [u8; 2],
     /// `contour.minValue` (default 0), used without the automatic range.
     pub contour_min_value: f64,
     /// `contour.maxValue` (default 1), used without the automatic range; >= `contour_min_value`.
@@ -62,6 +66,8 @@ pub struct mbs_visualization_settings {
     pub contour_alpha_transparency: f32,
     /// `contour.showColorBar` (default true): a viewer draws the color bar.
     pub contour_show_color_bar: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad2: [u8; 3],
 }
 
 /// One primitive to draw, world frame (m), everything resolved.
@@ -74,6 +80,8 @@ pub struct mbs_draw_primitive {
     pub index: u32,
     /// `MBS_SHAPE_*`.
     pub shape: mbs_shape,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: u32,
     /// Cylinder and line: the first end point; box and sphere: the centre (m, world).
     pub p0: [f64; 3],
     /// Cylinder and line: the second end point (m, world); else 0.
@@ -90,10 +98,14 @@ pub struct mbs_draw_primitive {
     pub specular: f32,
     /// `true` if the color came from the contour map; then `contour_value` is the body's value.
     pub has_contour_value: bool,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad1: [u8; 3],
     /// The body's contour value (unit of the output variable), 0 if `!has_contour_value`.
     pub contour_value: f64,
     /// `true` on a body's first primitive when `bodies_show_numbers`.
     pub has_label: bool,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad2: [u8; 3],
     /// The number to write (the object number).
     pub label_number: u32,
     /// Where to write it: the body's reference point (m, world).
@@ -111,6 +123,8 @@ pub struct mbs_scene_summary {
     /// `true` if bodies were contour-colored; then `contour_min`, `contour_max` is the range
     /// of the color bar.
     pub has_contour_range: bool,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: [u8; 7],
     /// Value at the bottom (blue) of the color bar.
     pub contour_min: f64,
     /// Value at the top (red) of the color bar.
@@ -153,6 +167,9 @@ fn to_c(s: &VisualizationSettings) -> mbs_visualization_settings {
         contour_max_value: s.contour.max_value,
         contour_alpha_transparency: s.contour.alpha_transparency,
         contour_show_color_bar: u8::from(s.contour.show_color_bar),
+        _pad0: Default::default(),
+        _pad1: Default::default(),
+        _pad2: Default::default(),
     }
 }
 
@@ -247,6 +264,9 @@ fn primitive(p: &DrawPrimitive<f64>) -> mbs_draw_primitive {
         has_label: p.label.is_some(),
         label_number: p.label.map_or(0, |l| l.number as u32),
         label_position: p.label.map_or([0.0; 3], |l| v(&l.position)),
+        _pad0: Default::default(),
+        _pad1: Default::default(),
+        _pad2: Default::default(),
     }
 }
 
@@ -297,6 +317,7 @@ pub unsafe extern "C" fn mbs_system_export_scene(
                     has_contour_range: summary.contour_range.is_some(),
                     contour_min: summary.contour_range.map_or(0.0, |r| r.min()),
                     contour_max: summary.contour_range.map_or(0.0, |r| r.max()),
+                    _pad0: Default::default(),
                 },
             );
         }

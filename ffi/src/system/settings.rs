@@ -62,6 +62,8 @@ pub struct mbs_system_settings {
     /// `max_rotation_per_step` (with kick-drift-kick only the torque-free drift is
     /// sub-stepped). Default `false`: `MBS_WARN_STEP_TOO_LARGE` when a step turns further.
     pub substep: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: [u8; 7],
     /// Largest rotation per (sub-)step `|w| h` (rad), finite and > 0; default 0.5.
     pub max_rotation_per_step: f64,
     /// Cap on the sub-steps of one step (>= 1), default 1024.
@@ -83,6 +85,8 @@ pub struct mbs_system_settings {
     /// Generalized-alpha: halve a step whose Newton iteration fails up to this many times
     /// (0..=16, default 0; Exudyn's automatic step reduction).
     pub alpha_step_halving: u32,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad1: u32,
     /// Generalized-alpha start: the largest accepted `|C(q0)|` (m or rad; default 1e-8).
     pub alpha_assembly_tolerance: f64,
     /// Generalized-alpha start: the largest accepted `|C_q v0|` relative to `1 + |v0|`
@@ -93,6 +97,8 @@ pub struct mbs_system_settings {
     /// onto the constraints (Exudyn's initial assembly), 0 (default) to refuse them with
     /// `MBS_ERR_CONSTRAINT_VIOLATED`; another value is `MBS_ERR_INVALID_ARGUMENT`.
     pub alpha_assembly_solve: MbsFlag,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad2: [u8; 7],
 }
 
 impl mbs_system_settings {
@@ -127,6 +133,9 @@ impl mbs_system_settings {
             alpha_assembly_tolerance: s.alpha.assembly.tolerance,
             alpha_assembly_velocity_tolerance: s.alpha.assembly.velocity_tolerance,
             alpha_assembly_solve: u8::from(s.alpha.assembly.solve),
+            _pad0: Default::default(),
+            _pad1: Default::default(),
+            _pad2: Default::default(),
         }
     }
 

@@ -217,6 +217,8 @@ pub struct mbs_system_solve_report {
     pub newton_iterations: u64,
     /// Generalized-alpha: step halvings over all steps.
     pub halvings: u32,
+    /// Zero: padding made explicit, so that every byte of the struct is defined.
+    pub _pad0: u32,
 }
 
 /// Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
@@ -286,6 +288,7 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic(
                             sensor_rows_dropped: dropped,
                             newton_iterations: r.newton_iterations,
                             halvings: r.halvings,
+                            _pad0: Default::default(),
                         },
                     );
                 }

@@ -201,6 +201,38 @@ pub struct Workspace<T, const S: usize> {
     pub(crate) mu: [T; S],
 }
 
+impl<T: Real, const S: usize> Workspace<T, S> {
+    /// Zeroes what a step of `size` unknowns (`size <= S`) writes: the leading `size x size`
+    /// blocks and `size` entries of each vector. Between steps the workspace then holds
+    /// zeros, whatever the last step did, so that a refused step leaves its owner's memory
+    /// byte for byte as it was.
+    pub fn clear(&mut self, size: usize) {
+        let size = size.min(S);
+        for m in [&mut self.jac, &mut self.scratch] {
+            for row in m.iter_mut().take(size) {
+                row[..size].fill(T::zero());
+            }
+        }
+        for v in [
+            &mut self.rhs,
+            &mut self.f,
+            &mut self.f2,
+            &mut self.c,
+            &mut self.q,
+            &mut self.v,
+            &mut self.a_base,
+            &mut self.q_base,
+            &mut self.v_base,
+            &mut self.x,
+            &mut self.alg,
+            &mut self.lambda,
+            &mut self.mu,
+        ] {
+            v[..size].fill(T::zero());
+        }
+    }
+}
+
 impl<T: Real, const S: usize> Default for Workspace<T, S> {
     fn default() -> Self {
         let z = [T::zero(); S];

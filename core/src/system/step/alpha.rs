@@ -82,6 +82,12 @@ fn coordinates_of<T: Real>(node: &Node<T>) -> usize {
 }
 
 impl<const N: usize, const K: usize> Layout<N, K> {
+    /// The most unknowns a step of this layout solves for (`n + 2 m`, the stabilized
+    /// formulation's): the part of the workspace it writes.
+    pub(crate) fn unknowns(&self) -> usize {
+        self.n + 2 * self.m
+    }
+
     /// The layout of `nodes`, a tree of `tree` coordinates and `constraints` (module docs);
     /// `CapacityFull` past `u16`.
     pub fn of<T: Real>(
@@ -182,6 +188,15 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     /// Makes the next state the current one (a step is complete).
     pub(crate) fn advance(&mut self) {
         self.current = 1 - self.current;
+    }
+
+    /// After a step or a start computation, complete or refused: the next state equals the
+    /// current one and the workspace's first `size` unknowns are zero. Between calls the
+    /// storage then depends on the states alone, so a refused call changes no byte of it.
+    pub(crate) fn settle(&mut self, size: usize) {
+        let c = self.current;
+        self.states[1 - c] = self.states[c];
+        self.work.clear(size);
     }
 }
 

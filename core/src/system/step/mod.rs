@@ -261,6 +261,23 @@ impl<
                 ItemRef::System,
             ));
         }
+        let coupled =
+            alpha_scheme.is_some() || self.settings.coupling == Coupling::GeneralizedAlpha;
+        let result = self.step_checked(h, t1, alpha_scheme, sink);
+        if coupled {
+            self.alpha.settle(self.layout.unknowns());
+        }
+        result
+    }
+
+    /// [`System::step_with`] after its checks of the system and the step.
+    fn step_checked<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        h: T,
+        t1: T,
+        alpha_scheme: Option<&ConstrainedAlpha<T>>,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
         // O(number of nodes), not O(capacity): built in place (no by-value move of the whole
         // buffer), copied back element-wise.
         let mut work: Vec<NodeState<T>, N, u16> = Vec::new();
