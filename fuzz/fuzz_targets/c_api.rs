@@ -227,6 +227,25 @@ fn finite_if_ok<T>(status: MbsStatus, x: &T) {
     }
 }
 
+/// After a success, a rigid body's public numbers are finite (its sealed tail is the core
+/// body's numbers, a 32-bit checksum and padding: not a run of doubles).
+#[track_caller]
+fn body_finite_if_ok(status: MbsStatus, b: &mbs_rigid_body) {
+    if status == MBS_OK {
+        let numbers = [
+            &[b.mass][..],
+            &b.inertia,
+            &b.center_of_mass,
+            &b.reference_position,
+            &b.reference_orientation,
+        ];
+        assert!(
+            numbers.iter().all(|a| finite64(a)),
+            "a successful call wrote a non-finite number"
+        );
+    }
+}
+
 fn finite64(a: &[f64]) -> bool {
     a.iter().all(|x| x.is_finite())
 }
@@ -312,6 +331,8 @@ fn step_settings<'a, T: Copy>(
         substep: i.c_flag(),
         max_rotation_per_step: if i.flag() { theta(i) } else { d },
         max_substeps: i.u32() % 4096,
+        _pad0: Default::default(),
+        _pad1: Default::default(),
     }
 }
 
@@ -423,7 +444,7 @@ fn rigid_f64(i: &mut Input) {
                 )
             };
             judge(r, untouched(&out));
-            finite_if_ok(r, &out);
+            body_finite_if_ok(r, &out);
             let mut so: mbs_rigid_state = poisoned();
             // SAFETY: as above.
             let r = unsafe {
@@ -450,6 +471,7 @@ fn rigid_f64(i: &mut Input) {
                 },
                 w_0_start: i.maybe([20.0, 6.0, -4.0], Input::f64),
                 z_0_start: i.maybe([0.0; 3], Input::f64),
+                _pad0: Default::default(),
             };
             let cyl = cylinder(i);
             let mut bo: mbs_rigid_body = poisoned();
@@ -464,7 +486,7 @@ fn rigid_f64(i: &mut Input) {
                 )
             };
             judge(r, untouched(&bo) && untouched(&so));
-            finite_if_ok(r, &bo);
+            body_finite_if_ok(r, &bo);
             finite_if_ok(r, &so);
             if r == MBS_OK {
                 assert!(state64_finite(&so) && bo.mass > 0.0);
@@ -590,6 +612,9 @@ fn cylinder(i: &mut Input) -> mbs_cylinder {
         inner_diameter: if i.flag() { i.f64() } else { 0.0 },
         density: if i.flag() { i.f64() } else { 7700.0 },
         width_fraction: if i.flag() { i.f64() } else { 20.0 },
+        _pad0: Default::default(),
+        _pad1: Default::default(),
+        _pad2: Default::default(),
     }
 }
 
