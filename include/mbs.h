@@ -13,8 +13,9 @@
  *   NaN/inf inputs are refused (MBS_ERR_NOT_FINITE), and so is a result that overflows from
  *   finite inputs (MBS_ERR_NON_FINITE_STATE): a success writes finite numbers only.
  *   Outputs and states are written only on success: on an error return the caller's memory
- *   is untouched, byte for byte (an object's whole storage too: its scratch space holds zeros
- *   between calls, so a refused step or assemble leaves no trace in it).
+ *   is untouched, byte for byte: an mbs_system's whole storage too (its solver's scratch
+ *   holds zeros between calls); an mbs_tree's model, loops, link forces and loop forces (its
+ *   scratch, the intermediate results of a call refused part way, may differ).
  * - No function allocates or keeps a pointer after it returns (except a system's sensor
  *   buffers and user-load callbacks, below); all memory is the caller's.
  *   Functions are reentrant: concurrent calls on distinct objects are safe.

@@ -6,7 +6,8 @@
 //! - the loop residual stays at that tolerance, the velocities satisfy `J v = 0`;
 //! - with RK4 the energy is kept to the step's truncation (order 4 as the step halves);
 //! - bad loops: unknown links, no axis, more rows than the capacity, a redundant row (the
-//!   out-of-plane axis of a planar loop): each refused, nothing changed.
+//!   out-of-plane axis of a planar loop): each refused, nothing changed (the loop forces the
+//!   work reports stay the last success's).
 
 mod constrained_support;
 mod four_bar_support;
@@ -203,4 +204,24 @@ fn bad_loops_are_refused() {
         Err(Error::SingularMatrix)
     );
     assert_eq!((q, v), (q0, v0));
+    // A refusal after the loop rows were evaluated leaves what the work reports: the forces
+    // (and their count) and the iterations of the last success (here, none yet).
+    assert!(w3.forces().is_empty() && w3.iterations() == 0);
+    let mut acc = [7.0; 3];
+    assert_eq!(
+        t.loop_accelerations(&mut d, &[l], &mut w3, &q0, &v0, &[0.0; 3], &mut acc),
+        Err(Error::SingularMatrix)
+    );
+    assert!(w3.forces().is_empty() && w3.iterations() == 0);
+    // ... and after a success, that success's.
+    let mut w2 = LoopWork::<f64, 3, 3>::new();
+    t.loop_accelerations(&mut d, &loops, &mut w2, &q0, &v0, &[0.0; 3], &mut acc)
+        .unwrap();
+    let forces = w2.forces().to_vec();
+    assert_eq!(forces.len(), 2);
+    assert_eq!(
+        t.loop_accelerations(&mut d, &[l], &mut w2, &q0, &v0, &[0.0; 3], &mut acc),
+        Err(Error::SingularMatrix)
+    );
+    assert_eq!(w2.forces(), &forces[..]);
 }

@@ -1,5 +1,6 @@
-//! Fuzzes the C entry points of libmbs with arbitrary bytes turned into structs, doubles,
-//! floats, enum values, time steps and NULL pointers.
+//! Fuzzes every C entry point of libmbs with arbitrary bytes turned into structs, doubles,
+//! floats, enum values, vector lengths, time steps and NULL pointers (the per-item API here,
+//! the rest in `c_api/`: more rigid-body calls, the system's other calls, the trees).
 //!
 //! Asserted for every call: no crash or panic (a caught panic would be `MBS_ERR_PANIC`, also
 //! refused here); an error status (>= 100) leaves every output byte untouched (outputs are
@@ -31,6 +32,13 @@ use mbs::system::sensors::*;
 use mbs::system::step::*;
 use mbs::system::*;
 use mbs::*;
+
+#[path = "c_api/rigid_more.rs"]
+mod rigid_more;
+#[path = "c_api/system_ops.rs"]
+mod system_ops;
+#[path = "c_api/tree.rs"]
+mod tree;
 
 const SENTINEL: u8 = 0xAB;
 
@@ -344,21 +352,41 @@ fn to32<const N: usize>(a: [f64; N], i: &mut Input) -> [f32; N] {
     }
 }
 
-fn rigid_f64(i: &mut Input) {
+/// A double rigid body, its loads, step settings, a start state and a time step.
+fn rigid_inputs64(
+    i: &mut Input,
+) -> (
+    mbs_rigid_body,
+    mbs_rigid_loads,
+    mbs_step_settings,
+    mbs_rigid_state,
+    f64,
+) {
     let b = rigid_body64(i);
     let l = rigid_loads64(i);
     let st = step_settings(i, Input::f64, 0.5);
     let s0 = rigid_state64(i);
     let dt = if i.flag() { i.f64() } else { 1e-3 };
+    (b, l, st, s0, dt)
+}
+
+fn rigid_f64(i: &mut Input) {
+    let (b, l, st, s0, dt) = rigid_inputs64(i);
     let nulls = i.byte();
     let n = |k: u8| nulls & (1 << k) != 0 && nulls & 0x80 != 0;
     match i.byte() % 6 {
         0 => {
             let mut s = s0;
             let mut info = Out::<mbs_step_info>::new();
+            // The step of the settings' integrator, or the midpoint step itself.
+            let step = if i.flag() {
+                mbs_rigid_step
+            } else {
+                mbs_rigid_midpoint_step
+            };
             // SAFETY: valid or null pointers to locals.
             let r = unsafe {
-                mbs_rigid_step(
+                step(
                     ptr(&b, n(0)),
                     ptr(&l, n(1)),
                     ptr(&st, n(2)),
@@ -843,16 +871,12 @@ fn mass_point(i: &mut Input) {
     }
 }
 
-/// What a refused system call must leave as it was: counts, assembled flag, time.
-fn system_snapshot(sys: *const mbs_system) -> (mbs_system_counts, u64) {
-    let mut c = mbs_system_counts::default();
+/// The time of the system (finite after every call).
+fn system_time(sys: *const mbs_system) -> f64 {
     let mut t = 0.0f64;
     // SAFETY: `sys` is an initialized system of the harness.
-    unsafe {
-        assert_eq!(mbs_system_get_counts(sys, &mut c), MBS_OK);
-        assert_eq!(mbs_system_time(sys, &mut t), MBS_OK);
-    }
-    (c, t.to_bits())
+    assert_eq!(unsafe { mbs_system_time(sys, &mut t) }, MBS_OK);
+    t
 }
 
 /// An index: mostly small (items that exist or just past them), sometimes any `u32`.
@@ -864,18 +888,24 @@ fn index(i: &mut Input) -> u32 {
     }
 }
 
-/// A sequence of up to 24 fuzzed system calls on one system: every call's status is known,
-/// nothing panics, a refused call changes neither its outputs nor the system (counts, time),
-/// and a successful step or solve leaves a finite time.
+/// A sequence of up to 24 fuzzed system calls on one system (every entry point of the system
+/// API): every call's status is known, nothing panics, a refused call changes neither its
+/// outputs nor any byte of the system's storage, and every call leaves a finite time.
 fn system(i: &mut Input) {
     let mut buffers: Vec<Vec<f64>> = Vec::new();
-    let mut storage: Box<MaybeUninit<mbs_system>> = Box::new_uninit();
+    let mut contexts = system_ops::Contexts(Vec::new());
+    let mut storage: Box<MaybeUninit<mbs_system>> = Box::new_zeroed();
     let sys = storage.as_mut_ptr();
     // SAFETY: aligned, writable storage of the right size.
     assert_eq!(unsafe { mbs_system_init(sys) }, MBS_OK);
     for _ in 0..24 {
-        let before = system_snapshot(sys);
-        let op = i.byte() % 16;
+        let before = tree::storage_bytes(sys);
+        let op = i.byte() % 46;
+        if op >= 16 {
+            let (r, untouched) = system_ops::more(i, sys, op, &mut contexts);
+            judge_system(sys, op, r, untouched, &before);
+            continue;
+        }
         let a3 = i.maybe([0.0, 0.0, 0.0], Input::f64);
         let b3 = i.maybe([1.0, 0.0, 0.0], Input::f64);
         let q4 = i.maybe([1.0, 0.0, 0.0, 0.0], Input::f64);
@@ -1025,7 +1055,7 @@ fn system(i: &mut Input) {
                 }
                 10 => {
                     let r = mbs_system_assemble(sys, item.ptr(n(0)));
-                    // assemble writes the failing item on error, and un-assembles
+                    // assemble writes the failing item on error
                     (r, true)
                 }
                 11 => {
@@ -1083,25 +1113,32 @@ fn system(i: &mut Input) {
                 }
             }
         };
-        judge(r, untouched);
-        if !mbs_status_is_ok(r) && op != 10 {
-            assert_eq!(
-                system_snapshot(sys),
-                before,
-                "op {op}: status {r} changed the system"
-            );
-        }
-        let (_, t) = system_snapshot(sys);
-        assert!(f64::from_bits(t).is_finite());
+        judge_system(sys, op, r, untouched, &before);
     }
+}
+
+/// [`judge`] for a system call `op`, and: refused, it left every byte of the system's storage
+/// as `before`; the time is finite.
+fn judge_system(sys: *const mbs_system, op: u8, r: MbsStatus, untouched: bool, before: &[u8]) {
+    judge(r, untouched);
+    if !mbs_status_is_ok(r) {
+        assert!(
+            tree::storage_bytes(sys) == before,
+            "op {op}: status {r} changed the system's storage"
+        );
+    }
+    assert!(system_time(sys).is_finite());
 }
 
 fuzz_target!(|data: &[u8]| {
     let mut i = Input { data };
-    match i.byte() % 4 {
+    match i.byte() % 8 {
         0 => rigid_f64(&mut i),
         1 => rigid_f32(&mut i),
         2 => mass_point(&mut i),
+        3 => rigid_more::rigid_more(&mut i),
+        4 => tree::tree_f64(&mut i),
+        5 => tree::tree_f32(&mut i),
         _ => system(&mut i),
     }
 });

@@ -132,7 +132,7 @@ impl<
             let start = self
                 .alpha_layout(self.settings.alpha.formulation)
                 .and_then(|_| self.alpha_start(&scheme));
-            self.alpha.settle(self.layout.unknowns());
+            self.settle_solver();
             if let Err(e) = start {
                 self.layout = layout;
                 return Err(e);

@@ -85,6 +85,24 @@ impl<T: Real, const J: usize> Default for SystemTree<T, J> {
 }
 
 impl<T: Real, const J: usize> SystemTree<T, J> {
+    /// The tree's scratch back to its initial values (see [`TreeData`]'s `reset`): after a step,
+    /// complete or refused, so that its bytes do not depend on the step.
+    pub(crate) fn reset_scratch(&mut self) {
+        if self.model.is_some() {
+            self.scratch.0.get_mut().reset();
+        }
+    }
+
+    /// The joint coordinates, velocities and accelerations, for a solve's way back on error.
+    pub(crate) fn saved(&self) -> [[T; J]; 3] {
+        [self.q, self.v, self.acc]
+    }
+
+    /// Puts back what [`Self::saved`] took.
+    pub(crate) fn restore(&mut self, [q, v, acc]: [[T; J]; 3]) {
+        (self.q, self.v, self.acc) = (q, v, acc);
+    }
+
     /// The tree and its number of coordinates, if there is one.
     pub(crate) fn tree(&self) -> Option<(&KinematicTree<T, J, J>, usize)> {
         self.model.as_ref().map(|t| (t, t.nv()))

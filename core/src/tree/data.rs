@@ -136,6 +136,34 @@ impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
     }
 }
 
+impl<T: Real, const L: usize, const D: usize> TreeData<T, L, D> {
+    /// Back to [`Self::new`]'s values field by field, in place (only the fields' bytes are
+    /// written): for scratch data whose bytes must not depend on what the last call did.
+    pub(crate) fn reset(&mut self) {
+        let z = T::zero();
+        let zi = RigidInertia::zero();
+        let w = &mut self.work;
+        w.x_up.fill(Transform::identity());
+        w.x_world.fill(Transform::identity());
+        for m in [&mut w.v, &mut w.a, &mut w.vw, &mut w.c] {
+            m.fill(Motion::zero());
+        }
+        w.s.fill(Motion::zero());
+        w.f.fill(Force::zero());
+        w.ia.fill(ArticulatedInertia::from_rigid(&zi));
+        w.ic.fill(zi);
+        w.external.fill(Force::zero());
+        w.has_external = false;
+        w.w.fill(Force::zero());
+        w.u_tilde.fill(z);
+        for row in self.mass_matrix.iter_mut().chain(self.factor.iter_mut()) {
+            row.fill(z);
+        }
+        self.has_mass_matrix = false;
+        self.has_factor = false;
+    }
+}
+
 impl<T: Real, const L: usize, const D: usize> Default for TreeData<T, L, D> {
     fn default() -> Self {
         Self::new()

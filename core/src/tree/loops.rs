@@ -76,8 +76,8 @@ impl<T: Real, const D: usize, const R: usize> LoopWork<T, D, R> {
     }
 
     /// The loop forces (N, world coordinates, the force on link `a`) of the last
-    /// [`KinematicTree::loop_accelerations`] or step, one per loop row, in the order of the loops
-    /// and their axes.
+    /// [`KinematicTree::loop_accelerations`] or step that succeeded, one per loop row, in the
+    /// order of the loops and their axes.
     pub fn forces(&self) -> &[T] {
         &self.lambda[..self.rows]
     }
@@ -90,6 +90,17 @@ impl<T: Real, const D: usize, const R: usize> LoopWork<T, D, R> {
     /// The Newton iterations of the last position projection.
     pub fn iterations(&self) -> u32 {
         self.iterations
+    }
+
+    /// Runs `f` on this work; if it fails, what the work reports (forces, their rows, the
+    /// iterations) is put back as it was: a refused call leaves the last success's.
+    fn keep_on_error<X>(&mut self, f: impl FnOnce(&mut Self) -> Result<X>) -> Result<X> {
+        let kept = (self.lambda, self.rows, self.iterations);
+        let r = f(self);
+        if r.is_err() {
+            (self.lambda, self.rows, self.iterations) = kept;
+        }
+        r
     }
 }
 
@@ -284,7 +295,10 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         self.check_forward(q, v, tau, q_tt)?;
         self.check_loops::<R>(loops)?;
         let mut out = [T::zero(); D];
-        self.loop_accelerations_core(data, loops, w, q, v, tau, T::zero(), &mut out[..self.nv])?;
+        let n = self.nv;
+        w.keep_on_error(|w| {
+            self.loop_accelerations_core(data, loops, w, q, v, tau, T::zero(), &mut out[..n])
+        })?;
         q_tt.copy_from_slice(&out[..self.nv]);
         Ok(())
     }
@@ -346,14 +360,10 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         let (mut qs, mut vs) = ([T::zero(); D], [T::zero(); D]);
         qs[..self.nq].copy_from_slice(q);
         vs[..self.nv].copy_from_slice(v);
-        let it = self.project_core(
-            data,
-            loops,
-            w,
-            &mut qs[..self.nq],
-            &mut vs[..self.nv],
-            settings,
-        )?;
+        let (nq, nv) = (self.nq, self.nv);
+        let it = w.keep_on_error(|w| {
+            self.project_core(data, loops, w, &mut qs[..nq], &mut vs[..nv], settings)
+        })?;
         q.copy_from_slice(&qs[..self.nq]);
         v.copy_from_slice(&vs[..self.nv]);
         Ok(it)
@@ -442,12 +452,16 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         if !(loop_settings.tolerance > T::zero()) {
             return Err(Error::OutOfRange(Param::Setting));
         }
-        let mut model = Closed {
-            loops,
-            work,
-            settings: loop_settings,
-        };
-        self.step_with(data, q, v, tau, h, settings, &mut model)
+        // A step that fails part way (after a stage's accelerations, say) leaves the loop
+        // forces of the last complete one.
+        work.keep_on_error(|work| {
+            let mut model = Closed {
+                loops,
+                work,
+                settings: loop_settings,
+            };
+            self.step_with(data, q, v, tau, h, settings, &mut model)
+        })
     }
 }
 

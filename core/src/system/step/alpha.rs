@@ -132,6 +132,14 @@ pub struct AlphaStorage<T: Real, const W: usize> {
     pub(crate) report: Option<ConstrainedReport<T>>,
 }
 
+/// [`AlphaStorage::saved`]: a solve's way back on error.
+pub(crate) struct SavedAlpha<T: Real, const W: usize> {
+    state: ConstrainedState<T, W>,
+    current: usize,
+    started: bool,
+    report: Option<ConstrainedReport<T>>,
+}
+
 impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
     fn default() -> Self {
         let z = [T::zero(); W];
@@ -197,6 +205,26 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         let c = self.current;
         self.states[1 - c] = self.states[c];
         self.work.clear(size);
+    }
+
+    /// What [`Self::restore`] puts back: the current state and which buffer holds it, the
+    /// started flag, the last report.
+    pub(crate) fn saved(&self) -> SavedAlpha<T, W> {
+        SavedAlpha {
+            state: *self.state(),
+            current: self.current,
+            started: self.started,
+            report: self.report,
+        }
+    }
+
+    /// Puts back what [`Self::saved`] took (the next state and workspace as [`Self::settle`]
+    /// leaves them once it runs).
+    pub(crate) fn restore(&mut self, s: SavedAlpha<T, W>) {
+        self.current = s.current;
+        self.states[s.current] = s.state;
+        self.started = s.started;
+        self.report = s.report;
     }
 }
 

@@ -265,9 +265,17 @@ impl<
             alpha_scheme.is_some() || self.settings.coupling == Coupling::GeneralizedAlpha;
         let result = self.step_checked(h, t1, alpha_scheme, sink);
         if coupled {
-            self.alpha.settle(self.layout.unknowns());
+            self.settle_solver();
         }
         result
+    }
+
+    /// After generalized-alpha work, complete or refused: the solver's and the tree's scratch
+    /// back to fixed values, so that the storage depends on the system's items and states
+    /// alone (a refused call then changes no byte of it).
+    pub(crate) fn settle_solver(&mut self) {
+        self.alpha.settle(self.layout.unknowns());
+        self.tree.reset_scratch();
     }
 
     /// [`System::step_with`] after its checks of the system and the step.

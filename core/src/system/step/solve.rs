@@ -68,17 +68,23 @@ impl<
             return Err(SystemError::new(Error::NotAssembled, ItemRef::System));
         }
         settings.validate().at(ItemRef::System)?;
-        let saved_states = self.states.clone();
-        let saved_time = (self.time, self.time_carry);
-        let saved_layout = self.layout.clone();
-        let saved_alpha = (*self.alpha.state(), self.alpha.started);
+        // The states and layout the run changes are copies; the originals are moved aside
+        // and, on error, moved back (a move keeps every byte, unused slots included).
+        let (states, layout) = (self.states.clone(), self.layout.clone());
+        let states = core::mem::replace(&mut self.states, states);
+        let layout = core::mem::replace(&mut self.layout, layout);
+        let time = (self.time, self.time_carry);
+        let (alpha, tree) = (self.alpha.saved(), self.tree.saved());
         let result = self.run(settings, sink);
+        // With the layout the run used: it says which part of the workspace the run wrote.
+        self.settle_solver();
         if result.is_err() {
-            self.states = saved_states;
-            (self.time, self.time_carry) = saved_time;
-            self.layout = saved_layout;
-            self.alpha.set_state(&saved_alpha.0);
-            self.alpha.started = saved_alpha.1;
+            self.states = states;
+            self.layout = layout;
+            (self.time, self.time_carry) = time;
+            self.alpha.restore(alpha);
+            self.tree.restore(tree);
+            self.alpha.settle(0);
         }
         result
     }
