@@ -163,6 +163,9 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_NODE_ALREADY_USED => b"node already carries a body\0",
         MBS_ERR_NODE_WITHOUT_BODY => b"node has no body (no mass)\0",
         MBS_ERR_INVALID_COORDINATE => b"invalid coordinate index or vector length\0",
+        MBS_ERR_SAME_BODY => {
+            b"constraint joins a body with itself (or the ground with the ground)\0"
+        }
         _ => b"unknown status\0",
     };
     s.as_ptr().cast()
