@@ -558,7 +558,8 @@ static void test_capacity(void) {
 }
 
 /* mbs_system_deinit ends a system's life: every later call with the storage is refused
- * (a stale system after free), until it is initialized again. */
+ * (a stale system after free), until it is initialized again; a storage of another layout is
+ * refused too. */
 static void test_deinit(void) {
     mbs_system_counts c;
     double t;
@@ -573,6 +574,27 @@ static void test_deinit(void) {
     CHECK_STATUS(mbs_system_deinit(NULL), MBS_ERR_NULL_POINTER);
     CHECK_STATUS(mbs_system_init(&sys2), MBS_OK);
     CHECK_STATUS(mbs_system_get_counts(&sys2, &c), MBS_OK);
+    /* The header's second word is the layout of the library that wrote the storage: a storage
+     * with the tag but another layout (another build of the library, or garbage that happens
+     * to carry the tag) is refused, and so is reset on it (which once read such garbage). */
+    {
+        const uint64_t layout = sys2._opaque[1];
+        sys2._opaque[1] = layout ^ 0x10000u; /* another size */
+        POISON(c);
+        CHECK_STATUS(mbs_system_get_counts(&sys2, &c), MBS_ERR_STORAGE);
+        CHECK(UNTOUCHED(c));
+        CHECK_STATUS(mbs_system_reset(&sys2), MBS_ERR_STORAGE);
+        CHECK_STATUS(mbs_system_step(&sys2, 1e-3, NULL, NULL), MBS_ERR_STORAGE);
+        sys2._opaque[1] = layout ^ 1u; /* another version */
+        CHECK_STATUS(mbs_system_time(&sys2, &t), MBS_ERR_STORAGE);
+        sys2._opaque[1] = layout;
+        CHECK_STATUS(mbs_system_get_counts(&sys2, &c), MBS_OK);
+        /* garbage: the tag alone does not make a system */
+        memset(&sys2, 0x5A, sizeof sys2);
+        memcpy(&sys2, &sys, 8);
+        CHECK_STATUS(mbs_system_reset(&sys2), MBS_ERR_STORAGE);
+        CHECK_STATUS(mbs_system_init(&sys2), MBS_OK);
+    }
 }
 
 int main(void) {

@@ -249,6 +249,13 @@ static void test_refusals(void) {
         CHECK_STATUS(mbs_tree_set_joint_spring(&tree, 0, 0, 0.1, 0, 0), MBS_OK);
     }
 
+    /* With the tag but another layout (the header's second word): refused. */
+    {
+        const uint64_t layout = tree._opaque[1];
+        tree._opaque[1] = layout ^ 0x10000u;
+        REFUSE(mbs_tree_aba(&tree, q, 2, v, tau, 2, out), MBS_ERR_STORAGE);
+        tree._opaque[1] = layout;
+    }
     /* After deinit. */
     CHECK_STATUS(mbs_tree_deinit(&tree), MBS_OK);
     REFUSE(mbs_tree_aba(&tree, q, 2, v, tau, 2, out), MBS_ERR_NOT_INITIALIZED);

@@ -200,23 +200,23 @@
 /**
  * Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
  */
-#define MBS_TREE_WORDS 11996
+#define MBS_TREE_WORDS 11997
 
 /**
  * Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
  * compile time).
  */
-#define MBS_TREE_SIZE 95968
+#define MBS_TREE_SIZE 95976
 
 /**
  * Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
  */
-#define MBS_TREE_F32_WORDS 6130
+#define MBS_TREE_F32_WORDS 6131
 
 /**
  * Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
  */
-#define MBS_TREE_F32_SIZE 49040
+#define MBS_TREE_F32_SIZE 49048
 
 /**
  * Alignment the tree storages need (bytes).
@@ -1125,6 +1125,10 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
  * It must be aligned to `MBS_SYSTEM_ALIGN` (8): a declared `mbs_system` is wherever
  * `uint64_t` is 8-aligned; on ABIs where it is not (i386), declare it
  * `_Alignas(MBS_SYSTEM_ALIGN)`. A misaligned system is refused (`MBS_ERR_STORAGE`).
+ * Its first 16 bytes are a header: the tag `mbs_system_init` writes and `mbs_system_deinit`
+ * clears (`MBS_ERR_NOT_INITIALIZED` without it) and the layout of the library that wrote it
+ * (`MBS_ERR_STORAGE` for another). They catch accidents (a forgotten init, a use after
+ * deinit, memory kept across a library update), not a caller who writes the storage.
  *
  * Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
  * other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
@@ -2094,7 +2098,8 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 #define MBS_ERR_INVALID_ARGUMENT 108
 
 /**
- * Caller storage too small or misaligned (e.g. the system buffer).
+ * Caller storage too small or misaligned (e.g. the system buffer), or a storage with the tag of
+ * its kind but another layout (initialized by another build of the library).
  */
 #define MBS_ERR_STORAGE 109
 

@@ -524,7 +524,7 @@ def mass_point_2d_output(body, state, var, local_position=(0.0, 0.0, 0.0)):
 
 
 # ---- kinematic trees in joint coordinates (mbs_tree_*) --------------------------------------
-MBS_TREE_WORDS = 11996
+MBS_TREE_WORDS = 11997
 MBS_JOINT_REVOLUTE, MBS_JOINT_PRISMATIC, MBS_JOINT_FIXED, MBS_JOINT_SPHERICAL, MBS_JOINT_FREE = range(5)
 MBS_TREE_SEMI_IMPLICIT_EULER, MBS_TREE_RUNGE_KUTTA_4 = 0, 1
 

@@ -23,6 +23,7 @@ pub mod output;
 pub mod rigid;
 pub mod simulation_settings;
 pub mod status;
+mod storage_header;
 pub mod system;
 pub mod tree;
 pub mod version;

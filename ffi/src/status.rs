@@ -41,7 +41,8 @@ pub const MBS_ERR_SOLVER_FAILED: MbsStatus = 106;
 pub const MBS_ERR_NON_FINITE_STATE: MbsStatus = 107;
 /// An argument is invalid in a way the 2xx codes do not name (unknown enum value, ...).
 pub const MBS_ERR_INVALID_ARGUMENT: MbsStatus = 108;
-/// Caller storage too small or misaligned (e.g. the system buffer).
+/// Caller storage too small or misaligned (e.g. the system buffer), or a storage with the tag of
+/// its kind but another layout (initialized by another build of the library).
 pub const MBS_ERR_STORAGE: MbsStatus = 109;
 /// The `mbs_system` storage was not initialized with `mbs_system_init`.
 pub const MBS_ERR_NOT_INITIALIZED: MbsStatus = 110;
@@ -129,7 +130,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_SOLVER_FAILED => b"solver failed\0",
         MBS_ERR_NON_FINITE_STATE => b"state is NaN or infinite, or a result overflowed\0",
         MBS_ERR_INVALID_ARGUMENT => b"invalid argument\0",
-        MBS_ERR_STORAGE => b"storage too small or misaligned\0",
+        MBS_ERR_STORAGE => b"storage too small, misaligned, or of another layout\0",
         MBS_ERR_NOT_INITIALIZED => b"system storage not initialized (call mbs_system_init)\0",
         MBS_ERR_SINGULAR_MATRIX => {
             b"singular Newton matrix (redundant or contradictory constraints)\0"

@@ -11,9 +11,9 @@
 //! `MBS_SYSTEM_ALIGN` are constants of the header, checked against the Rust type at compile time.
 //!
 //! Every other `mbs_system_*` call first checks the pointer (`MBS_ERR_NULL_POINTER`), its
-//! alignment (`MBS_ERR_STORAGE`) and a tag that `mbs_system_init` writes
-//! (`MBS_ERR_NOT_INITIALIZED`), through `system_ref` / `system_mut`: the one place where an
-//! `mbs_system*` becomes a Rust reference.
+//! alignment (`MBS_ERR_STORAGE`) and the header `mbs_system_init` writes (its tag:
+//! `MBS_ERR_NOT_INITIALIZED`; its layout: `MBS_ERR_STORAGE`; `storage_header.rs`), through
+//! `system_ref` / `system_mut`: the one place where an `mbs_system*` becomes a Rust reference.
 
 pub mod constraints;
 pub mod create;
@@ -29,6 +29,7 @@ pub mod tree;
 use crate::convert::{non_null_out, FfiResult};
 use crate::guard;
 use crate::status::*;
+use crate::storage_header::Header;
 use core::mem::{align_of, size_of};
 use mbs_core::system::System;
 
@@ -95,6 +96,10 @@ pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
 /// It must be aligned to `MBS_SYSTEM_ALIGN` (8): a declared `mbs_system` is wherever
 /// `uint64_t` is 8-aligned; on ABIs where it is not (i386), declare it
 /// `_Alignas(MBS_SYSTEM_ALIGN)`. A misaligned system is refused (`MBS_ERR_STORAGE`).
+/// Its first 16 bytes are a header: the tag `mbs_system_init` writes and `mbs_system_deinit`
+/// clears (`MBS_ERR_NOT_INITIALIZED` without it) and the layout of the library that wrote it
+/// (`MBS_ERR_STORAGE` for another). They catch accidents (a forgotten init, a use after
+/// deinit, memory kept across a library update), not a caller who writes the storage.
 ///
 /// Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
 /// other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
@@ -107,8 +112,8 @@ pub struct mbs_system {
     pub _opaque: [u64; MBS_SYSTEM_WORDS],
 }
 
-/// Tag written by `mbs_system_init` ("mbs_sys1").
-const TAG: u64 = 0x6d62_735f_7379_7331;
+/// The header `mbs_system_init` writes: tag "mbs_sys1" and the layout.
+const HEADER: Header = Header::new(0x6d62_735f_7379_7331, size_of::<Inner>());
 
 /// A sensor's C buffer: rows `[t, values...]` of `row_len` doubles.
 #[derive(Clone, Copy, Debug)]
@@ -135,9 +140,11 @@ impl SensorBuffer {
     };
 }
 
-/// What an `mbs_system` holds: the tag, the core system, the sensors' C buffers.
+/// What an `mbs_system` holds: the header (first: C code and other library builds find it at
+/// the start), the core system, the sensors' C buffers.
+#[repr(C)]
 pub(crate) struct Inner {
-    tag: u64,
+    header: Header,
     /// The core system.
     pub sys: CSystem,
     /// One buffer per sensor slot (index = sensor index).
@@ -166,11 +173,8 @@ fn checked(sys: *const mbs_system) -> FfiResult<*mut Inner> {
     }
     let p = sys.cast::<Inner>().cast_mut();
     // SAFETY: non-null, aligned, and the caller's `mbs_system` is MBS_SYSTEM_SIZE bytes; the
-    // tag is the first field, read as plain bytes of the caller's storage.
-    let tag = unsafe { core::ptr::addr_of!((*p).tag).read() };
-    if tag != TAG {
-        return Err(MBS_ERR_NOT_INITIALIZED);
-    }
+    // header is the first field, read as plain bytes of the caller's storage.
+    unsafe { core::ptr::addr_of!((*p).header).read() }.check(HEADER)?;
     Ok(p)
 }
 
@@ -275,7 +279,7 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
         // SAFETY: non-null, aligned, MBS_SYSTEM_SIZE >= size_of::<Inner>() writable bytes.
         unsafe {
             p.write(Inner {
-                tag: TAG,
+                header: HEADER,
                 sys: CSystem::new(),
                 buffers: [SensorBuffer::EMPTY; MBS_SYSTEM_MAX_SENSORS as usize],
             })
@@ -297,7 +301,7 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
 #[no_mangle]
 pub unsafe extern "C" fn mbs_system_deinit(sys: *mut mbs_system) -> MbsStatus {
     with_mut(sys, |s| {
-        s.tag = 0;
+        s.header = Header::CLEARED;
         Ok(MBS_OK)
     })
 }

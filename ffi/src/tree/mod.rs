@@ -20,6 +20,7 @@ pub mod loops;
 use crate::convert::{mat3, read, status_of, vec3, FfiResult};
 use crate::guard;
 use crate::status::*;
+use crate::storage_header::Header;
 use crate::system::MBS_NO_INDEX;
 use core::mem::{align_of, size_of};
 use mbs_core::inertia::MassProperties;
@@ -97,9 +98,11 @@ pub type CTreeData<T> =
 pub type CLoopWork<T> =
     LoopWork<T, { MBS_TREE_MAX_COORDINATES as usize }, { MBS_TREE_MAX_LOOP_ROWS as usize }>;
 
-/// What an `mbs_tree` holds.
+/// What an `mbs_tree` holds: the header first (found at the start by any build), then the
+/// tree, its data, its loops.
+#[repr(C)]
 pub(crate) struct Inner<T> {
-    tag: u64,
+    header: Header,
     pub tree: CTree<T>,
     pub data: CTreeData<T>,
     /// The loop closures (`mbs_tree_add_loop`); the algorithms close them when there are any.
@@ -108,14 +111,14 @@ pub(crate) struct Inner<T> {
 }
 
 /// Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
-pub const MBS_TREE_WORDS: usize = 11996;
+pub const MBS_TREE_WORDS: usize = 11997;
 /// Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
 /// compile time).
-pub const MBS_TREE_SIZE: usize = 95968;
+pub const MBS_TREE_SIZE: usize = 95976;
 /// Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
-pub const MBS_TREE_F32_WORDS: usize = 6130;
+pub const MBS_TREE_F32_WORDS: usize = 6131;
 /// Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
-pub const MBS_TREE_F32_SIZE: usize = 49040;
+pub const MBS_TREE_F32_SIZE: usize = 49048;
 /// Alignment the tree storages need (bytes).
 pub const MBS_TREE_ALIGN: usize = 8;
 
@@ -151,18 +154,18 @@ const _: () = assert!(MBS_TREE_SIZE - size_of::<Inner<f64>>() < 64);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(MBS_TREE_F32_SIZE - size_of::<Inner<f32>>() < 64);
 
-/// The scalar of a tree storage and its tag.
+/// The scalar of a tree storage and its header.
 pub(crate) trait Storage {
     type T: Real;
-    const TAG: u64;
+    const HEADER: Header;
 }
 impl Storage for mbs_tree {
     type T = f64;
-    const TAG: u64 = 0x6d62_735f_7472_6531; // "mbs_tre1"
+    const HEADER: Header = Header::new(0x6d62_735f_7472_6531, size_of::<Inner<f64>>()); // "mbs_tre1"
 }
 impl Storage for mbs_tree_f32 {
     type T = f32;
-    const TAG: u64 = 0x6d62_735f_7472_6631; // "mbs_trf1"
+    const HEADER: Header = Header::new(0x6d62_735f_7472_6631, size_of::<Inner<f32>>()); // "mbs_trf1"
 }
 
 /// The checked pointer to an initialized tree: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`
@@ -175,12 +178,9 @@ fn checked<S: Storage>(tree: *const S) -> FfiResult<*mut Inner<S::T>> {
         return Err(MBS_ERR_STORAGE);
     }
     let p = tree.cast::<Inner<S::T>>().cast_mut();
-    // SAFETY: non-null, aligned, the caller's storage is large enough; the tag is read as
+    // SAFETY: non-null, aligned, the caller's storage is large enough; the header is read as
     // plain bytes of it.
-    let tag = unsafe { core::ptr::addr_of!((*p).tag).read() };
-    if tag != S::TAG {
-        return Err(MBS_ERR_NOT_INITIALIZED);
-    }
+    unsafe { core::ptr::addr_of!((*p).header).read() }.check(S::HEADER)?;
     Ok(p)
 }
 
@@ -228,7 +228,7 @@ fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
         // SAFETY: non-null, aligned, large enough (compile-time checks), writable.
         unsafe {
             tree.cast::<Inner<S::T>>().write(Inner {
-                tag: S::TAG,
+                header: S::HEADER,
                 tree: t,
                 data: CTreeData::new(),
                 loops: heapless::Vec::new(),
@@ -287,7 +287,7 @@ pub unsafe extern "C" fn mbs_tree_init_f32(
 #[no_mangle]
 pub unsafe extern "C" fn mbs_tree_deinit(tree: *mut mbs_tree) -> MbsStatus {
     with_tree(tree, |t| {
-        t.tag = 0;
+        t.header = Header::CLEARED;
         Ok(MBS_OK)
     })
 }
@@ -299,7 +299,7 @@ pub unsafe extern "C" fn mbs_tree_deinit(tree: *mut mbs_tree) -> MbsStatus {
 #[no_mangle]
 pub unsafe extern "C" fn mbs_tree_deinit_f32(tree: *mut mbs_tree_f32) -> MbsStatus {
     with_tree(tree, |t| {
-        t.tag = 0;
+        t.header = Header::CLEARED;
         Ok(MBS_OK)
     })
 }
