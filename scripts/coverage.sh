@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Line coverage of core and ffi by the workspace's tests (the Rust tests, the C tests and C
 # examples they run through the ffi, the firmware tests' host parts): cargo-llvm-cov
-# (installed with rustup's llvm-tools when missing). Prints one line per crate and the
-# total, e.g. "coverage: core 94.8 % of 13744 lines, ffi 92.3 % of 4305, both 94.2 %";
-# the per-file table goes to target/llvm-cov-summary.txt.
+# (installed with rustup's llvm-tools when missing). Prints one line, "coverage: core P % of
+# N lines, ffi P % of N, both P %"; the per-file table goes to target/llvm-cov-summary.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup component list --installed 2>/dev/null | grep -q '^llvm-tools' ||

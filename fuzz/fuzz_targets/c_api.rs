@@ -871,6 +871,12 @@ fn mass_point(i: &mut Input) {
     }
 }
 
+/// The bytes of a caller-owned storage (initialized: it was zeroed when allocated).
+fn storage_bytes<S>(s: *const S) -> Vec<u8> {
+    // SAFETY: `s` points to a live, zero-initialized storage of `size_of::<S>()` bytes.
+    unsafe { core::slice::from_raw_parts(s.cast::<u8>(), size_of::<S>()) }.to_vec()
+}
+
 /// The time of the system (finite after every call).
 fn system_time(sys: *const mbs_system) -> f64 {
     let mut t = 0.0f64;
@@ -899,7 +905,7 @@ fn system(i: &mut Input) {
     // SAFETY: aligned, writable storage of the right size.
     assert_eq!(unsafe { mbs_system_init(sys) }, MBS_OK);
     for _ in 0..24 {
-        let before = tree::storage_bytes(sys);
+        let before = storage_bytes(sys);
         let op = i.byte() % 46;
         if op >= 16 {
             let (r, untouched) = system_ops::more(i, sys, op, &mut contexts);
@@ -1123,7 +1129,7 @@ fn judge_system(sys: *const mbs_system, op: u8, r: MbsStatus, untouched: bool, b
     judge(r, untouched);
     if !mbs_status_is_ok(r) {
         assert!(
-            tree::storage_bytes(sys) == before,
+            storage_bytes(sys) == before,
             "op {op}: status {r} changed the system's storage"
         );
     }

@@ -285,22 +285,19 @@ pub fn more(
                 );
                 (r, summary.untouched())
             }
-            39 => {
-                let r = match i.byte() % 3 {
-                    0 => {
-                        let mut info = Out::<mbs_sensor_info>::new();
-                        let r = mbs_system_sensor_info(sys, j, info.ptr(n(0)));
-                        return (r, info.untouched());
-                    }
-                    1 => {
-                        let mut rows = Out::<usize>::new();
-                        let r = mbs_system_sensor_rows(sys, j, rows.ptr(n(0)));
-                        return (r, rows.untouched());
-                    }
-                    _ => mbs_system_sensor_clear(sys, j),
-                };
-                (r, true)
-            }
+            39 => match i.byte() % 3 {
+                0 => {
+                    let mut info = Out::<mbs_sensor_info>::new();
+                    let r = mbs_system_sensor_info(sys, j, info.ptr(n(0)));
+                    (r, info.untouched())
+                }
+                1 => {
+                    let mut rows = Out::<usize>::new();
+                    let r = mbs_system_sensor_rows(sys, j, rows.ptr(n(0)));
+                    (r, rows.untouched())
+                }
+                _ => (mbs_system_sensor_clear(sys, j), true),
+            },
             40 => {
                 // A small tree of fuzzed revolute and prismatic links, into the system.
                 let mut storage: Box<MaybeUninit<mbs_tree>> = Box::new_zeroed();

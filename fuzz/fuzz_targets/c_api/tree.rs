@@ -9,12 +9,6 @@ use mbs::tree::dynamics::*;
 use mbs::tree::loops::*;
 use mbs::tree::*;
 
-/// The bytes of a caller-owned storage (initialized: it was zeroed when allocated).
-pub fn storage_bytes<S>(s: *const S) -> Vec<u8> {
-    // SAFETY: `s` points to a live, zero-initialized storage of `size_of::<S>()` bytes.
-    unsafe { core::slice::from_raw_parts(s.cast::<u8>(), size_of::<S>()) }.to_vec()
-}
-
 /// A length near `n` (the right one most often), sometimes any small one.
 fn length(i: &mut Input, n: usize) -> usize {
     match i.byte() % 8 {

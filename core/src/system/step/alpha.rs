@@ -218,11 +218,11 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         }
     }
 
-    /// Puts back what [`Self::saved`] took (the next state and workspace as [`Self::settle`]
-    /// leaves them once it runs).
+    /// Puts back what [`Self::saved`] took; the next state equals it, as [`Self::settle`]
+    /// leaves it.
     pub(crate) fn restore(&mut self, s: SavedAlpha<T, W>) {
         self.current = s.current;
-        self.states[s.current] = s.state;
+        self.states = [s.state; 2];
         self.started = s.started;
         self.report = s.report;
     }

@@ -261,10 +261,12 @@ impl<
                 ItemRef::System,
             ));
         }
-        let coupled =
-            alpha_scheme.is_some() || self.settings.coupling == Coupling::GeneralizedAlpha;
-        let result = self.step_checked(h, t1, alpha_scheme, sink);
-        if coupled {
+        let coupling = match alpha_scheme {
+            Some(_) => Coupling::GeneralizedAlpha,
+            None => self.settings.coupling,
+        };
+        let result = self.step_checked(h, t1, coupling, alpha_scheme, sink);
+        if coupling == Coupling::GeneralizedAlpha {
             self.settle_solver();
         }
         result
@@ -278,11 +280,13 @@ impl<
         self.tree.reset_scratch();
     }
 
-    /// [`System::step_with`] after its checks of the system and the step.
+    /// [`System::step_with`] after its checks of the system and the step, with the coupling
+    /// it chose.
     fn step_checked<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         h: T,
         t1: T,
+        coupling: Coupling,
         alpha_scheme: Option<&ConstrainedAlpha<T>>,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
@@ -296,10 +300,6 @@ impl<
         // The coupling and the rigid scheme chosen once; the stages below are generic.
         let (rigid, st) = (self.settings.rigid, self.settings.step);
         let mut alpha = None;
-        let coupling = match alpha_scheme {
-            Some(_) => Coupling::GeneralizedAlpha,
-            None => self.settings.coupling,
-        };
         let report = match coupling {
             Coupling::HeldLoads => {
                 with_rigid_scheme!(rigid, st, |r| self.held_loads(r, &mut work, h))?

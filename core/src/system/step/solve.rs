@@ -84,7 +84,6 @@ impl<
             (self.time, self.time_carry) = time;
             self.alpha.restore(alpha);
             self.tree.restore(tree);
-            self.alpha.settle(0);
         }
         result
     }
