@@ -143,6 +143,17 @@
 #define MBS_CONTOUR_NONE 4294967295
 
 /**
+ * The step callback's answer: take the next step.
+ */
+#define MBS_RUN_CONTINUE 0
+
+/**
+ * The step callback's answer: end the run with the state of this step (any value other than
+ * `MBS_RUN_CONTINUE` stops too).
+ */
+#define MBS_RUN_STOP 1
+
+/**
  * Capacity of an `mbs_tree`: links.
  */
 #define MBS_TREE_MAX_LINKS 32
@@ -1621,6 +1632,48 @@ typedef struct mbs_system_settings {
 } mbs_system_settings;
 
 /**
+ * What a system solve did.
+ */
+typedef struct mbs_system_solve_report {
+  /**
+   * `MBS_OK` or the first warning, as the call returns.
+   */
+  mbs_status status;
+  /**
+   * Steps taken (`number_of_steps`, fewer when the step callback stopped the run).
+   */
+  uint32_t steps;
+  /**
+   * Steps that warned `MBS_WARN_STEP_TOO_LARGE` (the solve went on).
+   */
+  uint32_t steps_too_large;
+  /**
+   * The largest number of sub-steps of a rigid body in one step.
+   */
+  uint32_t max_substeps;
+  /**
+   * Evaluations of all loads and connector forces.
+   */
+  uint64_t force_evaluations;
+  /**
+   * Sensor rows not written because their buffer was full.
+   */
+  uint64_t sensor_rows_dropped;
+  /**
+   * Generalized-alpha: Newton updates over all steps.
+   */
+  uint64_t newton_iterations;
+  /**
+   * Generalized-alpha: step halvings over all steps.
+   */
+  uint32_t halvings;
+  /**
+   * 1 if the step callback stopped the run before its last step, else 0.
+   */
+  uint32_t stopped;
+} mbs_system_solve_report;
+
+/**
  * What kind of item an `mbs_item_ref` names (`MBS_ITEM_*`, fixed numbers).
  */
 typedef uint32_t MbsItemKind;
@@ -1675,46 +1728,43 @@ typedef struct mbs_system_step_report {
 } mbs_system_step_report;
 
 /**
- * What a system solve did.
+ * Where a run is after a step: what the step callback of `mbs_system_solve_dynamic_observed`
+ * is given.
  */
-typedef struct mbs_system_solve_report {
+typedef struct mbs_solve_progress {
   /**
-   * `MBS_OK` or the first warning, as the call returns.
+   * The system's time after the step (s): `start_time + step h`, `end_time` after the last.
    */
-  mbs_status status;
+  double time;
   /**
-   * Steps taken (`number_of_steps`).
+   * The step just taken, 1 ..= `steps`.
+   */
+  uint32_t step;
+  /**
+   * The run's number of steps (`number_of_steps`).
    */
   uint32_t steps;
   /**
-   * Steps that warned `MBS_WARN_STEP_TOO_LARGE` (the solve went on).
+   * What the step did (its sensor rows included).
    */
-  uint32_t steps_too_large;
-  /**
-   * The largest number of sub-steps of a rigid body in one step.
-   */
-  uint32_t max_substeps;
-  /**
-   * Evaluations of all loads and connector forces.
-   */
-  uint64_t force_evaluations;
-  /**
-   * Sensor rows not written because their buffer was full.
-   */
-  uint64_t sensor_rows_dropped;
-  /**
-   * Generalized-alpha: Newton updates over all steps.
-   */
-  uint64_t newton_iterations;
-  /**
-   * Generalized-alpha: step halvings over all steps.
-   */
-  uint32_t halvings;
-  /**
-   * Zero: padding made explicit, so that every byte of the struct is defined.
-   */
-  uint32_t _pad0;
-} mbs_system_solve_report;
+  struct mbs_system_step_report report;
+} mbs_solve_progress;
+
+/**
+ * Called by `mbs_system_solve_dynamic_observed` after every step, its sensor rows written:
+ * `ctx` is the caller's pointer, `sys` the system being solved (in the state of the step),
+ * `progress` where the run is (valid during the call). Returns `MBS_RUN_CONTINUE` or
+ * `MBS_RUN_STOP`.
+ *
+ * The callback may call the functions that read `sys` (`mbs_system_time`, the outputs,
+ * `mbs_system_sensor_rows`, `mbs_system_export_scene`, ...) and read the sensor buffers; a
+ * call that changes `sys` returns `MBS_ERR_BUSY` and changes nothing. It must return: a C++
+ * exception that escapes it aborts the process (mbs's Rust frames cannot unwind it), and no
+ * `longjmp` may jump out of it across mbs.
+ */
+typedef int32_t (*mbs_step_callback)(void *ctx,
+                                     const struct mbs_system *sys,
+                                     const struct mbs_solve_progress *progress);
 
 /**
  * Storage for one kinematic tree in double precision, declared by the caller (no malloc):
@@ -2131,6 +2181,12 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
  * coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`).
  */
 #define MBS_ERR_NOT_SUPPORTED_BY_SCHEME 114
+
+/**
+ * A call that changes a system, made from the step callback of a solve of that system (the
+ * callback may only read it).
+ */
+#define MBS_ERR_BUSY 115
 
 /**
  * An internal error that should be impossible (a caught panic).
@@ -3053,7 +3109,8 @@ size_t mbs_system_storage_size(void);
  * sensor buffers). Any system there before is forgotten (nothing to free). `sys` must be
  * aligned to `MBS_SYSTEM_ALIGN` (a declared `mbs_system` is).
  *
- * Errors (`*sys` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned).
+ * Errors (`*sys` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned),
+ * `MBS_ERR_BUSY` (from the step callback of a solve of this system).
  *
  * # Safety
  * `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes.
@@ -4130,6 +4187,63 @@ mbs_status mbs_system_set_settings(struct mbs_system *sys,
 mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_system_settings *out);
 
 /**
+ * Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
+ * node put in its initial state at `settings->start_time`, one sensor row recorded there, then
+ * `settings->number_of_steps` equal steps to `settings->end_time`, a sensor row after each. A
+ * buffer of `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`.
+ * The same as `mbs_system_solve_dynamic_observed` with no callback.
+ *
+ * The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
+ * default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
+ * the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
+ * `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
+ * coupling.
+ * `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
+ * (`mbs_system_set_settings`), as `mbs_system_step` does.
+ *
+ * Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
+ * `*report` (may be NULL) receives what the solve did.
+ *
+ * Errors (state and time as before the call, every sensor's row count as before; the data
+ * past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
+ * `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_BUSY`,
+ * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
+ * `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME`,
+ * `MBS_ERR_CAPACITY_FULL` (coordinates plus equations beyond `MBS_SYSTEM_SOLVER_CAPACITY`),
+ * the start's errors (`MBS_ERR_CONSTRAINT_VIOLATED`, `MBS_ERR_SINGULAR_MATRIX`), any step's
+ * error.
+ *
+ * # Safety
+ * As `mbs_system_step`; `settings` is null or valid.
+ */
+mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
+                                    const mbs_simulation_settings *settings,
+                                    struct mbs_system_solve_report *report,
+                                    struct mbs_item_ref *failed_item);
+
+/**
+ * `mbs_system_solve_dynamic` with `on_step(ctx, sys, &progress)` called after every step (may
+ * be NULL: then the same call, bit for bit). For a progress line, a scene streamed every k
+ * steps, or a stop: when the callback returns `MBS_RUN_STOP` the run ends there, the system
+ * keeps the state and time of that step (the same bits as a run of that many steps), the call
+ * returns as a successful run and `report->stopped` is 1. See `mbs_step_callback` for what
+ * the callback may call.
+ *
+ * Errors as `mbs_system_solve_dynamic`; a step that fails after the callback saw earlier
+ * steps still puts back the state and time before the call.
+ *
+ * # Safety
+ * As `mbs_system_solve_dynamic`; `on_step` is NULL or a function of that type, which may be
+ * given `ctx`.
+ */
+mbs_status mbs_system_solve_dynamic_observed(struct mbs_system *sys,
+                                             const mbs_simulation_settings *settings,
+                                             mbs_step_callback on_step,
+                                             void *ctx,
+                                             struct mbs_system_solve_report *report,
+                                             struct mbs_item_ref *failed_item);
+
+/**
  * Checks the whole system and marks it assembled (core's `assemble`): settings; every node
  * (its state valid, a node with coordinates carrying a body); every object (its node exists,
  * is of its kind, carries only it); every marker, load, connector, sensor; and that the
@@ -4186,40 +4300,6 @@ mbs_status mbs_system_step(struct mbs_system *sys,
                            double dt,
                            struct mbs_system_step_report *report,
                            struct mbs_item_ref *failed_item);
-
-/**
- * Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
- * node put in its initial state at `settings->start_time`, one sensor row recorded there, then
- * `settings->number_of_steps` equal steps to `settings->end_time`, a sensor row after each. A
- * buffer of `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`.
- *
- * The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
- * default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
- * the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
- * `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
- * coupling.
- * `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
- * (`mbs_system_set_settings`), as `mbs_system_step` does.
- *
- * Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
- * `*report` (may be NULL) receives what the solve did.
- *
- * Errors (state and time as before the call, every sensor's row count as before; the data
- * past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
- * `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
- * `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
- * `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME`,
- * `MBS_ERR_CAPACITY_FULL` (coordinates plus equations beyond `MBS_SYSTEM_SOLVER_CAPACITY`),
- * the start's errors (`MBS_ERR_CONSTRAINT_VIOLATED`, `MBS_ERR_SINGULAR_MATRIX`), any step's
- * error.
- *
- * # Safety
- * As `mbs_system_step`; `settings` is null or valid.
- */
-mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
-                                    const mbs_simulation_settings *settings,
-                                    struct mbs_system_solve_report *report,
-                                    struct mbs_item_ref *failed_item);
 
 /**
  * Adds the kinematic tree `tree` (copied; later changes to `tree` do not reach the system) at

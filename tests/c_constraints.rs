@@ -24,6 +24,7 @@ use mbs::system::items::*;
 use mbs::system::output::*;
 use mbs::system::planar::*;
 use mbs::system::settings::*;
+use mbs::system::solve::*;
 use mbs::system::step::*;
 use mbs::system::*;
 use mbs::*;

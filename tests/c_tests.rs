@@ -54,3 +54,8 @@ fn c_tree_api_results_and_refusals_in_double_and_float() {
 fn c_outputs_define_every_byte() {
     run_c_test("test_outputs");
 }
+
+#[test]
+fn c_solve_step_callback_sees_stops_and_is_refused_changes() {
+    run_c_test("test_progress");
+}

@@ -124,6 +124,22 @@ def spring_damper_system(steps=4000):
     n = c_size_t()
     check(lib.mbs_system_sensor_rows(byref(sys_), sensor, byref(n)))
 
+    # the same run with a step callback that stops it half way: the state of a run of half the steps
+    seen = []
+
+    def on_step(ctx, s, p):
+        seen.append(p.contents.time)
+        return mbs.MBS_RUN_STOP if p.contents.step == steps // 2 else mbs.MBS_RUN_CONTINUE
+
+    step_callback = mbs.mbs_step_callback(on_step)  # kept alive over the call
+    half = mbs.mbs_system_solve_report()
+    check(lib.mbs_system_solve_dynamic_observed(byref(sys_), byref(sim), step_callback, None, byref(half), None))
+    t_half = c_double()
+    check(lib.mbs_system_time(byref(sys_), byref(t_half)))
+    assert half.stopped == 1 and half.steps == steps // 2 and len(seen) == steps // 2, (half.steps, len(seen))
+    print(f"spring-damper system: step callback stopped the run at step {half.steps}, t = {t_half.value!r} s")
+    check(lib.mbs_system_solve_dynamic(byref(sys_), byref(sim), byref(report), byref(failed)), "solve")
+
     w0 = math.sqrt(k / m)
     dr = d / (2.0 * math.sqrt(k * m))
     w = w0 * math.sqrt(1.0 - dr * dr)

@@ -22,6 +22,7 @@ from ctypes import (
     c_char_p,
     c_double,
     c_float,
+    c_int32,
     c_size_t,
     c_uint8,
     c_uint32,
@@ -69,6 +70,7 @@ MBS_ERR_SINGULAR_MATRIX = 111
 MBS_ERR_NEWTON_NOT_CONVERGED = 112
 MBS_ERR_CONSTRAINT_VIOLATED = 113
 MBS_ERR_NOT_SUPPORTED_BY_SCHEME = 114
+MBS_ERR_BUSY = 115
 MBS_ERR_PANIC = 199
 MBS_ERR_INVALID_MASS = 200
 MBS_ERR_INVALID_TIME_STEP = 207
@@ -418,7 +420,21 @@ class mbs_system_solve_report(Structure):
         ("sensor_rows_dropped", c_uint64),
         ("newton_iterations", c_uint64),
         ("halvings", c_uint32),
+        ("stopped", c_uint32),
     ]
+
+
+class mbs_solve_progress(Structure):
+    _fields_ = [
+        ("time", c_double),
+        ("step", c_uint32),
+        ("steps", c_uint32),
+        ("report", mbs_system_step_report),
+    ]
+
+
+MBS_RUN_CONTINUE = 0
+MBS_RUN_STOP = 1
 
 
 class mbs_sensor_spec(Structure):
@@ -436,6 +452,8 @@ class mbs_sensor_info(Structure):
 
 # void (*)(void *ctx, double t, double *out): keep the CFUNCTYPE object alive while the system runs
 mbs_load_fn = CFUNCTYPE(None, c_void_p, c_double, _P(c_double))
+# int32_t (*)(void *ctx, const mbs_system *sys, const mbs_solve_progress *p): a solve's step callback
+mbs_step_callback = CFUNCTYPE(c_int32, c_void_p, c_void_p, _P(mbs_solve_progress))
 
 lib.mbs_system_storage_size.argtypes = []
 lib.mbs_system_storage_size.restype = c_size_t
@@ -474,6 +492,15 @@ _fn("mbs_system_create_body_cylinder", _Y, _P(mbs_cylinder), _P(mbs_body_start),
 _fn("mbs_system_assemble", _Y, _P(mbs_item_ref))
 _fn("mbs_system_step", _Y, c_double, _P(mbs_system_step_report), _P(mbs_item_ref))
 _fn("mbs_system_solve_dynamic", _Y, _P(mbs_simulation_settings), _P(mbs_system_solve_report), _P(mbs_item_ref))
+_fn(
+    "mbs_system_solve_dynamic_observed",
+    _Y,
+    _P(mbs_simulation_settings),
+    mbs_step_callback,
+    c_void_p,
+    _P(mbs_system_solve_report),
+    _P(mbs_item_ref),
+)
 _fn("mbs_system_node_output", _Y, _u, output_variable, _d, c_size_t, _P(c_size_t))
 _fn("mbs_system_object_output", _Y, _u, output_variable, _d, _d, c_size_t, _P(c_size_t))
 _fn("mbs_system_marker_output", _Y, _u, output_variable, _d, c_size_t, _P(c_size_t))

@@ -58,6 +58,9 @@ pub const MBS_ERR_CONSTRAINT_VIOLATED: MbsStatus = 113;
 /// The system's integration scheme cannot step this item: a constraint with an explicit
 /// coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`).
 pub const MBS_ERR_NOT_SUPPORTED_BY_SCHEME: MbsStatus = 114;
+/// A call that changes a system, made from the step callback of a solve of that system (the
+/// callback may only read it).
+pub const MBS_ERR_BUSY: MbsStatus = 115;
 /// An internal error that should be impossible (a caught panic).
 pub const MBS_ERR_PANIC: MbsStatus = 199;
 
@@ -138,6 +141,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_NEWTON_NOT_CONVERGED => b"Newton iteration did not converge\0",
         MBS_ERR_CONSTRAINT_VIOLATED => b"positions violate a constraint\0",
         MBS_ERR_NOT_SUPPORTED_BY_SCHEME => b"the integration scheme does not support this item\0",
+        MBS_ERR_BUSY => b"the system is being solved: its step callback may only read it\0",
         MBS_ERR_PANIC => b"internal error\0",
         MBS_ERR_INVALID_MASS => b"invalid mass\0",
         MBS_ERR_INVALID_DENSITY => b"invalid density\0",

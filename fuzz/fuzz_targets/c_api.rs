@@ -29,6 +29,7 @@ use mbs::system::create::*;
 use mbs::system::items::*;
 use mbs::system::output::*;
 use mbs::system::sensors::*;
+use mbs::system::solve::*;
 use mbs::system::step::*;
 use mbs::system::*;
 use mbs::*;
@@ -1075,7 +1076,33 @@ fn system(i: &mut Input) {
                     sim.end_time = y;
                     sim.number_of_steps = u32::from(i.byte() % 64);
                     let mut rep = Out::<mbs_system_solve_report>::new();
-                    let r = mbs_system_solve_dynamic(sys, &sim, rep.ptr(n(0)), item.ptr(n(1)));
+                    let (report, failed) = (rep.ptr(n(0)), item.ptr(n(1)));
+                    let r = match i.byte() % 3 {
+                        0 => mbs_system_solve_dynamic(sys, &sim, report, failed),
+                        k => {
+                            let mut w = system_ops::Watch {
+                                stop_at: u32::from(i.byte() % 64),
+                                answer: if k == 1 { MBS_RUN_STOP } else { i.u32() as i32 },
+                                calls: 0,
+                            };
+                            let r = mbs_system_solve_dynamic_observed(
+                                sys,
+                                &sim,
+                                Some(system_ops::on_step),
+                                (&mut w as *mut system_ops::Watch).cast(),
+                                report,
+                                failed,
+                            );
+                            if mbs_status_is_ok(r) && !report.is_null() {
+                                let rep = &*report;
+                                assert_eq!(rep.steps, w.calls);
+                                let stopped = w.answer != MBS_RUN_CONTINUE
+                                    && (1..sim.number_of_steps).contains(&w.stop_at);
+                                assert_eq!(rep.stopped, u32::from(stopped));
+                            }
+                            r
+                        }
+                    };
                     (r, rep.untouched())
                 }
                 13 => {

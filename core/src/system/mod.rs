@@ -128,7 +128,7 @@ pub use object::Object;
 pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
 pub use settings::{AlphaSettings, Coupling, RigidScheme, SystemSettings};
 pub use step::rigid::rigid_step;
-pub use step::solve::SolveReport;
+pub use step::solve::{Control, Progress, SolveReport, SolveRun};
 pub use step::StepReport;
 pub use view::View;
 

@@ -23,6 +23,7 @@ pub mod planar;
 pub mod scene;
 pub mod sensors;
 pub mod settings;
+pub mod solve;
 pub mod step;
 pub mod tree;
 
@@ -149,6 +150,9 @@ pub(crate) struct Inner {
     pub sys: CSystem,
     /// One buffer per sensor slot (index = sensor index).
     pub buffers: [SensorBuffer; MBS_SYSTEM_MAX_SENSORS as usize],
+    /// 1 while `mbs_system_solve_dynamic_observed` runs: calls that change the system are
+    /// refused (`MBS_ERR_BUSY`) from its step callback.
+    pub busy: u32,
 }
 
 const _: () = assert!(size_of::<Inner>() <= MBS_SYSTEM_SIZE);
@@ -188,13 +192,24 @@ pub(crate) unsafe fn inner_ref<'a>(sys: *const mbs_system) -> FfiResult<&'a Inne
     checked(sys).map(|p| unsafe { &*p })
 }
 
-/// As [`inner_ref`], exclusive.
+/// The checked storage of `sys` for a change: errors as [`inner_ref`], and `MBS_ERR_BUSY`
+/// while a solve of it runs (a call from its step callback).
+pub(crate) fn checked_busy(sys: *mut mbs_system) -> FfiResult<*mut Inner> {
+    let p = checked(sys)?;
+    // SAFETY: the checked storage; the flag read as plain bytes, no reference made.
+    if unsafe { core::ptr::addr_of!((*p).busy).read() } != 0 {
+        return Err(MBS_ERR_BUSY);
+    }
+    Ok(p)
+}
+
+/// As [`inner_ref`], exclusive; `MBS_ERR_BUSY` while a solve of it runs.
 ///
 /// # Safety
 /// `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes, not otherwise used for `'a`.
 pub(crate) unsafe fn inner_mut<'a>(sys: *mut mbs_system) -> FfiResult<&'a mut Inner> {
     // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee.
-    checked(sys).map(|p| unsafe { &mut *p })
+    checked_busy(sys).map(|p| unsafe { &mut *p })
 }
 
 /// The core system of `sys` (read only): the one way from an `mbs_system*` to `&CSystem`
@@ -262,7 +277,8 @@ pub extern "C" fn mbs_system_storage_size() -> usize {
 /// sensor buffers). Any system there before is forgotten (nothing to free). `sys` must be
 /// aligned to `MBS_SYSTEM_ALIGN` (a declared `mbs_system` is).
 ///
-/// Errors (`*sys` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned).
+/// Errors (`*sys` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned),
+/// `MBS_ERR_BUSY` (from the step callback of a solve of this system).
 ///
 /// # Safety
 /// `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes.
@@ -275,6 +291,9 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
         if !(sys as usize).is_multiple_of(align_of::<Inner>()) {
             return MBS_ERR_STORAGE;
         }
+        if checked_busy(sys) == Err(MBS_ERR_BUSY) {
+            return MBS_ERR_BUSY; // from the step callback of a solve of this system
+        }
         let p = sys.cast::<Inner>();
         // SAFETY: non-null, aligned, MBS_SYSTEM_SIZE >= size_of::<Inner>() writable bytes.
         unsafe {
@@ -282,6 +301,7 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
                 header: HEADER,
                 sys: CSystem::new(),
                 buffers: [SensorBuffer::EMPTY; MBS_SYSTEM_MAX_SENSORS as usize],
+                busy: 0,
             })
         };
         MBS_OK

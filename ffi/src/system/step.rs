@@ -1,14 +1,13 @@
 //! Advancing a system from C: assemble, step, solve, with their reports and the item that
 //! failed.
 
-use crate::convert::{read, status_of};
+use crate::convert::status_of;
 use crate::rigid::step::time_step;
-use crate::simulation_settings::mbs_simulation_settings;
 use crate::status::*;
 use crate::system::sensors::CSink;
 use crate::system::{mbs_system, put, with_mut, Inner};
 use mbs_core::integrators::StepStatus;
-use mbs_core::system::{ItemRef, SystemError};
+use mbs_core::system::{ItemRef, StepReport, SystemError};
 
 /// What kind of item an `mbs_item_ref` names (`MBS_ITEM_*`, fixed numbers).
 pub type MbsItemKind = u32;
@@ -62,7 +61,7 @@ impl mbs_item_ref {
 /// The status of a core system error, writing the item to `*failed` if not NULL. On finite
 /// inputs a `NotFinite` from a step is a callback's or an overflow's (`MBS_ERR_NON_FINITE_STATE`
 /// at the item).
-fn system_error(e: SystemError, failed: *mut mbs_item_ref) -> MbsStatus {
+pub(crate) fn system_error(e: SystemError, failed: *mut mbs_item_ref) -> MbsStatus {
     if !failed.is_null() {
         put(failed, mbs_item_ref::of(e.item));
     }
@@ -127,7 +126,21 @@ pub struct mbs_system_step_report {
     pub halvings: u32,
 }
 
-fn warning(too_large: bool, dropped: u64) -> MbsStatus {
+impl mbs_system_step_report {
+    /// The C form of core's step report, with the rows the step dropped.
+    pub(crate) fn of(r: &StepReport, dropped: u64) -> Self {
+        Self {
+            status: warning(r.status != StepStatus::Ok, dropped),
+            substeps: r.substeps,
+            force_evaluations: r.force_evaluations,
+            sensor_rows_dropped: u32::try_from(dropped).unwrap_or(u32::MAX),
+            newton_iterations: r.newton_iterations,
+            halvings: r.halvings,
+        }
+    }
+}
+
+pub(crate) fn warning(too_large: bool, dropped: u64) -> MbsStatus {
     if too_large {
         MBS_WARN_STEP_TOO_LARGE
     } else if dropped > 0 {
@@ -178,129 +191,10 @@ pub unsafe extern "C" fn mbs_system_step(
         let mut sink = CSink::new(buffers);
         let r = sys.step(dt, &mut sink);
         let r = r.map_err(|e| system_error(e, failed_item))?;
-        let dropped = sink.dropped();
-        let status = warning(r.status != StepStatus::Ok, dropped);
+        let r = mbs_system_step_report::of(&r, sink.dropped());
         if !report.is_null() {
-            put(
-                report,
-                mbs_system_step_report {
-                    status,
-                    substeps: r.substeps,
-                    force_evaluations: r.force_evaluations,
-                    sensor_rows_dropped: u32::try_from(dropped).unwrap_or(u32::MAX),
-                    newton_iterations: r.newton_iterations,
-                    halvings: r.halvings,
-                },
-            );
+            put(report, r);
         }
-        Ok(status)
-    })
-}
-
-/// What a system solve did.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct mbs_system_solve_report {
-    /// `MBS_OK` or the first warning, as the call returns.
-    pub status: MbsStatus,
-    /// Steps taken (`number_of_steps`).
-    pub steps: u32,
-    /// Steps that warned `MBS_WARN_STEP_TOO_LARGE` (the solve went on).
-    pub steps_too_large: u32,
-    /// The largest number of sub-steps of a rigid body in one step.
-    pub max_substeps: u32,
-    /// Evaluations of all loads and connector forces.
-    pub force_evaluations: u64,
-    /// Sensor rows not written because their buffer was full.
-    pub sensor_rows_dropped: u64,
-    /// Generalized-alpha: Newton updates over all steps.
-    pub newton_iterations: u64,
-    /// Generalized-alpha: step halvings over all steps.
-    pub halvings: u32,
-    /// Zero: padding made explicit, so that every byte of the struct is defined.
-    pub _pad0: u32,
-}
-
-/// Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
-/// node put in its initial state at `settings->start_time`, one sensor row recorded there, then
-/// `settings->number_of_steps` equal steps to `settings->end_time`, a sensor row after each. A
-/// buffer of `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`.
-///
-/// The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
-/// default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
-/// the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
-/// `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
-/// coupling.
-/// `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
-/// (`mbs_system_set_settings`), as `mbs_system_step` does.
-///
-/// Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
-/// `*report` (may be NULL) receives what the solve did.
-///
-/// Errors (state and time as before the call, every sensor's row count as before; the data
-/// past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
-/// `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`,
-/// `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
-/// `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME`,
-/// `MBS_ERR_CAPACITY_FULL` (coordinates plus equations beyond `MBS_SYSTEM_SOLVER_CAPACITY`),
-/// the start's errors (`MBS_ERR_CONSTRAINT_VIOLATED`, `MBS_ERR_SINGULAR_MATRIX`), any step's
-/// error.
-///
-/// # Safety
-/// As `mbs_system_step`; `settings` is null or valid.
-#[no_mangle]
-pub unsafe extern "C" fn mbs_system_solve_dynamic(
-    sys: *mut mbs_system,
-    settings: *const mbs_simulation_settings,
-    report: *mut mbs_system_solve_report,
-    failed_item: *mut mbs_item_ref,
-) -> MbsStatus {
-    with_mut(sys, |s| {
-        // SAFETY: the caller's guarantee.
-        let c = unsafe { read(settings) }?.to_core()?;
-        if !s.sys.is_assembled() {
-            return Err(system_error(
-                SystemError::new(mbs_core::Error::NotAssembled, ItemRef::System),
-                failed_item,
-            ));
-        }
-        let Inner { sys, buffers, .. } = s;
-        let saved = buffers.map(|b| (b.rows, b.dropped));
-        for b in buffers.iter_mut() {
-            b.rows = 0;
-            b.dropped = 0;
-        }
-        let mut sink = CSink::new(buffers);
-        let r = sys.solve_dynamic(&c, &mut sink);
-        let dropped = sink.dropped();
-        match r {
-            Ok(r) => {
-                let status = warning(r.steps_too_large > 0, dropped);
-                if !report.is_null() {
-                    put(
-                        report,
-                        mbs_system_solve_report {
-                            status,
-                            steps: r.steps,
-                            steps_too_large: r.steps_too_large,
-                            max_substeps: r.max_substeps,
-                            force_evaluations: r.force_evaluations,
-                            sensor_rows_dropped: dropped,
-                            newton_iterations: r.newton_iterations,
-                            halvings: r.halvings,
-                            _pad0: Default::default(),
-                        },
-                    );
-                }
-                Ok(status)
-            }
-            Err(e) => {
-                for (b, (rows, d)) in buffers.iter_mut().zip(saved) {
-                    b.rows = rows;
-                    b.dropped = d;
-                }
-                Err(system_error(e, failed_item))
-            }
-        }
+        Ok(r.status)
     })
 }

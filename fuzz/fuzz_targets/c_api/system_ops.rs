@@ -32,6 +32,35 @@ unsafe extern "C" fn draw(ctx: *mut c_void, p: *const mbs_draw_primitive) {
     assert!(finite64(&p.p0) && finite64(&p.p1) && finite64(&p.axes) && finite64(&p.size));
 }
 
+/// What the step callback does: stop after step `stop_at` (0: never) answering `answer`.
+pub struct Watch {
+    pub stop_at: u32,
+    pub answer: i32,
+    pub calls: u32,
+}
+
+/// A solve's step callback: reads the system (its time is the step's), is refused a change,
+/// stops where the input says.
+pub unsafe extern "C" fn on_step(
+    ctx: *mut c_void,
+    sys: *const mbs_system,
+    p: *const mbs_solve_progress,
+) -> i32 {
+    let w = &mut *ctx.cast::<Watch>();
+    let p = &*p;
+    w.calls += 1;
+    assert_eq!(p.step, w.calls);
+    let mut t = f64::NAN;
+    assert_eq!(mbs_system_time(sys, &mut t), MBS_OK);
+    assert_eq!(t.to_bits(), p.time.to_bits());
+    assert_eq!(mbs_system_reset(sys.cast_mut()), MBS_ERR_BUSY);
+    if p.step == w.stop_at {
+        w.answer
+    } else {
+        MBS_RUN_CONTINUE
+    }
+}
+
 /// The user loads' contexts: they must outlive the system (kept for the whole input).
 pub struct Contexts(pub Vec<Box<[f64; 3]>>);
 

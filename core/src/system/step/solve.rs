@@ -1,18 +1,26 @@
 //! [`System::solve_dynamic`]: Exudyn's `SolveDynamic` for a system: from the initial state over
-//! the span of [`SimulationSettings`] in equal steps.
+//! the span of [`SimulationSettings`] in equal steps; with an observer called after every step
+//! that may stop the run ([`System::solve_dynamic_observed`]); and the run one step at a time
+//! ([`System::solve_begin`], [`System::solve_next`], [`System::solve_end`]) for a caller that
+//! must hold no borrow of the system between steps (the C API's callback).
 
+use crate::integrators::constrained::ConstrainedAlpha;
 use crate::integrators::StepStatus;
 use crate::solver::{DynamicSolverType, SimulationSettings};
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::index::ItemRef;
 use crate::system::items::System;
+use crate::system::node::NodeState;
 use crate::system::sensor::SensorSink;
+use crate::system::step::alpha::{Layout, SavedAlpha};
+use crate::system::step::StepReport;
 use crate::{Error, Real};
+use heapless::Vec;
 
 /// What a solve did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SolveReport {
-    /// Steps taken (`number_of_steps`).
+    /// Steps taken (`number_of_steps`, fewer if the observer stopped the run).
     pub steps: u32,
     /// Steps that reported [`StepStatus::StepTooLarge`] (warnings; the solve went on).
     pub steps_too_large: u32,
@@ -24,6 +32,90 @@ pub struct SolveReport {
     pub newton_iterations: u64,
     /// Generalized-alpha: step halvings over all steps.
     pub halvings: u32,
+    /// The observer stopped the run after `steps` steps.
+    pub stopped: bool,
+}
+
+impl SolveReport {
+    const NONE: Self = Self {
+        steps: 0,
+        steps_too_large: 0,
+        max_substeps: 0,
+        force_evaluations: 0,
+        newton_iterations: 0,
+        halvings: 0,
+        stopped: false,
+    };
+
+    fn add(&mut self, r: &StepReport) {
+        self.steps += 1;
+        if r.status != StepStatus::Ok {
+            self.steps_too_large += 1;
+        }
+        self.max_substeps = self.max_substeps.max(r.substeps);
+        self.force_evaluations += u64::from(r.force_evaluations);
+        self.newton_iterations += u64::from(r.newton_iterations);
+        self.halvings = self.halvings.saturating_add(r.halvings);
+    }
+}
+
+/// Where a run is after a step: what the observer of [`System::solve_dynamic_observed`] sees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress<T: Real> {
+    /// The step just taken, 1 ..= `steps`.
+    pub step: u32,
+    /// The run's number of steps.
+    pub steps: u32,
+    /// The system's time after the step (s): `t_0 + step h`, `end_time` after the last.
+    pub time: T,
+    /// What the step did.
+    pub report: StepReport,
+}
+
+/// An observer's answer: go on, or end the run here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Control {
+    /// Take the next step.
+    Continue,
+    /// End the run with the state of the step just taken (a successful, shorter run).
+    Stop,
+}
+
+/// A run begun by [`System::solve_begin`]: its settings, scheme and progress, and the state
+/// the system goes back to if the run fails. Pass it to [`System::solve_next`] until that
+/// returns `None` (or stop early), then to [`System::solve_end`].
+pub struct SolveRun<T: Real, const N: usize, const K: usize, const W: usize, const J: usize> {
+    settings: SimulationSettings<T>,
+    alpha: Option<ConstrainedAlpha<T>>,
+    h: T,
+    report: SolveReport,
+    saved: Saved<T, N, K, W, J>,
+}
+
+impl<T: Real, const N: usize, const K: usize, const W: usize, const J: usize>
+    SolveRun<T, N, K, W, J>
+{
+    /// What the run did so far.
+    pub fn report(&self) -> SolveReport {
+        self.report
+    }
+
+    /// Ends the run after the steps taken so far: [`System::solve_next`] takes no more, and
+    /// the report says `stopped` unless every step was taken.
+    pub fn stop(&mut self) {
+        self.report.stopped = self.report.steps < self.settings.number_of_steps;
+        self.settings.number_of_steps = self.report.steps;
+    }
+}
+
+/// The state before a run: the run works on copies, and on error these are moved back (a move
+/// keeps every byte, unused slots included).
+struct Saved<T: Real, const N: usize, const K: usize, const W: usize, const J: usize> {
+    states: Vec<NodeState<T>, N, u16>,
+    layout: Layout<N, K>,
+    time: (T, T),
+    alpha: SavedAlpha<T, W>,
+    tree: [[T; J]; 3],
 }
 
 impl<
@@ -64,79 +156,144 @@ impl<
         settings: &SimulationSettings<T>,
         sink: &mut Sink,
     ) -> SystemResult<SolveReport> {
+        self.solve_dynamic_observed(settings, sink, |_, _| Control::Continue)
+    }
+
+    /// [`System::solve_dynamic`] with `on_step(system, progress)` called after every step (the
+    /// sensors of the step recorded): for a progress line, a scene streamed every k steps, or a
+    /// stop. [`Control::Stop`] ends the run there: the system keeps the state and time of that
+    /// step, the same bits as a run of that many steps, and the report says `stopped`. An
+    /// observer that always continues changes nothing.
+    ///
+    /// Errors as [`System::solve_dynamic`]; a step that fails after the observer saw earlier
+    /// steps still puts back the state before the call.
+    pub fn solve_dynamic_observed<Sink, F>(
+        &mut self,
+        settings: &SimulationSettings<T>,
+        sink: &mut Sink,
+        mut on_step: F,
+    ) -> SystemResult<SolveReport>
+    where
+        Sink: SensorSink<T> + ?Sized,
+        F: FnMut(&Self, &Progress<T>) -> Control,
+    {
+        let mut run = self.solve_begin(settings, sink)?;
+        let result = loop {
+            match self.solve_next(&mut run, sink) {
+                Ok(Some(p)) => {
+                    if on_step(self, &p) == Control::Stop {
+                        run.stop();
+                    }
+                }
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        self.solve_end(run, result)
+    }
+
+    /// Begins [`System::solve_dynamic`]'s run: checks, keeps the state to go back to, puts the
+    /// nodes in their initial state at `start_time`, computes the scheme's start values and
+    /// records the first sensor row. On error nothing is changed (no [`System::solve_end`]).
+    pub fn solve_begin<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        settings: &SimulationSettings<T>,
+        sink: &mut Sink,
+    ) -> SystemResult<SolveRun<T, N, K, W, J>> {
         if !self.assembled {
             return Err(SystemError::new(Error::NotAssembled, ItemRef::System));
         }
         settings.validate().at(ItemRef::System)?;
-        // The states and layout the run changes are copies; the originals are moved aside
-        // and, on error, moved back (a move keeps every byte, unused slots included).
         let (states, layout) = (self.states.clone(), self.layout.clone());
-        let states = core::mem::replace(&mut self.states, states);
-        let layout = core::mem::replace(&mut self.layout, layout);
-        let time = (self.time, self.time_carry);
-        let (alpha, tree) = (self.alpha.saved(), self.tree.saved());
-        let result = self.run(settings, sink);
-        // With the layout the run used: it says which part of the workspace the run wrote.
-        self.settle_solver();
-        if result.is_err() {
-            self.states = states;
-            self.layout = layout;
-            (self.time, self.time_carry) = time;
-            self.alpha.restore(alpha);
-            self.tree.restore(tree);
+        let saved = Saved {
+            states: core::mem::replace(&mut self.states, states),
+            layout: core::mem::replace(&mut self.layout, layout),
+            time: (self.time, self.time_carry),
+            alpha: self.alpha.saved(),
+            tree: self.tree.saved(),
+        };
+        let mut run = SolveRun {
+            settings: *settings,
+            alpha: None,
+            h: settings.step_size(),
+            report: SolveReport::NONE,
+            saved,
+        };
+        match self.start(&mut run, sink) {
+            Ok(()) => Ok(run),
+            Err(e) => Err(self.solve_end(run, Err(e)).err().unwrap_or(e)),
         }
-        result
     }
 
-    fn run<Sink: SensorSink<T> + ?Sized>(
+    /// The initial state, the scheme's start values and the first sensor row.
+    fn start<Sink: SensorSink<T> + ?Sized>(
         &mut self,
-        settings: &SimulationSettings<T>,
+        run: &mut SolveRun<T, N, K, W, J>,
         sink: &mut Sink,
-    ) -> SystemResult<SolveReport> {
+    ) -> SystemResult<()> {
         for (s, n) in self.states.iter_mut().zip(self.nodes.iter()) {
             *s = n.initial_state();
         }
-        self.time = settings.start_time;
+        self.time = run.settings.start_time;
         self.time_carry = T::zero();
-        let alpha = match settings.solver_type {
-            DynamicSolverType::GeneralizedAlpha => {
-                let mut a = self.settings.alpha;
-                a.spectral_radius = settings.spectral_radius;
-                a.newton = settings.newton;
-                let scheme = a.scheme().at(ItemRef::System)?;
-                self.alpha_layout(a.formulation)?;
-                self.alpha_start(&scheme)?;
-                Some(scheme)
-            }
-            _ => None,
-        };
-        self.record_sensors(sink)?;
-        let h = settings.step_size();
-        let n = settings.number_of_steps;
-        let mut report = SolveReport {
-            steps: 0,
-            steps_too_large: 0,
-            max_substeps: 0,
-            force_evaluations: 0,
-            newton_iterations: 0,
-            halvings: 0,
-        };
-        for i in 1..=n {
-            let t1 = if i == n {
-                settings.end_time
-            } else {
-                settings.start_time + h * T::c(f64::from(i))
-            };
-            let r = self.step_with(h, t1, alpha.as_ref(), sink)?;
-            report.steps += 1;
-            if r.status != StepStatus::Ok {
-                report.steps_too_large += 1;
-            }
-            report.max_substeps = report.max_substeps.max(r.substeps);
-            report.force_evaluations += u64::from(r.force_evaluations);
-            report.newton_iterations += u64::from(r.newton_iterations);
-            report.halvings = report.halvings.saturating_add(r.halvings);
+        if run.settings.solver_type == DynamicSolverType::GeneralizedAlpha {
+            let mut a = self.settings.alpha;
+            a.spectral_radius = run.settings.spectral_radius;
+            a.newton = run.settings.newton;
+            let scheme = a.scheme().at(ItemRef::System)?;
+            self.alpha_layout(a.formulation)?;
+            self.alpha_start(&scheme)?;
+            run.alpha = Some(scheme);
         }
-        Ok(report)
+        self.record_sensors(sink)
+    }
+
+    /// Takes the run's next step and records the sensors: `Some(progress)`, or `None` when
+    /// the run has taken its steps. After an error, call [`System::solve_end`] with it.
+    pub fn solve_next<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        run: &mut SolveRun<T, N, K, W, J>,
+        sink: &mut Sink,
+    ) -> SystemResult<Option<Progress<T>>> {
+        let (n, i) = (run.settings.number_of_steps, run.report.steps + 1);
+        if i > n {
+            return Ok(None);
+        }
+        let t1 = if i == n {
+            run.settings.end_time
+        } else {
+            run.settings.start_time + run.h * T::c(f64::from(i))
+        };
+        let report = self.step_with(run.h, t1, run.alpha.as_ref(), sink)?;
+        run.report.add(&report);
+        Ok(Some(Progress {
+            step: i,
+            steps: n,
+            time: self.time,
+            report,
+        }))
+    }
+
+    /// Ends a run: on `Err`, the state and time before [`System::solve_begin`] are put back
+    /// and the error returned; on `Ok`, the run's report.
+    pub fn solve_end(
+        &mut self,
+        run: SolveRun<T, N, K, W, J>,
+        result: SystemResult<()>,
+    ) -> SystemResult<SolveReport> {
+        // With the layout the run used: it says which part of the workspace the run wrote.
+        self.settle_solver();
+        match result {
+            Ok(()) => Ok(run.report),
+            Err(e) => {
+                let s = run.saved;
+                self.states = s.states;
+                self.layout = s.layout;
+                (self.time, self.time_carry) = s.time;
+                self.alpha.restore(s.alpha);
+                self.tree.restore(s.tree);
+                Err(e)
+            }
+        }
     }
 }

@@ -1,0 +1,284 @@
+//! A whole run from C: `mbs_system_solve_dynamic`, and `mbs_system_solve_dynamic_observed`
+//! with a step callback that sees every step and may stop the run.
+//!
+//! The run goes one step at a time through core's `solve_begin` / `solve_next` /
+//! `solve_end`, and no Rust reference to the storage lives while the callback runs: the
+//! callback may call the functions that read the system (time, outputs, sensor rows, scene
+//! export) with the pointer it is given. Calls that change it are refused with `MBS_ERR_BUSY`
+//! while the run is on (the storage's busy flag).
+
+use crate::convert::read;
+use crate::guard;
+use crate::simulation_settings::mbs_simulation_settings;
+use crate::status::*;
+use crate::system::sensors::CSink;
+use crate::system::step::{mbs_item_ref, mbs_system_step_report, system_error, warning};
+use crate::system::{checked_busy, mbs_system, put, Inner};
+use core::ffi::c_void;
+use mbs_core::system::{ItemRef, SolveReport, SystemError};
+
+/// What a system solve did.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mbs_system_solve_report {
+    /// `MBS_OK` or the first warning, as the call returns.
+    pub status: MbsStatus,
+    /// Steps taken (`number_of_steps`, fewer when the step callback stopped the run).
+    pub steps: u32,
+    /// Steps that warned `MBS_WARN_STEP_TOO_LARGE` (the solve went on).
+    pub steps_too_large: u32,
+    /// The largest number of sub-steps of a rigid body in one step.
+    pub max_substeps: u32,
+    /// Evaluations of all loads and connector forces.
+    pub force_evaluations: u64,
+    /// Sensor rows not written because their buffer was full.
+    pub sensor_rows_dropped: u64,
+    /// Generalized-alpha: Newton updates over all steps.
+    pub newton_iterations: u64,
+    /// Generalized-alpha: step halvings over all steps.
+    pub halvings: u32,
+    /// 1 if the step callback stopped the run before its last step, else 0.
+    pub stopped: u32,
+}
+
+/// Where a run is after a step: what the step callback of `mbs_system_solve_dynamic_observed`
+/// is given.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct mbs_solve_progress {
+    /// The system's time after the step (s): `start_time + step h`, `end_time` after the last.
+    pub time: f64,
+    /// The step just taken, 1 ..= `steps`.
+    pub step: u32,
+    /// The run's number of steps (`number_of_steps`).
+    pub steps: u32,
+    /// What the step did (its sensor rows included).
+    pub report: mbs_system_step_report,
+}
+
+/// The step callback's answer: take the next step.
+pub const MBS_RUN_CONTINUE: i32 = 0;
+/// The step callback's answer: end the run with the state of this step (any value other than
+/// `MBS_RUN_CONTINUE` stops too).
+pub const MBS_RUN_STOP: i32 = 1;
+
+/// Called by `mbs_system_solve_dynamic_observed` after every step, its sensor rows written:
+/// `ctx` is the caller's pointer, `sys` the system being solved (in the state of the step),
+/// `progress` where the run is (valid during the call). Returns `MBS_RUN_CONTINUE` or
+/// `MBS_RUN_STOP`.
+///
+/// The callback may call the functions that read `sys` (`mbs_system_time`, the outputs,
+/// `mbs_system_sensor_rows`, `mbs_system_export_scene`, ...) and read the sensor buffers; a
+/// call that changes `sys` returns `MBS_ERR_BUSY` and changes nothing. It must return: a C++
+/// exception that escapes it aborts the process (mbs's Rust frames cannot unwind it), and no
+/// `longjmp` may jump out of it across mbs.
+pub type mbs_step_callback = Option<
+    unsafe extern "C" fn(
+        ctx: *mut c_void,
+        sys: *const mbs_system,
+        progress: *const mbs_solve_progress,
+    ) -> i32,
+>;
+
+/// Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
+/// node put in its initial state at `settings->start_time`, one sensor row recorded there, then
+/// `settings->number_of_steps` equal steps to `settings->end_time`, a sensor row after each. A
+/// buffer of `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`.
+/// The same as `mbs_system_solve_dynamic_observed` with no callback.
+///
+/// The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
+/// default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
+/// the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
+/// `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
+/// coupling.
+/// `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
+/// (`mbs_system_set_settings`), as `mbs_system_step` does.
+///
+/// Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
+/// `*report` (may be NULL) receives what the solve did.
+///
+/// Errors (state and time as before the call, every sensor's row count as before; the data
+/// past those rows may have been overwritten; `*failed_item`, may be NULL, names the item):
+/// `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_BUSY`,
+/// `MBS_ERR_NOT_ASSEMBLED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_ARGUMENT` (solver type),
+/// `MBS_ERR_INVALID_SETTING` (end <= start, 0 steps, ...), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME`,
+/// `MBS_ERR_CAPACITY_FULL` (coordinates plus equations beyond `MBS_SYSTEM_SOLVER_CAPACITY`),
+/// the start's errors (`MBS_ERR_CONSTRAINT_VIOLATED`, `MBS_ERR_SINGULAR_MATRIX`), any step's
+/// error.
+///
+/// # Safety
+/// As `mbs_system_step`; `settings` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_solve_dynamic(
+    sys: *mut mbs_system,
+    settings: *const mbs_simulation_settings,
+    report: *mut mbs_system_solve_report,
+    failed_item: *mut mbs_item_ref,
+) -> MbsStatus {
+    // SAFETY: forwarded.
+    unsafe {
+        mbs_system_solve_dynamic_observed(
+            sys,
+            settings,
+            None,
+            core::ptr::null_mut(),
+            report,
+            failed_item,
+        )
+    }
+}
+
+/// `mbs_system_solve_dynamic` with `on_step(ctx, sys, &progress)` called after every step (may
+/// be NULL: then the same call, bit for bit). For a progress line, a scene streamed every k
+/// steps, or a stop: when the callback returns `MBS_RUN_STOP` the run ends there, the system
+/// keeps the state and time of that step (the same bits as a run of that many steps), the call
+/// returns as a successful run and `report->stopped` is 1. See `mbs_step_callback` for what
+/// the callback may call.
+///
+/// Errors as `mbs_system_solve_dynamic`; a step that fails after the callback saw earlier
+/// steps still puts back the state and time before the call.
+///
+/// # Safety
+/// As `mbs_system_solve_dynamic`; `on_step` is NULL or a function of that type, which may be
+/// given `ctx`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
+    sys: *mut mbs_system,
+    settings: *const mbs_simulation_settings,
+    on_step: mbs_step_callback,
+    ctx: *mut c_void,
+    report: *mut mbs_system_solve_report,
+    failed_item: *mut mbs_item_ref,
+) -> MbsStatus {
+    guard(|| {
+        // SAFETY: the caller's guarantees, forwarded.
+        match unsafe { solve(sys, settings, on_step, ctx) } {
+            Ok((r, dropped)) => {
+                let status = warning(r.steps_too_large > 0, dropped);
+                if !report.is_null() {
+                    put(
+                        report,
+                        mbs_system_solve_report {
+                            status,
+                            steps: r.steps,
+                            steps_too_large: r.steps_too_large,
+                            max_substeps: r.max_substeps,
+                            force_evaluations: r.force_evaluations,
+                            sensor_rows_dropped: dropped,
+                            newton_iterations: r.newton_iterations,
+                            halvings: r.halvings,
+                            stopped: u32::from(r.stopped),
+                        },
+                    );
+                }
+                status
+            }
+            Err(Failure::Status(s)) => s,
+            Err(Failure::System(e)) => system_error(e, failed_item),
+        }
+    })
+}
+
+enum Failure {
+    Status(MbsStatus),
+    System(SystemError),
+}
+
+impl From<MbsStatus> for Failure {
+    fn from(s: MbsStatus) -> Self {
+        Self::Status(s)
+    }
+}
+
+/// Clears the busy flag when the run ends, also by a panic.
+struct Busy(*mut Inner);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        // SAFETY: the storage the run holds; no reference to it is live here.
+        unsafe { core::ptr::addr_of_mut!((*self.0).busy).write(0) };
+    }
+}
+
+/// The run; `(report, sensor rows dropped)`.
+///
+/// # Safety
+/// As `mbs_system_solve_dynamic_observed`.
+unsafe fn solve(
+    sys: *mut mbs_system,
+    settings: *const mbs_simulation_settings,
+    on_step: mbs_step_callback,
+    ctx: *mut c_void,
+) -> Result<(SolveReport, u64), Failure> {
+    let p = checked_busy(sys)?;
+    // SAFETY: the caller's guarantee.
+    let c = unsafe { read(settings) }?.to_core()?;
+    // Each `&mut *p` below is made for one stretch of Rust work and ends before the callback,
+    // which reads the storage through `sys`. SAFETY (all of them): `p` is the checked storage.
+    let inner = unsafe { &mut *p };
+    if !inner.sys.is_assembled() {
+        let e = SystemError::new(mbs_core::Error::NotAssembled, ItemRef::System);
+        return Err(Failure::System(e));
+    }
+    let saved = inner.buffers.map(|b| (b.rows, b.dropped));
+    let restore_rows = |inner: &mut Inner| {
+        for (b, (rows, d)) in inner.buffers.iter_mut().zip(saved) {
+            b.rows = rows;
+            b.dropped = d;
+        }
+    };
+    for b in inner.buffers.iter_mut() {
+        b.rows = 0;
+        b.dropped = 0;
+    }
+    let Inner {
+        sys: core, buffers, ..
+    } = inner;
+    let mut sink = CSink::new(buffers);
+    let begun = core.solve_begin(&c, &mut sink);
+    let mut dropped = sink.dropped();
+    let mut run = match begun {
+        Ok(run) => run,
+        Err(e) => {
+            restore_rows(unsafe { &mut *p });
+            return Err(Failure::System(e));
+        }
+    };
+    unsafe { &mut *p }.busy = 1;
+    let busy = Busy(p);
+    loop {
+        let Inner {
+            sys: core, buffers, ..
+        } = unsafe { &mut *p };
+        let mut sink = CSink::new(buffers);
+        let next = core.solve_next(&mut run, &mut sink);
+        let step_dropped = sink.dropped();
+        dropped += step_dropped;
+        match next {
+            Ok(Some(progress)) => {
+                let Some(f) = on_step else { continue };
+                let progress = mbs_solve_progress {
+                    time: progress.time,
+                    step: progress.step,
+                    steps: progress.steps,
+                    report: mbs_system_step_report::of(&progress.report, step_dropped),
+                };
+                // SAFETY: the caller's function and context; `progress` lives over the call.
+                if unsafe { f(ctx, sys, &progress) } != MBS_RUN_CONTINUE {
+                    run.stop();
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                drop(busy);
+                let inner = unsafe { &mut *p };
+                let e = inner.sys.solve_end(run, Err(e)).err().unwrap_or(e);
+                restore_rows(inner);
+                return Err(Failure::System(e));
+            }
+        }
+    }
+    drop(busy);
+    let r = unsafe { &mut *p }.sys.solve_end(run, Ok(()));
+    r.map(|r| (r, dropped)).map_err(Failure::System)
+}
