@@ -14,19 +14,26 @@
  * residuals. Exits non-zero if off.
  *
  * With MBS_RUN_DIR set (the Makefile's `run` sets target/mbs-run), it streams there:
+ *   run.txt      the run recording ("mbs-run 1", core's graphics::record): a frame every 4
+ *                steps, written by mbs_system_record_frame from the solve's step callback,
+ *                then the sensors as time plots; `mbs-view page run.txt` makes the page that
+ *                plays it in a browser,
  *   scene.txt    the final scene, one line per draw primitive (mbs_system_export_scene's
  *                callback; the "mbs-scene 1" format of view/src/stream.rs),
  *   sensors.csv  time, rod 1 COM x, y, rod 2 COM x, y (every 10 ms);
- * `mbs-view render scene.txt --csv sensors.csv` draws the picture and the time plot. */
+ * `mbs-view render scene.txt --csv sensors.csv` draws the picture and the time plot. The step
+ * callback also prints a progress line when the run takes longer than a second. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "mbs.h"
 
 #define DT 1e-3
 #define STEPS 2000
 #define EVERY 10
+#define FRAME_EVERY 4
 
 static mbs_system sys;
 static double com1[(STEPS + 1) * 4], com2[(STEPS + 1) * 4];
@@ -120,6 +127,34 @@ static void write_primitive(void *ctx, const mbs_draw_primitive *p) {
     else fprintf(f, " -\n");
 }
 
+/* The recording's text callback: the pieces into the FILE in ctx. */
+static void write_text(void *ctx, const char *text, size_t len) {
+    fwrite(text, 1, len, (FILE *)ctx);
+}
+
+/* What the solve's step callback does: a frame every FRAME_EVERY steps into `run` (if open),
+ * and a progress line once the run has taken longer than a second. */
+typedef struct {
+    FILE *run;
+    const mbs_visualization_settings *vis;
+    clock_t start;
+    int progress_shown;
+} watch_t;
+
+static int on_step(void *ctx, const mbs_system *s, const mbs_solve_progress *p) {
+    watch_t *w = (watch_t *)ctx;
+    double wall = (double)(clock() - w->start) / CLOCKS_PER_SEC;
+    if (w->run && p->step % FRAME_EVERY == 0 &&
+        mbs_system_record_frame(s, w->vis, write_text, w->run, NULL) != MBS_OK)
+        return MBS_RUN_STOP;
+    if (wall > 1.0 && (p->step % 100 == 0 || p->step == p->steps)) {
+        printf("\rsolve: step %u / %u, t = %.3f s, %.1f s", p->step, p->steps, p->time, wall);
+        fflush(stdout);
+        w->progress_shown = 1;
+    }
+    return MBS_RUN_CONTINUE;
+}
+
 static FILE *open_out(const char *dir, const char *name) {
     char path[1024];
     FILE *f;
@@ -143,6 +178,8 @@ int main(void) {
     mbs_item_ref failed;
     mbs_visualization_settings vis;
     mbs_scene_summary summary;
+    mbs_system_solve_report report;
+    watch_t watch = {NULL, NULL, 0, 0};
     rod_t ref[2];
     uint32_t ground, m_ground, frames[2][2], joint[2], s_c1, s_c2, s_k1, s_k2;
     size_t n, i, len;
@@ -193,9 +230,24 @@ int main(void) {
     TRY(mbs_system_add_sensor(&sys, &spec, kin1, STEPS + 1, &s_k1), "sensor energy 1");
     if (mbs_system_assemble(&sys, &failed) != MBS_OK) return fail(MBS_ERR_INVALID_ARGUMENT, "assemble");
 
+    /* What is drawn: body numbers, colours by the speed of each rod's reference point. */
+    TRY(mbs_visualization_settings_default(&vis), "visualization settings");
+    vis.bodies_show_numbers = true;
+    vis.contour_output_variable = MBS_OUTPUT_VELOCITY;
+    vis.contour_output_variable_component = -1; /* the norm */
+    if (dir) {
+        watch.run = open_out(dir, "run.txt");
+        if (!watch.run) return 1;
+        TRY(mbs_record_header("scene_run.c: double pendulum of two steel BodyCylinder rods on "
+                              "revolute joints", write_text, watch.run), "record");
+        TRY(mbs_system_record_frame(&sys, &vis, write_text, watch.run, NULL), "record");
+    }
+
     TRY(mbs_simulation_settings_default(&sim), "settings");
     sim.end_time = STEPS * DT, sim.number_of_steps = STEPS; /* generalized-alpha, rho 0.9 */
-    TRY(mbs_system_solve_dynamic(&sys, &sim, NULL, &failed), "solve");
+    watch.vis = &vis, watch.start = clock();
+    TRY(mbs_system_solve_dynamic_observed(&sys, &sim, on_step, &watch, &report, &failed), "solve");
+    if (watch.progress_shown) printf("\n");
     TRY(mbs_system_time(&sys, &t), "time");
     TRY(mbs_system_sensor_rows(&sys, s_k1, &n), "rows");
     for (i = 0; i < n; i++) {
@@ -228,10 +280,6 @@ int main(void) {
     printf("joint residual at the end = %.3e (m, and rad)\n", max_res);
 
     /* The scene, streamed by the export callback. */
-    TRY(mbs_visualization_settings_default(&vis), "visualization settings");
-    vis.bodies_show_numbers = true;
-    vis.contour_output_variable = MBS_OUTPUT_VELOCITY;
-    vis.contour_output_variable_component = -1; /* the norm */
     if (dir) {
         FILE *f = open_out(dir, "scene.txt"), *csv;
         if (!f) return 1;
@@ -248,6 +296,18 @@ int main(void) {
             fprintf(csv, "%.17g,%.17g,%.17g,%.17g,%.17g\n", com1[4 * i], com1[4 * i + 1],
                     com1[4 * i + 2], com2[4 * i + 1], com2[4 * i + 2]);
         fclose(csv);
+        /* The recording's time plots: the sensors' rows, every 4th. */
+        fprintf(watch.run, "signal rod 1 COM x (m)\nsignal rod 1 COM y (m)\nsignal rod 2 COM x (m)\n"
+                           "signal rod 2 COM y (m)\nsignal E - E0 (J)\n");
+        for (i = 0; i < n; i += FRAME_EVERY) {
+            double e = kin1[2 * i + 1] + kin2[2 * i + 1] +
+                       G * (ref[0].m * com1[4 * i + 2] + ref[1].m * com2[4 * i + 2]);
+            fprintf(watch.run, "sample %.17g %.17g %.17g %.17g %.17g %.17g\n", com1[4 * i],
+                    com1[4 * i + 1], com1[4 * i + 2], com2[4 * i + 1], com2[4 * i + 2], e - e0);
+        }
+        fclose(watch.run);
+        printf("run: %u steps, %u frames recorded to %s/run.txt\n", report.steps,
+               report.steps / FRAME_EVERY + 1, dir);
         printf("scene: %u bodies drawn, %u primitives, streamed to %s/scene.txt; sensors to "
                "%s/sensors.csv\n",
                summary.bodies_drawn, summary.primitives, dir, dir);

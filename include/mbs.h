@@ -1293,6 +1293,14 @@ typedef struct mbs_rigid2d_state {
 } mbs_rigid2d_state;
 
 /**
+ * Receives a piece of a recording's text: `len` bytes of UTF-8 at `text` (not
+ * NUL-terminated, valid during the call; pieces end at no particular place, lines are ended
+ * by `\n`). `ctx` is the caller's pointer. Must return (no exception, no `longjmp` across
+ * mbs).
+ */
+typedef void (*mbs_text_fn)(void *ctx, const char *text, size_t len);
+
+/**
  * The drawing settings (Exudyn's names and defaults). Fill with
  * `mbs_visualization_settings_default`, then override fields.
  */
@@ -1357,6 +1365,37 @@ typedef struct mbs_visualization_settings {
    */
   uint8_t _pad2[3];
 } mbs_visualization_settings;
+
+/**
+ * What an export did.
+ */
+typedef struct mbs_scene_summary {
+  /**
+   * Bodies drawn (`bodies_show` and their own `show`).
+   */
+  uint32_t bodies_drawn;
+  /**
+   * Primitives handed to the callback.
+   */
+  uint32_t primitives;
+  /**
+   * `true` if bodies were contour-colored; then `contour_min`, `contour_max` is the range
+   * of the color bar.
+   */
+  bool has_contour_range;
+  /**
+   * Zero: padding made explicit, so that every byte of the struct is defined.
+   */
+  uint8_t _pad0[7];
+  /**
+   * Value at the bottom (blue) of the color bar.
+   */
+  double contour_min;
+  /**
+   * Value at the top (red) of the color bar.
+   */
+  double contour_max;
+} mbs_scene_summary;
 
 /**
  * Shape kind of an `mbs_draw_primitive` (`MBS_SHAPE_*`, fixed numbers).
@@ -1446,37 +1485,6 @@ typedef struct mbs_draw_primitive {
  * frames cannot unwind it) and no `longjmp` across mbs.
  */
 typedef void (*mbs_draw_fn)(void *ctx, const struct mbs_draw_primitive *p);
-
-/**
- * What an export did.
- */
-typedef struct mbs_scene_summary {
-  /**
-   * Bodies drawn (`bodies_show` and their own `show`).
-   */
-  uint32_t bodies_drawn;
-  /**
-   * Primitives handed to the callback.
-   */
-  uint32_t primitives;
-  /**
-   * `true` if bodies were contour-colored; then `contour_min`, `contour_max` is the range
-   * of the color bar.
-   */
-  bool has_contour_range;
-  /**
-   * Zero: padding made explicit, so that every byte of the struct is defined.
-   */
-  uint8_t _pad0[7];
-  /**
-   * Value at the bottom (blue) of the color bar.
-   */
-  double contour_min;
-  /**
-   * Value at the top (red) of the color bar.
-   */
-  double contour_max;
-} mbs_scene_summary;
 
 /**
  * What a sensor reads (`MBS_SENSOR_*`, fixed numbers).
@@ -4032,6 +4040,41 @@ mbs_status mbs_system_get_rigid2d_state(const struct mbs_system *sys,
 mbs_status mbs_system_set_rigid2d_state(struct mbs_system *sys,
                                         uint32_t node,
                                         const struct mbs_rigid2d_state *state);
+
+/**
+ * Writes the first records of a run recording: `mbs-run 1` and, if `title` is not NULL, the
+ * title (a NUL-terminated UTF-8 string; line breaks become spaces). Then one
+ * `mbs_system_record_frame` per frame; time plots follow as text the caller writes itself:
+ * `signal <name>` per column, then `sample <t> <v_1> ... <v_n>` per row (numbers as `%.17g`).
+ *
+ * Errors (nothing written): `MBS_ERR_NULL_POINTER` (`write`), `MBS_ERR_INVALID_ARGUMENT`
+ * (`title` not UTF-8).
+ *
+ * # Safety
+ * `title` is NULL or a NUL-terminated string; `write` is NULL or a function of its type,
+ * which may be given `ctx`.
+ */
+mbs_status mbs_record_header(const char *title, mbs_text_fn write, void *ctx);
+
+/**
+ * One frame of a run recording: `frame <t>` with the system's time, every primitive of
+ * `mbs_system_export_scene` with `settings` as a text record, and the colour bar if bodies are
+ * contour-coloured; handed to `write(ctx, text, len)` piece by piece. `*summary_out` (may be
+ * NULL) receives the export's summary. Call it from a solve's step callback to record a run
+ * (every k-th step), or after each `mbs_system_step`.
+ *
+ * Errors (nothing written, `*summary_out` untouched): those of `mbs_system_export_scene`;
+ * `MBS_ERR_NULL_POINTER` for a NULL `write`.
+ *
+ * # Safety
+ * As `mbs_system_export_scene`; `write` is NULL or a function of its type, which may be
+ * given `ctx`.
+ */
+mbs_status mbs_system_record_frame(const struct mbs_system *sys,
+                                   const struct mbs_visualization_settings *settings,
+                                   mbs_text_fn write,
+                                   void *ctx,
+                                   struct mbs_scene_summary *summary_out);
 
 /**
  * Writes Exudyn's default visualization settings (see each field).

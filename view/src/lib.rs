@@ -31,12 +31,15 @@
 //! [`demo::render_demo`] draws hand-spun bodies without a system.
 
 pub mod bodies;
+pub mod chain;
 pub mod demo;
 pub mod error;
 pub mod legend;
+pub mod page;
 pub mod plot;
 pub mod projection;
 pub mod raster;
+pub mod run;
 pub mod scene_svg;
 pub mod shading;
 pub mod stream;
@@ -47,9 +50,11 @@ pub mod trajectory;
 
 pub use bodies::{read_bodies, BodiesFile};
 pub use error::{Result, ViewError};
+pub use page::{page_html, PageOptions};
 pub use plot::{plot_svg, PlotOptions};
 pub use projection::{Projector, View};
 pub use raster::{svg_to_png, write_png, write_svg};
+pub use run::{read_run, Frame, Run};
 pub use scene_svg::{contour_title, scene_svg, ContourLegend, RenderOptions, Scene};
 pub use stream::{primitive_line, read_stream, write_stream, StreamScene};
 pub use system::{render_system, render_system_png, system_scene};

@@ -11,23 +11,32 @@
 //!   (`mbs-bodies 1`, `mbs_view::bodies`: bodies and states, rebuilt as a system whose
 //!   `export_scene` runs here with `--numbers` / `--contour` / `--component`, default
 //!   component -1 = the norm).
+//! - `mbs-view page <run.txt> [--out <DIR>] [--up x,y,z] [--view-dir x,y,z]`: the page of a
+//!   run recording (`mbs-run 1`, `mbs_core::graphics::record`): `<DIR>/<stem>.html`, one
+//!   self-contained HTML file that plays the run in 3D beside its time plots.
+//! - `mbs-view chain [--links N] [--steps S] [--dt H] [--out DIR]`: runs a chain of N
+//!   BodyCylinder links on revolute joints (default 10 links, 10,000 steps of 1 ms, a progress
+//!   line when longer than a second), writes its recording `<DIR>/chain.txt` and page
+//!   `<DIR>/chain.html` (default DIR `target/mbs-view`).
 
 use mbs_core::graphics::VisualizationSettings;
 use mbs_core::OutputVariableType;
 use mbs_view::{
-    plot_svg, read_bodies, read_stream, scene_svg, system_scene, write_png, write_svg, PlotOptions,
-    RenderOptions, Trajectory, View,
+    page_html, plot_svg, read_bodies, read_run, read_stream, scene_svg, system_scene, write_png,
+    write_svg, PageOptions, PlotOptions, RenderOptions, Trajectory, View,
 };
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  mbs-view demo [DIR]\n  mbs-view render <scene.txt | bodies.txt> [--csv <trajectory.csv>] [--out <DIR>] [--view iso|x|y|z] [--size <W>x<H>] [--numbers] [--contour <OutputVariable> [--component <k>]]";
+const USAGE: &str = "usage:\n  mbs-view demo [DIR]\n  mbs-view render <scene.txt | bodies.txt> [--csv <trajectory.csv>] [--out <DIR>] [--view iso|x|y|z] [--size <W>x<H>] [--numbers] [--contour <OutputVariable> [--component <k>]]\n  mbs-view page <run.txt> [--out <DIR>] [--up x,y,z] [--view-dir x,y,z]\n  mbs-view chain [--links N] [--steps S] [--dt H] [--out DIR]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("demo") => demo(args.get(1)),
         Some("render") => render(&args[1..]),
+        Some("page") => page(&args[1..]),
+        Some("chain") => chain(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -217,4 +226,115 @@ fn render(args: &[String]) -> Result<(), String> {
         println!("       {}", svg_path.display());
     }
     Ok(())
+}
+
+/// `x,y,z` as three finite numbers, not all zero.
+fn direction(v: &str) -> Result<[f64; 3], String> {
+    let x: Vec<f64> = v
+        .split(',')
+        .map(|w| w.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("bad direction `{v}` (e.g. 0,1,0)"))?;
+    match x[..] {
+        [a, b, c] if x.iter().all(|v| v.is_finite()) && (a, b, c) != (0.0, 0.0, 0.0) => {
+            Ok([a, b, c])
+        }
+        _ => Err(format!("bad direction `{v}` (three numbers, not all zero)")),
+    }
+}
+
+/// Writes the page of the recording `text` to `<dir>/<name>.html`; prints what it holds.
+fn write_page(
+    text: &str,
+    what: &Path,
+    dir: &Path,
+    name: &str,
+    options: &PageOptions,
+) -> Result<(), String> {
+    let run = read_run(text).map_err(|e| format!("{}: {e}", what.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let html = page_html(&run, options);
+    let path = dir.join(format!("{name}.html"));
+    std::fs::write(&path, &html).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "page:  {} ({} frames, {} signals, {:.1} MB; opens from disk in a browser)",
+        path.display(),
+        run.frames.len(),
+        run.signals.len(),
+        html.len() as f64 / 1e6
+    );
+    Ok(())
+}
+
+fn page(args: &[String]) -> Result<(), String> {
+    let (mut file, mut out, mut options) = (None, None, PageOptions::default());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{a} needs a value\n{USAGE}"))
+        };
+        match a.as_str() {
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "--up" => options.up = direction(&value()?)?,
+            "--view-dir" => options.view_direction = direction(&value()?)?,
+            s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
+            s if file.is_none() => file = Some(PathBuf::from(s)),
+            s => return Err(format!("unexpected argument `{s}`\n{USAGE}")),
+        }
+    }
+    let file = file.ok_or_else(|| format!("no recording\n{USAGE}"))?;
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let dir = out.unwrap_or_else(|| {
+        file.parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    });
+    write_page(&text, &file, &dir, &stem(&file, "run"), &options)
+}
+
+fn chain(args: &[String]) -> Result<(), String> {
+    let (mut links, mut steps, mut dt) = (10usize, 10_000u32, 1e-3);
+    let mut dir = PathBuf::from("target/mbs-view");
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let v = it
+            .next()
+            .ok_or_else(|| format!("{a} needs a value\n{USAGE}"))?;
+        let bad = || format!("bad value `{v}` for {a}");
+        match a.as_str() {
+            "--links" => {
+                links = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=64).contains(n))
+                    .ok_or_else(bad)?
+            }
+            "--steps" => steps = v.parse().ok().filter(|n| *n > 0).ok_or_else(bad)?,
+            "--dt" => {
+                dt = v
+                    .parse()
+                    .ok()
+                    .filter(|h: &f64| h.is_finite() && *h > 0.0)
+                    .ok_or_else(bad)?
+            }
+            "--out" => dir = PathBuf::from(v),
+            s => return Err(format!("unknown option `{s}`\n{USAGE}")),
+        }
+    }
+    let text = mbs_view::chain::record_chain(links, steps, dt)?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join("chain.txt");
+    std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "run:   {} ({:.1} MB)",
+        path.display(),
+        text.len() as f64 / 1e6
+    );
+    let options = PageOptions {
+        view_direction: [0.25, 0.15, 1.0],
+        ..PageOptions::default()
+    };
+    write_page(&text, &path, &dir, "chain", &options)
 }

@@ -38,6 +38,7 @@
 
 use crate::scene_svg::{ContourLegend, Scene};
 use crate::{Result, ViewError};
+use mbs_core::graphics::record::write_primitive;
 use mbs_core::graphics::{Color, DrawPrimitive, DrawShape, Label, Shape};
 use nalgebra::{Matrix3, Vector3};
 use std::fmt::Write as _;
@@ -54,61 +55,13 @@ pub struct StreamScene {
     pub title: Option<String>,
 }
 
-fn v3(s: &mut String, v: &Vector3<f64>) {
-    let _ = write!(s, " {:?} {:?} {:?}", v.x, v.y, v.z);
-}
-
-/// One primitive as a record (no line break).
+/// One primitive as a record (no line break): core's
+/// [`write_primitive`](mbs_core::graphics::record::write_primitive), the writer of C, Rust and
+/// firmware streams alike.
 pub fn primitive_line(p: &DrawPrimitive<f64>) -> String {
     let mut s = String::new();
-    match &p.shape {
-        DrawShape::Cylinder {
-            p0,
-            p1,
-            radius,
-            inner_radius,
-        } => {
-            let _ = write!(s, "cylinder {} {}", p.body, p.index);
-            v3(&mut s, p0);
-            v3(&mut s, p1);
-            let _ = write!(s, " {radius:?} {inner_radius:?}");
-        }
-        DrawShape::Cuboid { center, axes, size } => {
-            let _ = write!(s, "box {} {}", p.body, p.index);
-            v3(&mut s, center);
-            for r in 0..3 {
-                for c in 0..3 {
-                    let _ = write!(s, " {:?}", axes[(r, c)]);
-                }
-            }
-            v3(&mut s, size);
-        }
-        DrawShape::Sphere { center, radius } => {
-            let _ = write!(s, "sphere {} {}", p.body, p.index);
-            v3(&mut s, center);
-            let _ = write!(s, " {radius:?}");
-        }
-        DrawShape::Line { p0, p1 } => {
-            let _ = write!(s, "line {} {}", p.body, p.index);
-            v3(&mut s, p0);
-            v3(&mut s, p1);
-        }
-    }
-    let [r, g, b, a] = p.color.rgba();
-    let _ = write!(s, " {r:?} {g:?} {b:?} {a:?} {:?}", p.specular);
-    match p.contour_value {
-        Some(v) => {
-            let _ = write!(s, " {v:?}");
-        }
-        None => s.push_str(" -"),
-    }
-    match &p.label {
-        Some(l) => {
-            let _ = write!(s, " {}", l.number);
-            v3(&mut s, &l.position);
-        }
-        None => s.push_str(" -"),
-    }
+    let _ = write_primitive(&mut s, p);
+    s.pop();
     s
 }
 
@@ -133,7 +86,7 @@ fn one_line(t: &str) -> String {
     t.replace(['\n', '\r'], " ")
 }
 
-fn err(line: usize, msg: impl Into<String>) -> ViewError {
+pub(crate) fn err(line: usize, msg: impl Into<String>) -> ViewError {
     ViewError::Stream {
         line,
         message: msg.into(),
@@ -189,7 +142,7 @@ pub fn read_stream(text: &str) -> Result<StreamScene> {
     Ok(out)
 }
 
-fn number(line: usize, w: Option<&str>) -> Result<f64> {
+pub(crate) fn number(line: usize, w: Option<&str>) -> Result<f64> {
     let w = w.ok_or_else(|| err(line, "too few fields"))?;
     let x: f64 = w
         .parse()
@@ -207,7 +160,7 @@ fn integer(line: usize, w: Option<&str>) -> Result<usize> {
         .map_err(|_| err(line, format!("`{w}` is not a non-negative integer")))
 }
 
-fn primitive(line: usize, kind: &str, rest: &str) -> Result<DrawPrimitive<f64>> {
+pub(crate) fn primitive(line: usize, kind: &str, rest: &str) -> Result<DrawPrimitive<f64>> {
     let mut w = rest.split_whitespace();
     let body = integer(line, w.next())?;
     let index = integer(line, w.next())?;

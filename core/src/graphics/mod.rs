@@ -14,6 +14,7 @@ pub mod color;
 pub mod colormap;
 pub mod contour;
 pub mod graphics_data;
+pub mod record;
 pub mod scene;
 pub mod settings;
 

@@ -29,6 +29,7 @@ use super::index::{item, ObjectIndex};
 use super::items::System;
 use super::object::Object;
 use super::view::View;
+use crate::graphics::record::{self, RecordError};
 use crate::graphics::{
     contour_component, export_scene, BodyGraphics, DrawPrimitive, GraphicsData, SceneBody,
     SceneSummary, VisualizationSettings, GRAPHICS_CAPACITY,
@@ -180,5 +181,21 @@ impl<
         let bodies =
             (0..self.objects.len()).filter_map(|i| scene_body(&view, i, custom(i), settings).ok());
         export_scene(settings, bodies, emit)
+    }
+
+    /// One frame of a run recording (the `mbs-run 1` format of [`record`]): `frame <t>` with
+    /// the system's time, the scene of [`System::export_scene`] as primitive records, and its
+    /// colour bar. Allocation-free: the text goes to `out` as it is made.
+    ///
+    /// # Errors
+    /// `Scene(..)`: those of [`System::export_scene`] (nothing written); `Write`: `out` failed.
+    pub fn record_frame<Wr: core::fmt::Write>(
+        &self,
+        settings: &VisualizationSettings,
+        out: &mut Wr,
+    ) -> core::result::Result<SceneSummary<T>, RecordError> {
+        record::write_frame(out, self.time, settings, |emit| {
+            self.export_scene(settings, emit)
+        })
     }
 }

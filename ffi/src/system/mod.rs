@@ -20,6 +20,7 @@ pub mod create;
 pub mod items;
 pub mod output;
 pub mod planar;
+pub mod record;
 pub mod scene;
 pub mod sensors;
 pub mod settings;

@@ -15,7 +15,8 @@ use crate::status::*;
 use crate::system::{mbs_system, put, with_ref};
 use core::ffi::c_void;
 use mbs_core::graphics::{
-    BodiesSettings, Color, ContourSettings, DrawPrimitive, DrawShape, VisualizationSettings,
+    BodiesSettings, Color, ContourSettings, DrawPrimitive, DrawShape, SceneSummary,
+    VisualizationSettings,
 };
 
 /// `contour_output_variable` value meaning "no contour" (Exudyn's `_None`, the default).
@@ -176,7 +177,7 @@ fn to_c(s: &VisualizationSettings) -> mbs_visualization_settings {
 /// The core settings of `c`: `MBS_ERR_NOT_FINITE` for a NaN/inf number,
 /// `MBS_ERR_INVALID_SETTING` for a color or alpha outside [0, 1] or `min > max`,
 /// `MBS_ERR_INVALID_ARGUMENT` for an unknown output variable.
-fn from_c(c: &mbs_visualization_settings) -> FfiResult<VisualizationSettings> {
+pub(crate) fn from_c(c: &mbs_visualization_settings) -> FfiResult<VisualizationSettings> {
     let [r, g, b, a] = c.bodies_default_color;
     if [r, g, b, a].iter().any(|x| !x.is_finite())
         || !c.contour_min_value.is_finite()
@@ -309,18 +310,22 @@ pub unsafe extern "C" fn mbs_system_export_scene(
             })
             .map_err(status_of)?;
         if !summary_out.is_null() {
-            put(
-                summary_out,
-                mbs_scene_summary {
-                    bodies_drawn: summary.bodies_drawn as u32,
-                    primitives: summary.primitives as u32,
-                    has_contour_range: summary.contour_range.is_some(),
-                    contour_min: summary.contour_range.map_or(0.0, |r| r.min()),
-                    contour_max: summary.contour_range.map_or(0.0, |r| r.max()),
-                    _pad0: Default::default(),
-                },
-            );
+            put(summary_out, mbs_scene_summary::of(&summary));
         }
         Ok(MBS_OK)
     })
+}
+
+impl mbs_scene_summary {
+    /// The C form of core's summary of an export.
+    pub(crate) fn of(s: &SceneSummary<f64>) -> Self {
+        Self {
+            bodies_drawn: s.bodies_drawn as u32,
+            primitives: s.primitives as u32,
+            has_contour_range: s.contour_range.is_some(),
+            contour_min: s.contour_range.map_or(0.0, |r| r.min()),
+            contour_max: s.contour_range.map_or(0.0, |r| r.max()),
+            _pad0: Default::default(),
+        }
+    }
 }
