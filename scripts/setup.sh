@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh machine (idempotent, quiet).
 # Rust targets for the no_std builds (the Cortex-M cores of scripts/mcu-libs.sh); Debian's ARM cross compiler, newlib and QEMU for the
-# firmware tests; valgrind for the memory check of a C example; a font for mbs-view's PNGs.
+# firmware tests; valgrind for the memory check of a C example; a font for mbs-view's PNGs;
+# Chromium for the page test.
 set -euo pipefail
 targets=(thumbv7em-none-eabihf thumbv6m-none-eabi thumbv7em-none-eabi thumbv7m-none-eabi thumbv8m.main-none-eabihf)
 rustup target add "${targets[@]}" >/dev/null 2>&1 || rustup target add "${targets[@]}"
@@ -14,6 +15,8 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # A font for the text in mbs-view's PNGs (without one the shapes are drawn, the text is not).
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# Headless Chromium for the test of mbs-view's page (scripts/page-test.sh).
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs what they need, then the workspace's tests (Rust unit and
-# integration tests, the C/C++ examples through the ffi rlib, the firmware under QEMU).
+# integration tests, the C/C++ examples through the ffi rlib, the firmware under QEMU) and
+# mbs-view's pages in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,3 +10,6 @@ cargo test --workspace --release "$@"
 for ex in arm_dynamics spinning_body; do
   cargo run --quiet --release -p mbs-core --example "$ex" >/dev/null
 done
+# The pages that play a run, in a browser (the main job's and a 10-link chain's).
+make -C c_examples run >/dev/null
+bash scripts/page-test.sh

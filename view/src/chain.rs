@@ -15,7 +15,7 @@ use mbs_core::system::{
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::Vector3;
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::time::Instant;
 
 /// Link length (m).
@@ -138,8 +138,8 @@ pub fn record_chain(n: usize, steps: u32, dt: f64) -> Result<String, String> {
     Ok(out)
 }
 
-/// A progress line on stderr, shown only once a run has taken longer than a second, updated
-/// at most ten times a second, ended by [`ProgressLine::done`].
+/// A progress line on stderr when it is a terminal, shown only once a run has taken longer
+/// than a second, updated at most ten times a second, ended by [`ProgressLine::done`].
 pub struct ProgressLine {
     what: String,
     start: Instant,
@@ -167,7 +167,9 @@ impl ProgressLine {
         if !due && p.step != p.steps {
             return;
         }
-        if self.last.is_none() && now - self.start <= std::time::Duration::from_secs(1) {
+        if self.last.is_none() && now - self.start <= std::time::Duration::from_secs(1)
+            || !std::io::stderr().is_terminal()
+        {
             return;
         }
         self.last = Some(now);

@@ -4,6 +4,7 @@
 mod csv_round_trip;
 mod demo_files;
 mod png_decode;
+mod run_page;
 mod scene_svg_golden;
 mod stream_format;
 mod svg_support;
