@@ -14,8 +14,9 @@
  * residuals. Exits non-zero if off.
  *
  * With MBS_RUN_DIR set (the Makefile's `run` sets target/mbs-run), it streams there:
- *   run.txt      the run recording ("mbs-run 1", core's graphics::record): a frame every 4
- *                steps, written by mbs_system_record_frame from the solve's step callback,
+ *   run.txt      the run recording ("mbs-run 1", core's graphics::record): the start and a
+ *                frame every 4 steps, written by mbs_system_record_frame from the solve's
+ *                step callback (called at step 0 and after each step),
  *                then the sensors as time plots; `mbs-view page run.txt` makes the page that
  *                plays it in a browser,
  *   scene.txt    the final scene, one line per draw primitive (mbs_system_export_scene's
@@ -240,7 +241,6 @@ int main(void) {
         if (!watch.run) return 1;
         TRY(mbs_record_header("scene_run.c: double pendulum of two steel BodyCylinder rods on "
                               "revolute joints", write_text, watch.run), "record");
-        TRY(mbs_system_record_frame(&sys, &vis, write_text, watch.run, NULL), "record");
     }
 
     TRY(mbs_simulation_settings_default(&sim), "settings");

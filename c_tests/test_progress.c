@@ -58,7 +58,7 @@ static mbs_simulation_settings settings(uint32_t steps) {
 
 /* What the callback saw and does. */
 typedef struct {
-    uint32_t stop_at; /* MBS_RUN_STOP after this step (0: never) */
+    uint32_t stop_at; /* MBS_RUN_STOP after this step (0: at the start) */
     uint32_t calls;
     int in_order;     /* steps 1, 2, ... with time = step H, the system's time equal */
     int reads_ok;     /* time, scene export and sensor rows readable */
@@ -80,8 +80,8 @@ static int on_step(void *ctx, const mbs_system *s, const mbs_solve_progress *p) 
     double t = -1;
     size_t n = 0;
     uint32_t prims = 0, idx;
-    w->calls++;
-    w->in_order &= p->step == w->calls && p->steps == STEPS && p->time == p->step * H;
+    w->calls++; /* the start (step 0), then every step */
+    w->in_order &= p->step + 1 == w->calls && p->steps == STEPS && p->time == p->step * H;
     w->reads_ok &= mbs_system_time(s, &t) == MBS_OK && t == p->time;
     w->reads_ok &= mbs_system_sensor_rows(s, 0, &n) == MBS_OK && n == p->step + 1;
     w->reads_ok &= mbs_visualization_settings_default(&vis) == MBS_OK &&
@@ -97,7 +97,7 @@ static int on_step(void *ctx, const mbs_system *s, const mbs_solve_progress *p) 
         w->refused &= mbs_system_init(m) == MBS_ERR_BUSY;
         w->refused &= STORAGE_SAME(during, *s);
     }
-    return w->stop_at != 0 && p->step == w->stop_at ? MBS_RUN_STOP : MBS_RUN_CONTINUE;
+    return p->step == w->stop_at ? MBS_RUN_STOP : MBS_RUN_CONTINUE;
 }
 
 /* The two systems' API-visible states and sensor rows are the same bits. */
@@ -111,7 +111,7 @@ static int same_run(const mbs_system *a, const mbs_system *b) {
 static void test_no_callback_and_continue_are_the_plain_solve(void) {
     mbs_simulation_settings sim = settings(STEPS);
     mbs_system_solve_report a, b;
-    watch_t w = {0, 0, 1, 1, 1};
+    watch_t w = {STEPS + 1, 0, 1, 1, 1};
     POISON(a), POISON(b);
     build(&sys, rows[0]);
     build(&other, rows[1]);
@@ -122,7 +122,7 @@ static void test_no_callback_and_continue_are_the_plain_solve(void) {
     POISON(b);
     CHECK_STATUS(mbs_system_solve_dynamic_observed(&other, &sim, on_step, &w, &b, NULL), MBS_OK);
     CHECK(same_run(&sys, &other) && memcmp(&a, &b, sizeof a) == 0);
-    CHECK(w.calls == STEPS && w.in_order && w.reads_ok && w.refused);
+    CHECK(w.calls == STEPS + 1 && w.in_order && w.reads_ok && w.refused);
     /* after the run the system takes changes again */
     CHECK_STATUS(mbs_system_reset(&other), MBS_OK);
 }
@@ -140,7 +140,7 @@ static void test_stop_at_step_k_is_a_run_of_k_steps(void) {
         build(&sys, rows[0]);
         build(&other, rows[1]);
         CHECK_STATUS(mbs_system_solve_dynamic_observed(&sys, &full, on_step, &w, &r, NULL), MBS_OK);
-        CHECK(r.steps == ks[i] && r.stopped == 1 && w.calls == ks[i] && w.in_order);
+        CHECK(r.steps == ks[i] && r.stopped == 1 && w.calls == ks[i] + 1 && w.in_order);
         CHECK_STATUS(mbs_system_solve_dynamic(&other, &shorter, &rs, NULL), MBS_OK);
         CHECK(same_run(&sys, &other));
         CHECK(r.newton_iterations == rs.newton_iterations && rs.stopped == 0);
@@ -153,14 +153,14 @@ static void test_a_failing_step_puts_every_byte_back(void) {
     mbs_simulation_settings sim = settings(STEPS);
     mbs_system_solve_report r;
     mbs_item_ref item;
-    watch_t w = {0, 0, 1, 1, 1};
+    watch_t w = {STEPS + 1, 0, 1, 1, 1};
     build(&sys, rows[0]);
     CHECK_STATUS(mbs_system_solve_dynamic(&sys, &sim, NULL, NULL), MBS_OK);
     nan_after = 10 * H; /* step 11 fails (the user force is load 1, after the body's gravity) */
     POISON(r), POISON(item);
     REFUSE(mbs_system_solve_dynamic_observed(&sys, &sim, on_step, &w, &r, &item),
            MBS_ERR_NOT_FINITE);
-    CHECK(w.calls == 10 && UNTOUCHED(r) && item.kind == MBS_ITEM_LOAD && item.index == 1);
+    CHECK(w.calls == 11 && UNTOUCHED(r) && item.kind == MBS_ITEM_LOAD && item.index == 1);
     nan_after = -1.0;
     /* the refusals of the plain solve, through the observed one */
     sim.number_of_steps = 0;
@@ -170,7 +170,7 @@ static void test_a_failing_step_puts_every_byte_back(void) {
            MBS_ERR_NULL_POINTER);
     CHECK_STATUS(mbs_system_solve_dynamic_observed(NULL, &sim, on_step, &w, &r, NULL),
                  MBS_ERR_NULL_POINTER);
-    CHECK(w.calls == 10 && UNTOUCHED(r));
+    CHECK(w.calls == 11 && UNTOUCHED(r));
 }
 
 int main(void) {

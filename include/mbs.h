@@ -1745,7 +1745,7 @@ typedef struct mbs_solve_progress {
    */
   double time;
   /**
-   * The step just taken, 1 ..= `steps`.
+   * The step just taken, 1 ..= `steps`; 0 at the start.
    */
   uint32_t step;
   /**
@@ -1759,10 +1759,10 @@ typedef struct mbs_solve_progress {
 } mbs_solve_progress;
 
 /**
- * Called by `mbs_system_solve_dynamic_observed` after every step, its sensor rows written:
- * `ctx` is the caller's pointer, `sys` the system being solved (in the state of the step),
- * `progress` where the run is (valid during the call). Returns `MBS_RUN_CONTINUE` or
- * `MBS_RUN_STOP`.
+ * Called by `mbs_system_solve_dynamic_observed` once at the start (step 0: the initial state
+ * at `start_time`) and after every step, the sensor rows of that state written: `ctx` is the
+ * caller's pointer, `sys` the system being solved (in the state of the step), `progress`
+ * where the run is (valid during the call). Returns `MBS_RUN_CONTINUE` or `MBS_RUN_STOP`.
  *
  * The callback may call the functions that read `sys` (`mbs_system_time`, the outputs,
  * `mbs_system_sensor_rows`, `mbs_system_export_scene`, ...) and read the sensor buffers; a
@@ -4265,11 +4265,12 @@ mbs_status mbs_system_solve_dynamic(struct mbs_system *sys,
                                     struct mbs_item_ref *failed_item);
 
 /**
- * `mbs_system_solve_dynamic` with `on_step(ctx, sys, &progress)` called after every step (may
- * be NULL: then the same call, bit for bit). For a progress line, a scene streamed every k
- * steps, or a stop: when the callback returns `MBS_RUN_STOP` the run ends there, the system
- * keeps the state and time of that step (the same bits as a run of that many steps), the call
- * returns as a successful run and `report->stopped` is 1. See `mbs_step_callback` for what
+ * `mbs_system_solve_dynamic` with `on_step(ctx, sys, &progress)` called at the start (step 0)
+ * and after every step (may be NULL: then the same call, bit for bit). For a progress line, a
+ * scene recorded every k steps (`mbs_system_record_frame`), or a stop: when the callback
+ * returns `MBS_RUN_STOP` the run ends there, the system keeps the state and time of that step
+ * (the same bits as a run of that many steps; at step 0 the initial state), the call returns
+ * as a successful run and `report->stopped` is 1. See `mbs_step_callback` for what
  * the callback may call.
  *
  * Errors as `mbs_system_solve_dynamic`; a step that fails after the callback saw earlier

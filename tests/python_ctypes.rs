@@ -45,9 +45,11 @@ fn value(out: &str, key: &str) -> f64 {
 #[test]
 fn python_ctypes_demo_runs_the_mini_example_and_the_spinning_cylinder() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let record = std::env::temp_dir().join(format!("mbs-python-run-{}.txt", std::process::id()));
     let out = Command::new("python3")
         .arg(root.join("examples/python/demo.py"))
         .env("MBS_LIB", library())
+        .env("MBS_RECORD", &record)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("python3 runs (the ctypes demo needs only the standard library)");
@@ -62,6 +64,14 @@ fn python_ctypes_demo_runs_the_mini_example_and_the_spinning_cylinder() {
         s.contains(&format!("mbs {} via ctypes", env!("CARGO_PKG_VERSION"))),
         "{s}"
     );
+    // The run recording Python wrote through the library: the start and every 20th step up to
+    // the stop at step 2000 (t = 0.5 s), the mass point drawn in each, the sensor's rows.
+    let run = mbs_view::read_run(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&record);
+    assert_eq!(run.frames.len(), 101);
+    assert_eq!((run.frames[0].time, run.frames[100].time), (0.0, 0.5));
+    assert!(run.frames.iter().all(|f| f.primitives.len() == 1));
+    assert_eq!((run.signals.len(), run.samples.len()), (1, 2001));
     // Mini example: x(1 s) = 1 + 0.5 + 0.5 * 1 = 2, y = 1.
     assert!((value(&s, "final x =") - 2.0).abs() <= 1e-12, "{s}");
     assert!((value(&s, "y =") - 1.0).abs() <= 1e-12, "{s}");

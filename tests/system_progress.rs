@@ -60,13 +60,15 @@ fn an_observer_that_continues_changes_no_bit() {
         .unwrap();
     assert_eq!(fingerprint(&observed, &nodes), PINNED);
     assert_eq!(ro, r);
-    assert_eq!(seen.len(), 256);
+    // The start (step 0), then every step.
+    assert_eq!(seen.len(), 257);
     for (k, (step, steps, t, newton)) in seen.iter().enumerate() {
-        assert_eq!((*step, *steps), (k as u32 + 1, 256));
+        assert_eq!((*step, *steps), (k as u32, 256));
         assert_eq!(*t, f64::from(*step) / 1024.0);
-        assert!(
+        assert_eq!(
             *newton >= 1,
-            "step {step}: a generalized-alpha step makes a Newton update"
+            *step > 0,
+            "step {step}: a generalized-alpha step makes a Newton update, the start none"
         );
     }
 }
@@ -86,7 +88,7 @@ fn a_stop_at_step_k_leaves_the_state_of_a_run_of_k_steps() {
                 }
             })
             .unwrap();
-        assert_eq!((r.steps, r.stopped, calls), (k, true, k));
+        assert_eq!((r.steps, r.stopped, calls), (k, true, k + 1));
 
         let (mut short, _) = pendulum();
         let rs = short.solve_dynamic(&settings(k), &mut NoSink).unwrap();
@@ -102,13 +104,16 @@ fn a_stop_at_step_k_leaves_the_state_of_a_run_of_k_steps() {
         stopped.solve_dynamic(&settings(256), &mut NoSink).unwrap();
         assert_eq!(fingerprint(&stopped, &nodes), PINNED);
     }
+    // A stop at the start leaves the initial state at the start time.
+    let (mut first, nodes) = pendulum();
+    let (fresh, _) = pendulum();
+    let r = first
+        .solve_dynamic_observed(&settings(256), &mut NoSink, |_, _| Control::Stop)
+        .unwrap();
+    assert_eq!((r.steps, r.stopped, first.time()), (0, true, 0.0));
+    assert_eq!(fingerprint(&first, &nodes), fingerprint(&fresh, &nodes));
     // A stop at the last step is a complete run.
     let (mut last, nodes) = pendulum();
-    let r = last
-        .solve_dynamic_observed(&settings(256), &mut NoSink, |_, _| Control::Stop)
-        .map(|r| (r.steps, r.stopped))
-        .unwrap();
-    assert_eq!(r, (1, true));
     let r = last
         .solve_dynamic_observed(&settings(256), &mut NoSink, |_, p| {
             if p.step == 256 {

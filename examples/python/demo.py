@@ -127,8 +127,16 @@ def spring_damper_system(steps=4000):
     # the same run with a step callback that stops it half way: the state of a run of half the steps
     seen = []
 
+    # with MBS_RECORD set, a frame every 20 steps (the start is step 0) into that run recording (mbs-view page makes its page)
+    record_path = os.environ.get("MBS_RECORD")
+    recording = mbs.Recording(record_path, "spring-damper system from Python") if record_path else None
+    vis = mbs.mbs_visualization_settings()
+    check(lib.mbs_visualization_settings_default(byref(vis)))
+
     def on_step(ctx, s, p):
         seen.append(p.contents.time)
+        if recording and p.contents.step % 20 == 0:
+            recording.frame(sys_, vis)
         return mbs.MBS_RUN_STOP if p.contents.step == steps // 2 else mbs.MBS_RUN_CONTINUE
 
     step_callback = mbs.mbs_step_callback(on_step)  # kept alive over the call
@@ -136,8 +144,14 @@ def spring_damper_system(steps=4000):
     check(lib.mbs_system_solve_dynamic_observed(byref(sys_), byref(sim), step_callback, None, byref(half), None))
     t_half = c_double()
     check(lib.mbs_system_time(byref(sys_), byref(t_half)))
-    assert half.stopped == 1 and half.steps == steps // 2 and len(seen) == steps // 2, (half.steps, len(seen))
+    assert half.stopped == 1 and half.steps == steps // 2 and len(seen) == steps // 2 + 1, (half.steps, len(seen))
     print(f"spring-damper system: step callback stopped the run at step {half.steps}, t = {t_half.value!r} s")
+    if recording:
+        recording.signal("x displacement (m)")
+        for i in range(half.steps + 1):
+            recording.sample(rows[4 * i], [rows[4 * i + 1]])
+        recording.close()
+        print(f"spring-damper system: run recorded to {record_path}")
     check(lib.mbs_system_solve_dynamic(byref(sys_), byref(sim), byref(report), byref(failed)), "solve")
 
     w0 = math.sqrt(k / m)

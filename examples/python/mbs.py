@@ -516,6 +516,67 @@ _fn("mbs_system_sensor_clear", _Y, _u)
 _fn("mbs_system_sensor_value", _Y, _u, _d, c_size_t, _P(c_size_t))
 
 
+
+class mbs_visualization_settings(Structure):
+    _fields_ = [
+        ("bodies_show", c_uint8),
+        ("bodies_show_numbers", c_uint8),
+        ("_pad0", c_uint8 * 2),
+        ("bodies_default_color", c_float * 4),
+        ("contour_output_variable", c_uint32),
+        ("contour_output_variable_component", c_int32),
+        ("contour_rigid_bodies_colored", c_uint8),
+        ("contour_automatic_range", c_uint8),
+        ("_pad1", c_uint8 * 2),
+        ("contour_min_value", c_double),
+        ("contour_max_value", c_double),
+        ("contour_alpha_transparency", c_float),
+        ("contour_show_color_bar", c_uint8),
+        ("_pad2", c_uint8 * 3),
+    ]
+
+
+class mbs_scene_summary(Structure):
+    _fields_ = [
+        ("bodies_drawn", c_uint32),
+        ("primitives", c_uint32),
+        ("has_contour_range", c_bool),
+        ("_pad0", c_uint8 * 7),
+        ("contour_min", c_double),
+        ("contour_max", c_double),
+    ]
+
+
+# void (*)(void *ctx, const char *text, size_t len): a piece of a run recording's text
+mbs_text_fn = CFUNCTYPE(None, c_void_p, _P(ctypes.c_char), c_size_t)
+_fn("mbs_visualization_settings_default", _P(mbs_visualization_settings))
+_fn("mbs_record_header", c_char_p, mbs_text_fn, c_void_p)
+_fn("mbs_system_record_frame", _Y, _P(mbs_visualization_settings), mbs_text_fn, c_void_p, _P(mbs_scene_summary))
+
+
+class Recording:
+    """A run recording (``mbs-run 1``, read by ``mbs-view page``) written to the text file
+    ``path`` through the library's writers: ``frame(sys, vis)`` after each step to record,
+    ``signal(name)`` and ``sample(t, values)`` for the time plots, ``close()`` at the end."""
+
+    def __init__(self, path, title=None):
+        self.file = open(path, "w", encoding="utf-8")
+        self._write = mbs_text_fn(lambda _ctx, text, n: self.file.write(ctypes.string_at(text, n).decode()))
+        check(lib.mbs_record_header(title.encode() if title else None, self._write, None), "mbs_record_header")
+
+    def frame(self, sys, vis):
+        check(lib.mbs_system_record_frame(ctypes.byref(sys), ctypes.byref(vis), self._write, None, None), "record frame")
+
+    def signal(self, name):
+        self.file.write(f"signal {name}\n")
+
+    def sample(self, t, values):
+        self.file.write("sample " + " ".join(repr(float(v)) for v in (t, *values)) + "\n")
+
+    def close(self):
+        self.file.close()
+
+
 def system_output(fn, sys, index, var, *extra):
     """An output of ``lib.mbs_system_node_output`` / ``_object_output`` (pass the local
     position as ``extra``) / ``_marker_output`` as a list."""

@@ -105,9 +105,7 @@ pub fn record_chain(n: usize, steps: u32, dt: f64) -> Result<String, String> {
     };
     let mut settings = SimulationSettings::default();
     (settings.end_time, settings.number_of_steps) = (f64::from(steps) * dt, steps);
-    // The start is frame 0: solve_dynamic puts the nodes in their initial state first.
-    sys.reset();
-    record(&sys, &mut out).map_err(|e| format!("record: {e:?}"))?;
+    // Frame 0 is the start (the observer's step 0).
     let mut progress = ProgressLine::new("chain");
     let mut failure = None;
     sys.solve_dynamic_observed(&settings, &mut NoSink, |sys, p| {

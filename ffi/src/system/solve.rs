@@ -48,7 +48,7 @@ pub struct mbs_system_solve_report {
 pub struct mbs_solve_progress {
     /// The system's time after the step (s): `start_time + step h`, `end_time` after the last.
     pub time: f64,
-    /// The step just taken, 1 ..= `steps`.
+    /// The step just taken, 1 ..= `steps`; 0 at the start.
     pub step: u32,
     /// The run's number of steps (`number_of_steps`).
     pub steps: u32,
@@ -62,10 +62,10 @@ pub const MBS_RUN_CONTINUE: i32 = 0;
 /// `MBS_RUN_CONTINUE` stops too).
 pub const MBS_RUN_STOP: i32 = 1;
 
-/// Called by `mbs_system_solve_dynamic_observed` after every step, its sensor rows written:
-/// `ctx` is the caller's pointer, `sys` the system being solved (in the state of the step),
-/// `progress` where the run is (valid during the call). Returns `MBS_RUN_CONTINUE` or
-/// `MBS_RUN_STOP`.
+/// Called by `mbs_system_solve_dynamic_observed` once at the start (step 0: the initial state
+/// at `start_time`) and after every step, the sensor rows of that state written: `ctx` is the
+/// caller's pointer, `sys` the system being solved (in the state of the step), `progress`
+/// where the run is (valid during the call). Returns `MBS_RUN_CONTINUE` or `MBS_RUN_STOP`.
 ///
 /// The callback may call the functions that read `sys` (`mbs_system_time`, the outputs,
 /// `mbs_system_sensor_rows`, `mbs_system_export_scene`, ...) and read the sensor buffers; a
@@ -128,11 +128,12 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic(
     }
 }
 
-/// `mbs_system_solve_dynamic` with `on_step(ctx, sys, &progress)` called after every step (may
-/// be NULL: then the same call, bit for bit). For a progress line, a scene streamed every k
-/// steps, or a stop: when the callback returns `MBS_RUN_STOP` the run ends there, the system
-/// keeps the state and time of that step (the same bits as a run of that many steps), the call
-/// returns as a successful run and `report->stopped` is 1. See `mbs_step_callback` for what
+/// `mbs_system_solve_dynamic` with `on_step(ctx, sys, &progress)` called at the start (step 0)
+/// and after every step (may be NULL: then the same call, bit for bit). For a progress line, a
+/// scene recorded every k steps (`mbs_system_record_frame`), or a stop: when the callback
+/// returns `MBS_RUN_STOP` the run ends there, the system keeps the state and time of that step
+/// (the same bits as a run of that many steps; at step 0 the initial state), the call returns
+/// as a successful run and `report->stopped` is 1. See `mbs_step_callback` for what
 /// the callback may call.
 ///
 /// Errors as `mbs_system_solve_dynamic`; a step that fails after the callback saw earlier
@@ -246,26 +247,23 @@ unsafe fn solve(
     };
     unsafe { &mut *p }.busy = 1;
     let busy = Busy(p);
+    // The start (step 0, its sensor row written by solve_begin), then each step.
+    let (mut next, mut step_dropped) = (Ok(Some(run.start())), dropped);
     loop {
-        let Inner {
-            sys: core, buffers, ..
-        } = unsafe { &mut *p };
-        let mut sink = CSink::new(buffers);
-        let next = core.solve_next(&mut run, &mut sink);
-        let step_dropped = sink.dropped();
-        dropped += step_dropped;
         match next {
             Ok(Some(progress)) => {
-                let Some(f) = on_step else { continue };
-                let progress = mbs_solve_progress {
-                    time: progress.time,
-                    step: progress.step,
-                    steps: progress.steps,
-                    report: mbs_system_step_report::of(&progress.report, step_dropped),
-                };
-                // SAFETY: the caller's function and context; `progress` lives over the call.
-                if unsafe { f(ctx, sys, &progress) } != MBS_RUN_CONTINUE {
-                    run.stop();
+                if let Some(f) = on_step {
+                    let progress = mbs_solve_progress {
+                        time: progress.time,
+                        step: progress.step,
+                        steps: progress.steps,
+                        report: mbs_system_step_report::of(&progress.report, step_dropped),
+                    };
+                    // SAFETY: the caller's function and context; `progress` lives over the
+                    // call; no reference to the storage is live.
+                    if unsafe { f(ctx, sys, &progress) } != MBS_RUN_CONTINUE {
+                        run.stop();
+                    }
                 }
             }
             Ok(None) => break,
@@ -277,6 +275,13 @@ unsafe fn solve(
                 return Err(Failure::System(e));
             }
         }
+        let Inner {
+            sys: core, buffers, ..
+        } = unsafe { &mut *p };
+        let mut sink = CSink::new(buffers);
+        next = core.solve_next(&mut run, &mut sink);
+        step_dropped = sink.dropped();
+        dropped += step_dropped;
     }
     drop(busy);
     let r = unsafe { &mut *p }.sys.solve_end(run, Ok(()));

@@ -32,7 +32,7 @@ unsafe extern "C" fn draw(ctx: *mut c_void, p: *const mbs_draw_primitive) {
     assert!(finite64(&p.p0) && finite64(&p.p1) && finite64(&p.axes) && finite64(&p.size));
 }
 
-/// What the step callback does: stop after step `stop_at` (0: never) answering `answer`.
+/// What the step callback does: stop after step `stop_at` (0: at the start) answering `answer`.
 pub struct Watch {
     pub stop_at: u32,
     pub answer: i32,
@@ -48,8 +48,8 @@ pub unsafe extern "C" fn on_step(
 ) -> i32 {
     let w = &mut *ctx.cast::<Watch>();
     let p = &*p;
-    w.calls += 1;
     assert_eq!(p.step, w.calls);
+    w.calls += 1;
     let mut t = f64::NAN;
     assert_eq!(mbs_system_time(sys, &mut t), MBS_OK);
     assert_eq!(t.to_bits(), p.time.to_bits());

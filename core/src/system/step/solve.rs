@@ -62,7 +62,7 @@ impl SolveReport {
 /// Where a run is after a step: what the observer of [`System::solve_dynamic_observed`] sees.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress<T: Real> {
-    /// The step just taken, 1 ..= `steps`.
+    /// The step just taken, 1 ..= `steps`; 0 at the start.
     pub step: u32,
     /// The run's number of steps.
     pub steps: u32,
@@ -98,6 +98,23 @@ impl<T: Real, const N: usize, const K: usize, const W: usize, const J: usize>
     /// What the run did so far.
     pub fn report(&self) -> SolveReport {
         self.report
+    }
+
+    /// Where the run is after [`System::solve_begin`]: step 0, the start time, an empty
+    /// step report (what the observer of [`System::solve_dynamic_observed`] sees first).
+    pub fn start(&self) -> Progress<T> {
+        Progress {
+            step: 0,
+            steps: self.settings.number_of_steps,
+            time: self.settings.start_time,
+            report: StepReport {
+                status: StepStatus::Ok,
+                substeps: 0,
+                force_evaluations: 0,
+                newton_iterations: 0,
+                halvings: 0,
+            },
+        }
     }
 
     /// Ends the run after the steps taken so far: [`System::solve_next`] takes no more, and
@@ -159,10 +176,11 @@ impl<
         self.solve_dynamic_observed(settings, sink, |_, _| Control::Continue)
     }
 
-    /// [`System::solve_dynamic`] with `on_step(system, progress)` called after every step (the
-    /// sensors of the step recorded): for a progress line, a scene streamed every k steps, or a
-    /// stop. [`Control::Stop`] ends the run there: the system keeps the state and time of that
-    /// step, the same bits as a run of that many steps, and the report says `stopped`. An
+    /// [`System::solve_dynamic`] with `on_step(system, progress)` called once at the start
+    /// (step 0: the initial state at `start_time`, its sensor row recorded) and after every
+    /// step (its sensor row recorded): for a progress line, a scene streamed every k steps, or
+    /// a stop. [`Control::Stop`] ends the run there: the system keeps the state and time of
+    /// that step, the same bits as a run of that many steps, and the report says `stopped`. An
     /// observer that always continues changes nothing.
     ///
     /// Errors as [`System::solve_dynamic`]; a step that fails after the observer saw earlier
@@ -178,8 +196,9 @@ impl<
         F: FnMut(&Self, &Progress<T>) -> Control,
     {
         let mut run = self.solve_begin(settings, sink)?;
+        let mut next = Ok(Some(run.start()));
         let result = loop {
-            match self.solve_next(&mut run, sink) {
+            match next {
                 Ok(Some(p)) => {
                     if on_step(self, &p) == Control::Stop {
                         run.stop();
@@ -188,6 +207,7 @@ impl<
                 Ok(None) => break Ok(()),
                 Err(e) => break Err(e),
             }
+            next = self.solve_next(&mut run, sink);
         };
         self.solve_end(run, result)
     }
