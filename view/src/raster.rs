@@ -1,6 +1,6 @@
 //! SVG to PNG with resvg (usvg parses, tiny-skia rasterizes and encodes), and file writing.
 //! The system fonts are loaded once per process (text needs them; without any font installed
-//! text is left out and the shapes are still drawn).
+//! text is left out and the shapes are still drawn); `sans-serif` is DejaVu Sans if installed.
 
 use crate::{Result, ViewError};
 use resvg::{tiny_skia, usvg};
@@ -12,6 +12,14 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
     DB.get_or_init(|| {
         let mut db = usvg::fontdb::Database::new();
         db.load_system_fonts();
+        // The generic `sans-serif` (the time plots' family) is the font the tests install
+        // when present: fontdb's own default, Arial, is not on a Debian machine.
+        let dejavu = db
+            .faces()
+            .any(|f| f.families.iter().any(|(n, _)| n == "DejaVu Sans"));
+        if dejavu {
+            db.set_sans_serif_family("DejaVu Sans");
+        }
         Arc::new(db)
     })
     .clone()

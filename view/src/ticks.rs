@@ -1,31 +1,5 @@
-//! Axis ticks at "nice" values (1, 2, 5 times a power of ten) and their labels.
-
-/// About `target` tick values covering `[lo, hi]`, spaced 1, 2 or 5 times a power of ten, all
-/// inside `[lo, hi]` (extended by a rounding tolerance). A degenerate or non-finite range
-/// gives the one value `lo` (or nothing for non-finite).
-pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
-    if !(lo.is_finite() && hi.is_finite()) {
-        return Vec::new();
-    }
-    if hi <= lo {
-        return vec![lo];
-    }
-    let step = nice_step((hi - lo) / target.max(1) as f64);
-    let tol = step * 1e-9;
-    let first = (lo / step - 1e-9).ceil() * step;
-    let mut out = Vec::new();
-    let mut k = 0;
-    loop {
-        let v = first + k as f64 * step;
-        if v > hi + tol || k > 1000 {
-            break;
-        }
-        // Snap tiny values to exact zero (e.g. -1.1e-17).
-        out.push(if v.abs() < tol { 0.0 } else { v });
-        k += 1;
-    }
-    out
-}
+//! "Nice" steps (1, 2, 5 times a power of ten) and number labels, for the scene picture's
+//! scale and colour bar (the time plots' axes are plotters').
 
 /// The 1, 2 or 5 (times a power of ten) nearest to `raw` (geometrically: the mantissa `m`
 /// of `raw` rounds to 1 below 1.5, to 2 below 3.5, to 5 below 7.5, else to 10).
@@ -90,16 +64,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ticks_are_nice_and_inside() {
-        let t: Vec<String> = nice_ticks(0.0, 1.0, 5)
-            .iter()
-            .map(|v| label(*v, 4))
-            .collect();
-        assert_eq!(t, ["0", "0.2", "0.4", "0.6", "0.8", "1"]);
-        let t = nice_ticks(-0.37, 2.1, 5);
-        assert_eq!(t.first().copied(), Some(0.0));
-        assert!(t.iter().all(|v| *v >= -0.37 && *v <= 2.1));
-        assert_eq!(nice_ticks(3.0, 3.0, 5), vec![3.0]);
+    fn steps_are_nice() {
         assert_eq!(nice_step(0.3), 0.2);
         assert_eq!(nice_step(0.55), 0.5);
         assert_eq!(nice_step(8.0), 10.0);

@@ -23,8 +23,8 @@ fn contour() -> VisualizationSettings {
     vis
 }
 
-/// A 3-link chain run for 40 steps, a frame every 10 steps (and the start), and the scene
-/// export of every recorded state.
+/// A 3-link chain run for 40 steps, a frame every 10 steps from the start (the observer's
+/// step 0), and the scene export of every recorded state.
 fn recorded() -> (String, Vec<Vec<mbs_core::graphics::DrawPrimitive<f64>>>) {
     let (mut sys, _) = chain(3).unwrap();
     let vis = contour();
@@ -37,7 +37,6 @@ fn recorded() -> (String, Vec<Vec<mbs_core::graphics::DrawPrimitive<f64>>>) {
         sys.export_scene(&vis, |p| prims.push(*p)).unwrap();
         exported.push(prims);
     };
-    export(&sys, &mut text);
     let mut s = SimulationSettings::default();
     (s.end_time, s.number_of_steps) = (0.04, 40);
     sys.solve_dynamic_observed(&s, &mut NoSink, |sys, p| {
