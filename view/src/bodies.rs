@@ -26,6 +26,7 @@
 //! fields. The inertia is about the centre of mass (kg m^2, body frame), `com` from the
 //! reference point (m, body frame) — `mbs_rigid_body`'s fields.
 
+use crate::stream::records;
 use crate::{Result, ViewError};
 use mbs_core::bodies::body_cylinder::BodyCylinder;
 use mbs_core::inertia::MassProperties;
@@ -96,21 +97,7 @@ impl Fields<'_> {
 pub fn read_bodies(text: &str) -> Result<BodiesFile> {
     let mut sys = Box::new(HostSystem::<f64>::new());
     let mut title = None;
-    let mut seen_magic = false;
-    for (k, raw) in text.lines().enumerate() {
-        let line = k + 1;
-        let t = raw.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        if !seen_magic {
-            if t.split_whitespace().collect::<Vec<_>>() != ["mbs-bodies", "1"] {
-                return Err(err(line, format!("expected `mbs-bodies 1`, found `{t}`")));
-            }
-            seen_magic = true;
-            continue;
-        }
-        let (kind, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    for (line, kind, rest) in records(text, "mbs-bodies 1")? {
         let mut f = Fields {
             line,
             it: rest.split_whitespace(),
@@ -176,9 +163,6 @@ pub fn read_bodies(text: &str) -> Result<BodiesFile> {
             }
             other => return Err(err(line, format!("unknown record `{other}`"))),
         }
-    }
-    if !seen_magic {
-        return Err(err(0, "empty file (no `mbs-bodies 1`)"));
     }
     Ok(BodiesFile { system: sys, title })
 }

@@ -3,7 +3,7 @@
 //! Rust through `System::record_frame`, by Python through the ctypes mirror).
 
 use crate::scene_svg::ContourLegend;
-use crate::stream::{err, number, primitive};
+use crate::stream::{contour, err, number, primitive, records};
 use crate::Result;
 use mbs_core::graphics::record::RUN_MAGIC;
 use mbs_core::graphics::DrawPrimitive;
@@ -41,22 +41,7 @@ pub struct Run {
 /// `mbs-scene 1` refuses.
 pub fn read_run(text: &str) -> Result<Run> {
     let mut run = Run::default();
-    let mut seen_magic = false;
-    for (k, raw) in text.lines().enumerate() {
-        let line = k + 1;
-        let t = raw.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        if !seen_magic {
-            if t.split_whitespace().collect::<Vec<_>>() != RUN_MAGIC.split(' ').collect::<Vec<_>>()
-            {
-                return Err(err(line, format!("expected `{RUN_MAGIC}`, found `{t}`")));
-            }
-            seen_magic = true;
-            continue;
-        }
-        let (kind, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    for (line, kind, rest) in records(text, RUN_MAGIC)? {
         match kind {
             "title" => run.title = Some(rest.trim().to_string()),
             "frame" => {
@@ -78,16 +63,7 @@ pub fn read_run(text: &str) -> Result<Run> {
                 let p = primitive(line, kind, rest)?;
                 frame(&mut run, line)?.primitives.push(p);
             }
-            "contour" => {
-                let mut w = rest.split_whitespace();
-                let min = number(line, w.next())?;
-                let max = number(line, w.next())?;
-                if min > max {
-                    return Err(err(line, "contour min > max"));
-                }
-                let title = w.collect::<Vec<_>>().join(" ");
-                frame(&mut run, line)?.legend = Some(ContourLegend { min, max, title });
-            }
+            "contour" => frame(&mut run, line)?.legend = Some(contour(line, rest)?),
             "signal" => {
                 if !run.samples.is_empty() {
                     return Err(err(line, "a signal declared after samples"));
@@ -116,9 +92,6 @@ pub fn read_run(text: &str) -> Result<Run> {
             }
             other => return Err(err(line, format!("unknown record `{other}`"))),
         }
-    }
-    if !seen_magic {
-        return Err(err(0, format!("empty recording (no `{RUN_MAGIC}`)")));
     }
     Ok(run)
 }

@@ -102,44 +102,56 @@ pub(crate) fn err(line: usize, msg: impl Into<String>) -> ViewError {
 /// cylinder of zero length).
 pub fn read_stream(text: &str) -> Result<StreamScene> {
     let mut out = StreamScene::default();
-    let mut seen_magic = false;
-    for (k, raw) in text.lines().enumerate() {
-        let line = k + 1;
-        let t = raw.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        if !seen_magic {
-            let words: Vec<&str> = t.split_whitespace().collect();
-            if words != ["mbs-scene", "1"] {
-                return Err(err(line, format!("expected `{MAGIC}`, found `{t}`")));
-            }
-            seen_magic = true;
-            continue;
-        }
-        let (kind, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    for (line, kind, rest) in records(text, MAGIC)? {
         match kind {
             "title" => out.title = Some(rest.trim().to_string()),
-            "contour" => {
-                let mut w = rest.split_whitespace();
-                let min = number(line, w.next())?;
-                let max = number(line, w.next())?;
-                if min > max {
-                    return Err(err(line, "contour min > max"));
-                }
-                let title = w.collect::<Vec<_>>().join(" ");
-                out.scene.legend = Some(ContourLegend { min, max, title });
-            }
+            "contour" => out.scene.legend = Some(contour(line, rest)?),
             "cylinder" | "box" | "sphere" | "line" => {
                 out.scene.primitives.push(primitive(line, kind, rest)?);
             }
             other => return Err(err(line, format!("unknown record `{other}`"))),
         }
     }
-    if !seen_magic {
-        return Err(err(0, format!("empty stream (no `{MAGIC}`)")));
-    }
     Ok(out)
+}
+
+/// The records of a text format of this crate: `(line, kind, rest)` for each line after the
+/// first record, which must be `magic` (lines are 1-based; blank lines and `#` comments are
+/// skipped; `kind` is the first word, `rest` what follows it).
+///
+/// # Errors
+/// `Stream` at the first record if it is not `magic`, at line 0 if there is no record.
+pub(crate) fn records<'a>(text: &'a str, magic: &str) -> Result<Vec<(usize, &'a str, &'a str)>> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(k, raw)| (k + 1, raw.trim()))
+        .filter(|(_, t)| !t.is_empty() && !t.starts_with('#'));
+    match lines.next() {
+        None => return Err(err(0, format!("empty (no `{magic}`)"))),
+        Some((line, t)) if !t.split_whitespace().eq(magic.split(' ')) => {
+            return Err(err(line, format!("expected `{magic}`, found `{t}`")));
+        }
+        Some(_) => {}
+    }
+    Ok(lines
+        .map(|(line, t)| {
+            let (kind, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+            (line, kind, rest)
+        })
+        .collect())
+}
+
+/// A `contour <min> <max> <title>` record's fields (`rest`): the colour bar.
+pub(crate) fn contour(line: usize, rest: &str) -> Result<ContourLegend> {
+    let mut w = rest.split_whitespace();
+    let min = number(line, w.next())?;
+    let max = number(line, w.next())?;
+    if min > max {
+        return Err(err(line, "contour min > max"));
+    }
+    let title = w.collect::<Vec<_>>().join(" ");
+    Ok(ContourLegend { min, max, title })
 }
 
 pub(crate) fn number(line: usize, w: Option<&str>) -> Result<f64> {
