@@ -347,7 +347,7 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
 
 /// The workloads of firmware/rust/src/workload.rs with their steps and tolerances (the
 /// firmware prints its own tolerance; this test checks it is the one stated here).
-const WORKLOADS: [(&str, &str, u32, f64); 9] = [
+const WORKLOADS: [(&str, &str, u32, f64); 10] = [
     ("mini_masspoint", "f64", 100, 1e-12),
     ("arm", "f32", workload::ARM_STEPS, 1e-4),
     ("mini_masspoint", "f32", 100, 1e-5),
@@ -366,6 +366,13 @@ const WORKLOADS: [(&str, &str, u32, f64); 9] = [
         "f32",
         workload::DOUBLE_PENDULUM_STEPS,
         1e-5,
+    ),
+    // Its run recording (mbs-run 1 text) hashed: the same bytes as on the host.
+    (
+        "double_pendulum_recording",
+        "f32",
+        workload::DOUBLE_PENDULUM_STEPS,
+        0.0,
     ),
 ];
 
@@ -400,6 +407,9 @@ fn host_outcome(name: &str, ty: &str) -> workload::Outcome {
         }
         ("double_pendulum", "f32") => {
             workload::double_pendulum::<f32>(workload::DOUBLE_PENDULUM_STEPS)
+        }
+        ("double_pendulum_recording", "f32") => {
+            workload::double_pendulum_recording::<f32>(workload::DOUBLE_PENDULUM_STEPS)
         }
         ("arm", "f32") => workload::arm::<f32>(workload::ARM_STEPS),
         _ => unreachable!("unknown workload {name}/{ty}"),

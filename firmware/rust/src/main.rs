@@ -147,6 +147,12 @@ fn main() -> ! {
             workload::double_pendulum::<f32>(workload::DOUBLE_PENDULUM_STEPS),
             DOUBLE_PENDULUM_TOL_F32,
         );
+        failures += check(
+            "double_pendulum_recording",
+            "f32",
+            workload::double_pendulum_recording::<f32>(workload::DOUBLE_PENDULUM_STEPS),
+            0.0,
+        );
     }
     hprintln!(
         "stack what=since_reset bytes={} region={}",
@@ -411,7 +417,8 @@ fn system_ram<T: Real>(ty: &str) {
     line(
         "system_tree_capacity_8_links",
         ty,
-        size_of::<System<T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8>>() - size_of::<System<T, 0, 0, 0, 0, 0, 0>>(),
+        size_of::<System<T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8>>()
+            - size_of::<System<T, 0, 0, 0, 0, 0, 0>>(),
     );
     line(
         "FirmwareConstrainedSystem(8,8,16,16,8,8,K=8,W=24)",

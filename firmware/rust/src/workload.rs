@@ -32,6 +32,7 @@ use crate::slider_crank::{add_to_system, start_coordinates, SliderCrank, A0, A1}
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::MassPoint2D;
+use mbs_core::graphics::VisualizationSettings;
 use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, ConstrainedState, Workspace};
 use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::{
@@ -679,6 +680,57 @@ pub fn double_pendulum<T: Real>(steps: u32) -> Outcome {
         value,
         hash: h,
         error,
+    }
+}
+
+/// A `core::fmt::Write` that folds the text into an FNV-1a hash and counts its bytes: a run
+/// recording streamed nowhere, as a firmware streams it over a serial line.
+struct HashWriter {
+    hash: u64,
+    bytes: usize,
+}
+
+impl core::fmt::Write for HashWriter {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        for b in s.bytes() {
+            self.hash = (self.hash ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+        }
+        self.bytes += s.len();
+        Ok(())
+    }
+}
+
+/// Frames of the recorded double pendulum: one every this many steps (and the start).
+pub const RECORD_EVERY: u32 = 25;
+
+/// The double pendulum recorded as `mbs-run 1` text (`System::record_frame`, contour colours
+/// by speed, body numbers) every [`RECORD_EVERY`] steps: the hash of the text and, as the
+/// value, its length in bytes. The same text on every target: the run and the formatting.
+pub fn double_pendulum_recording<T: Real>(steps: u32) -> Outcome {
+    let Ok(mut run) = DoublePendulumSystem::<T>::new() else {
+        return Outcome::failed(0, FNV_OFFSET);
+    };
+    let mut vis = VisualizationSettings::default();
+    vis.bodies.show_numbers = true;
+    vis.contour.output_variable = Some(OutputVariableType::Velocity);
+    vis.contour.output_variable_component = -1;
+    let mut w = HashWriter {
+        hash: FNV_OFFSET,
+        bytes: 0,
+    };
+    for k in 0..=steps {
+        if k % RECORD_EVERY == 0 && run.sys.record_frame(&vis, &mut w).is_err() {
+            return Outcome::failed(k, w.hash);
+        }
+        if k < steps && run.step().is_err() {
+            return Outcome::failed(k, w.hash);
+        }
+    }
+    Outcome {
+        steps,
+        value: w.bytes as f64,
+        hash: w.hash,
+        error: 0.0,
     }
 }
 
