@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs what they need, then the workspace's tests (Rust unit and
 # integration tests, the C/C++ examples through the ffi rlib, the firmware under QEMU) and
-# mbs-view's pages in headless Chromium.
+# mbs-view's pages in headless Chromium, and the Python package installed by pip with its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,3 +13,5 @@ done
 # The pages that play a run, in a browser (the main job's and a 10-link chain's).
 make -C c_examples run >/dev/null
 bash scripts/page-test.sh
+# The Python package: pip install into a new virtual environment, then pytest.
+bash scripts/python-test.sh

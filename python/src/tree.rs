@@ -1,0 +1,149 @@
+//! `KinematicTree`: a tree of links in joint coordinates (Featherstone's algorithms; Exudyn's
+//! `ObjectKinematicTree` parameters), up to 32 links and 48 coordinates, with numpy in and out.
+
+use crate::errors::{self, invalid};
+use mbs_core::inertia::MassProperties;
+use mbs_core::tree::{Joint, KinematicTree as CoreTree, Transform, TreeData};
+use nalgebra::{Matrix3, Vector3};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, ToPyArray};
+use pyo3::prelude::*;
+
+type Tree = CoreTree<f64, 32, 48>;
+type Data = TreeData<f64, 32, 48>;
+
+/// A kinematic tree: links added parents first, each on a joint ("revolute" or "prismatic"
+/// about/along a unit `axis`, "fixed", "spherical" (a unit quaternion, 4 coordinates, 3 rates)
+/// or "free"), placed in its parent (`position` m, `rotation` 3x3 child-to-parent, at q = 0),
+/// with its mass properties (kg; com m and inertia kg m^2 about the com, link frame).
+#[pyclass(module = "mbsdyn")]
+pub struct KinematicTree {
+    tree: Tree,
+    data: Box<Data>,
+}
+
+fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]> {
+    a.as_slice()
+        .map_err(|_| invalid(&format!("{what}: a contiguous float64 vector")))
+}
+
+#[pymethods]
+impl KinematicTree {
+    /// An empty tree under `gravity` (m/s^2, world).
+    #[new]
+    #[pyo3(signature = (gravity = [0.0, 0.0, -9.81]))]
+    fn new(gravity: [f64; 3]) -> PyResult<Self> {
+        Ok(Self {
+            tree: Tree::new(Vector3::from(gravity)).map_err(errors::core)?,
+            data: Box::new(Data::new()),
+        })
+    }
+
+    /// Adds a link; its index. `parent` None = the base.
+    #[pyo3(signature = (parent, joint, mass, inertia, axis = [0.0, 0.0, 1.0], position = [0.0, 0.0, 0.0], rotation = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], com = [0.0, 0.0, 0.0]))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_link(
+        &mut self,
+        parent: Option<usize>,
+        joint: &str,
+        mass: f64,
+        inertia: [[f64; 3]; 3],
+        axis: [f64; 3],
+        position: [f64; 3],
+        rotation: [[f64; 3]; 3],
+        com: [f64; 3],
+    ) -> PyResult<usize> {
+        let axis = Vector3::from(axis);
+        let joint = match joint {
+            "revolute" => Joint::Revolute { axis },
+            "prismatic" => Joint::Prismatic { axis },
+            "fixed" => Joint::Fixed,
+            "spherical" => Joint::Spherical,
+            "free" => Joint::Free,
+            other => return Err(invalid(&format!("unknown joint {other:?}"))),
+        };
+        let placement = Transform::new(
+            Matrix3::from_fn(|r, c| rotation[r][c]),
+            Vector3::from(position),
+        );
+        let mp = MassProperties::new(
+            mass,
+            Vector3::from(com),
+            Matrix3::from_fn(|r, c| inertia[r][c]),
+        )
+        .map_err(errors::core)?;
+        self.tree
+            .add_link(parent, joint, placement, &mp)
+            .map_err(errors::core)
+    }
+
+    /// Position coordinates.
+    #[getter]
+    fn nq(&self) -> usize {
+        self.tree.nq()
+    }
+
+    /// Velocity coordinates.
+    #[getter]
+    fn nv(&self) -> usize {
+        self.tree.nv()
+    }
+
+    /// Inverse dynamics (RNEA): the joint forces (N or N m, length nv) for accelerations `a`.
+    fn rnea<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: PyReadonlyArray1<'_, f64>,
+        v: PyReadonlyArray1<'_, f64>,
+        a: PyReadonlyArray1<'_, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let mut tau = vec![0.0; self.tree.nv()];
+        self.tree
+            .rnea(
+                &mut self.data,
+                slice(&q, "q")?,
+                slice(&v, "v")?,
+                slice(&a, "a")?,
+                &mut tau,
+            )
+            .map_err(errors::core)?;
+        Ok(PyArray1::from_vec(py, tau))
+    }
+
+    /// The joint-space mass matrix M(q) (CRBA), shape (nv, nv).
+    fn crba<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: PyReadonlyArray1<'_, f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        self.tree
+            .crba(&mut self.data, slice(&q, "q")?)
+            .map_err(errors::core)?;
+        let n = self.tree.nv();
+        let data = &self.data;
+        let m = numpy::ndarray::Array2::from_shape_fn((n, n), |(i, j)| {
+            data.mass_matrix(i, j).unwrap_or(f64::NAN)
+        });
+        Ok(m.to_pyarray(py))
+    }
+
+    /// Forward dynamics (ABA): the accelerations (length nv) under joint forces `tau`.
+    fn aba<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: PyReadonlyArray1<'_, f64>,
+        v: PyReadonlyArray1<'_, f64>,
+        tau: PyReadonlyArray1<'_, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let mut a = vec![0.0; self.tree.nv()];
+        self.tree
+            .aba(
+                &mut self.data,
+                slice(&q, "q")?,
+                slice(&v, "v")?,
+                slice(&tau, "tau")?,
+                &mut a,
+            )
+            .map_err(errors::core)?;
+        Ok(PyArray1::from_vec(py, a))
+    }
+}
