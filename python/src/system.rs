@@ -5,13 +5,15 @@
 
 use crate::errors::{self, invalid};
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
+use mbs_core::bodies::RigidBody2D;
 use mbs_core::inertia::{Cylinder, MassProperties};
 use mbs_core::math::Quaternion;
+use mbs_core::nodes::{NodePointGround, NodeRigidBody2D};
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     Connector, Constraint, ConstraintIndex, Coupling, CreatedBody as CoreBody, HostSystem, Load,
-    LoadIndex, Marker, MarkerIndex, MassPointSpec, NodeIndex, ObjectIndex, RigidBodySpec, Sensor,
-    SensorIndex, SensorSink, SolveReport, SpringDamper, StepReport,
+    LoadIndex, Marker, MarkerIndex, MassPointSpec, Node, NodeIndex, Object, ObjectIndex,
+    RigidBodySpec, Sensor, SensorIndex, SensorSink, SolveReport, SpringDamper, StepReport,
 };
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::{Matrix3, Vector2, Vector3};
@@ -351,6 +353,59 @@ impl System {
             .into())
     }
 
+    /// Exudyn's `NodePointGround`: a fixed node at `reference_position` (m), e.g. for a
+    /// coordinate constraint that holds another node's coordinate; the node's index.
+    #[pyo3(signature = (reference_position = [0.0, 0.0, 0.0]))]
+    fn add_node_point_ground(&mut self, reference_position: [f64; 3]) -> PyResult<u16> {
+        let n = NodePointGround::new(v3(reference_position)).map_err(errors::core)?;
+        Ok(self
+            .sys()
+            .add_node(Node::PointGround(n))
+            .map_err(errors::core)?
+            .0)
+    }
+
+    /// Exudyn's `NodeRigidBody2D`: coordinates `[x, y, theta]` (m, m, rad) of the reference
+    /// point, as reference + initial displacement, with initial velocities (m/s, rad/s).
+    #[pyo3(signature = (reference_coordinates, initial_coordinates = [0.0, 0.0, 0.0], initial_velocities = [0.0, 0.0, 0.0]))]
+    fn add_node_rigid_body_2d(
+        &mut self,
+        reference_coordinates: [f64; 3],
+        initial_coordinates: [f64; 3],
+        initial_velocities: [f64; 3],
+    ) -> PyResult<u16> {
+        let n = NodeRigidBody2D::new(
+            v3(reference_coordinates),
+            v3(initial_coordinates),
+            v3(initial_velocities),
+        )
+        .map_err(errors::core)?;
+        Ok(self
+            .sys()
+            .add_node(Node::RigidBody2D(n))
+            .map_err(errors::core)?
+            .0)
+    }
+
+    /// Exudyn's `ObjectRigidBody2D` on `node`: `mass` (kg), `inertia` (kg m^2 about the centre
+    /// of mass), `com` (m, body frame, from the reference point); the object's index.
+    #[pyo3(signature = (node, mass, inertia, com = [0.0, 0.0]))]
+    fn add_object_rigid_body_2d(
+        &mut self,
+        node: usize,
+        mass: f64,
+        inertia: f64,
+        com: [f64; 2],
+    ) -> PyResult<u16> {
+        let body = RigidBody2D::new(mass, inertia, Vector2::from(com)).map_err(errors::core)?;
+        let node = idx(node, NodeIndex)?;
+        Ok(self
+            .sys()
+            .add_object(Object::RigidBody2D { node, body })
+            .map_err(errors::core)?
+            .0)
+    }
+
     /// Exudyn's `MarkerNodePosition`: the position of `node`; the marker's index.
     fn add_marker_node_position(&mut self, node: usize) -> PyResult<u16> {
         let m = Marker::node_position(idx(node, NodeIndex)?);
@@ -485,6 +540,28 @@ impl System {
     /// Exudyn's `RevoluteJoint2D` between two position markers.
     fn add_revolute_joint_2d(&mut self, marker0: usize, marker1: usize) -> PyResult<u16> {
         self.constraint(marker0, marker1, Constraint::revolute_2d)
+    }
+
+    /// Exudyn's `PrismaticJoint2D`: marker 1 slides along `axis_marker0` (marker 0's frame),
+    /// `normal_marker1` (marker 1's frame) normal to it; the rotation locked if
+    /// `constrain_rotation`.
+    #[pyo3(signature = (marker0, marker1, axis_marker0 = [1.0, 0.0], normal_marker1 = [0.0, 1.0], constrain_rotation = true))]
+    fn add_prismatic_joint_2d(
+        &mut self,
+        marker0: usize,
+        marker1: usize,
+        axis_marker0: [f64; 2],
+        normal_marker1: [f64; 2],
+        constrain_rotation: bool,
+    ) -> PyResult<u16> {
+        self.constraint(marker0, marker1, |m| {
+            Constraint::prismatic_2d(
+                m,
+                Vector2::from(axis_marker0),
+                Vector2::from(normal_marker1),
+                constrain_rotation,
+            )
+        })
     }
 
     /// Exudyn's `SphericalJoint` between two rigid markers.

@@ -3,7 +3,9 @@
 
 use crate::errors::{self, invalid};
 use mbs_core::inertia::MassProperties;
-use mbs_core::tree::{Joint, KinematicTree as CoreTree, Transform, TreeData};
+use mbs_core::tree::{
+    Joint, KinematicTree as CoreTree, Transform, TreeData, TreeScheme, TreeStepSettings,
+};
 use nalgebra::{Matrix3, Vector3};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, ToPyArray};
 use pyo3::prelude::*;
@@ -124,6 +126,42 @@ impl KinematicTree {
             data.mass_matrix(i, j).unwrap_or(f64::NAN)
         });
         Ok(m.to_pyarray(py))
+    }
+
+    /// One step of `dt` (s) under joint forces `tau`: `scheme` "semi_implicit_euler" (joint
+    /// damping implicit) or "rk4", with the rotation guard's sub-steps; the new `(q, v)`.
+    #[pyo3(signature = (q, v, tau, dt, scheme = "semi_implicit_euler"))]
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: PyReadonlyArray1<'_, f64>,
+        v: PyReadonlyArray1<'_, f64>,
+        tau: PyReadonlyArray1<'_, f64>,
+        dt: f64,
+        scheme: &str,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+        let scheme = match scheme {
+            "semi_implicit_euler" => TreeScheme::SemiImplicitEuler,
+            "rk4" => TreeScheme::RungeKutta4,
+            other => {
+                return Err(invalid(&format!(
+                    "unknown scheme {other:?} (semi_implicit_euler, rk4)"
+                )))
+            }
+        };
+        let (mut q, mut v) = (slice(&q, "q")?.to_vec(), slice(&v, "v")?.to_vec());
+        self.tree
+            .step(
+                &mut self.data,
+                &mut q,
+                &mut v,
+                slice(&tau, "tau")?,
+                dt,
+                &TreeStepSettings::with_scheme(scheme),
+            )
+            .map_err(errors::core)?;
+        Ok((PyArray1::from_vec(py, q), PyArray1::from_vec(py, v)))
     }
 
     /// Forward dynamics (ABA): the accelerations (length nv) under joint forces `tau`.

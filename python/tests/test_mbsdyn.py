@@ -223,5 +223,30 @@ def test_dask_sweep_on_a_local_cluster_equals_the_serial_loop():
     assert out.tobytes() == serial.tobytes()
 
 
+def example(name):
+    _sys.path.insert(0, str(ROOT / "python" / "examples"))
+    try:
+        return __import__(name)
+    finally:
+        _sys.path.pop(0)
+
+
+def test_slider_crank_follows_its_loop_closure_at_every_step():
+    sc = example("slider_crank")
+    s, crank, slider = sc.slider_crank()
+    report = s.solve_dynamic(end_time=1.0, number_of_steps=1000, spectral_radius=0.8)
+    assert report["steps"] == 1000 and report["newton_iterations"] <= 3 * 1000
+    phi = s.sensor_records(crank)[:, 3]
+    x = s.sensor_records(slider)[:, 1]
+    closure = 2 * sc.A0 * np.cos(phi) + np.sqrt((2 * sc.A1) ** 2 - (2 * sc.A0 * np.sin(phi)) ** 2)
+    assert np.max(np.abs(x - closure)) < 1e-9  # the Newton tolerance
+    assert phi[-1] > 0.05  # the torque turned the crank
+
+
+def test_computed_torque_control_of_the_arm_tracks():
+    first, last = example("arm_control").run()
+    assert first > 0.09 and last < 1e-3
+
+
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
