@@ -16,6 +16,7 @@ from ._native import (
     System,
     __version__,
     body_cylinder_mass_properties,
+    record_header,
     solve_batch,
 )
 
@@ -26,5 +27,6 @@ __all__ = [
     "System",
     "__version__",
     "body_cylinder_mass_properties",
+    "record_header",
     "solve_batch",
 ]

@@ -19,6 +19,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tree::KinematicTree>()?;
     m.add_function(wrap_pyfunction!(batch::solve_batch, m)?)?;
     m.add_function(wrap_pyfunction!(system::body_cylinder_mass_properties, m)?)?;
+    m.add_function(wrap_pyfunction!(system::record_header, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -6,14 +6,17 @@
 use crate::errors::{self, invalid};
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::RigidBody2D;
+use mbs_core::graphics::record::{write_run_header, RecordError};
+use mbs_core::graphics::VisualizationSettings;
 use mbs_core::inertia::{Cylinder, MassProperties};
 use mbs_core::math::Quaternion;
 use mbs_core::nodes::{NodePointGround, NodeRigidBody2D};
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
-    Connector, Constraint, ConstraintIndex, Coupling, CreatedBody as CoreBody, HostSystem, Load,
-    LoadIndex, Marker, MarkerIndex, MassPointSpec, Node, NodeIndex, Object, ObjectIndex,
-    RigidBodySpec, Sensor, SensorIndex, SensorSink, SolveReport, SpringDamper, StepReport,
+    Connector, Constraint, ConstraintIndex, Control, Coupling, CreatedBody as CoreBody, HostSystem,
+    Load, LoadIndex, Marker, MarkerIndex, MassPointSpec, Node, NodeIndex, Object, ObjectIndex,
+    Progress, RigidBodySpec, Sensor, SensorIndex, SensorSink, SolveReport, SpringDamper,
+    StepReport,
 };
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::{Matrix3, Vector2, Vector3};
@@ -64,9 +67,20 @@ impl Model {
         &mut self,
         settings: &SimulationSettings<f64>,
     ) -> Result<SolveReport, mbs_core::system::SystemError> {
+        self.solve_observed(settings, |_, _| Control::Continue)
+    }
+
+    /// `solve_dynamic_observed` with `on_step`, the records started over.
+    pub fn solve_observed(
+        &mut self,
+        settings: &SimulationSettings<f64>,
+        on_step: impl FnMut(&Sys, &Progress<f64>) -> Control,
+    ) -> Result<SolveReport, mbs_core::system::SystemError> {
         let saved = self.records.clone();
         self.records.clear();
-        let r = self.sys.solve_dynamic(settings, &mut self.records);
+        let r = self
+            .sys
+            .solve_dynamic_observed(settings, &mut self.records, on_step);
         if r.is_err() {
             self.records = saved;
         }
@@ -678,8 +692,14 @@ impl System {
     /// Exudyn's `SolveDynamic`: from the initial state at `start_time`, `number_of_steps`
     /// equal steps to `end_time` (s); `solver` "generalized_alpha" (default, Exudyn's, with
     /// `spectral_radius`, default 0.9) or "system_coupling". The sensors' records start over.
-    /// The GIL is released while it runs. A dict of what the solve did.
-    #[pyo3(signature = (end_time, number_of_steps, start_time = 0.0, spectral_radius = None, solver = "generalized_alpha"))]
+    /// The GIL is released while it runs. With `on_step`, `on_step(step, steps, time)` is
+    /// called at the start (step 0) and after every step (the GIL taken for the call); a true
+    /// return value stops the run there (the state of that step, as a run of that many steps);
+    /// `record_every = k > 0` also records a frame (`record_frame`'s text with `record_settings`)
+    /// every k steps into the returned dict's "recording". An exception in `on_step` stops
+    /// the run and is raised. A dict of what the solve did.
+    #[pyo3(signature = (end_time, number_of_steps, start_time = 0.0, spectral_radius = None, solver = "generalized_alpha", on_step = None, record_every = 0, show_numbers = true, contour = None))]
+    #[allow(clippy::too_many_arguments)]
     fn solve_dynamic<'py>(
         &mut self,
         py: Python<'py>,
@@ -688,6 +708,10 @@ impl System {
         start_time: f64,
         spectral_radius: Option<f64>,
         solver: &str,
+        on_step: Option<Bound<'py, PyAny>>,
+        record_every: u32,
+        show_numbers: bool,
+        contour: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let s = simulation_settings(
             end_time,
@@ -696,9 +720,62 @@ impl System {
             spectral_radius,
             solver,
         )?;
+        let vis = visualization(show_numbers, contour)?;
         let model = &mut self.model;
-        let r = py.detach(|| model.solve(&s)).map_err(errors::system)?;
-        solve_report_dict(py, &r)
+        if on_step.is_none() && record_every == 0 {
+            let r = py.detach(|| model.solve(&s)).map_err(errors::system)?;
+            return solve_report_dict(py, &r);
+        }
+        let on_step = on_step.map(Bound::unbind);
+        let mut failure: Option<PyErr> = None;
+        let mut recording = String::new();
+        let r = py.detach(|| {
+            model.solve_observed(&s, |sys, p| {
+                if record_every > 0 && p.step % record_every == 0 {
+                    if let Err(e) = sys.record_frame(&vis, &mut recording) {
+                        failure = Some(invalid(&format!("record: {e:?}")));
+                        return Control::Stop;
+                    }
+                }
+                let Some(f) = &on_step else {
+                    return Control::Continue;
+                };
+                Python::attach(|py| match f.call1(py, (p.step, p.steps, p.time)) {
+                    Ok(v) if v.is_truthy(py).unwrap_or(false) => Control::Stop,
+                    Ok(_) => Control::Continue,
+                    Err(e) => {
+                        failure = Some(e);
+                        Control::Stop
+                    }
+                })
+            })
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let r = r.map_err(errors::system)?;
+        let d = solve_report_dict(py, &r)?;
+        if record_every > 0 {
+            d.set_item("recording", recording)?;
+        }
+        Ok(d)
+    }
+
+    /// One frame of a run recording (`mbs-run 1`, read by `mbs-view page`): `frame <t>`, the
+    /// scene's draw primitives, the colour bar; body numbers if `show_numbers`, contour colours
+    /// by the output variable `contour` (its norm) if given.
+    #[pyo3(signature = (show_numbers = true, contour = None))]
+    fn record_frame(&self, show_numbers: bool, contour: Option<&str>) -> PyResult<String> {
+        let vis = visualization(show_numbers, contour)?;
+        let mut out = String::new();
+        self.model
+            .sys
+            .record_frame(&vis, &mut out)
+            .map_err(|e| match e {
+                RecordError::Scene(e) => errors::core(e),
+                RecordError::Write => invalid("record"),
+            })?;
+        Ok(out)
     }
 
     /// The time (s).
@@ -814,6 +891,27 @@ impl System {
 
 /// `(mass, com, inertia)` as Python gets them.
 type MassPropertiesTuple<'py> = (f64, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>);
+
+/// Drawing settings: body numbers, contour colours by `contour` (its norm).
+fn visualization(show_numbers: bool, contour: Option<&str>) -> PyResult<VisualizationSettings> {
+    let mut vis = VisualizationSettings::default();
+    vis.bodies.show_numbers = show_numbers;
+    if let Some(c) = contour {
+        vis.contour.output_variable = Some(variable(c)?);
+        vis.contour.output_variable_component = -1;
+    }
+    Ok(vis)
+}
+
+/// The first records of a run recording (`mbs-run 1`) with `title`; frames follow
+/// (`System.record_frame`), then `signal <name>` and `sample <t> <values...>` lines.
+#[pyfunction]
+#[pyo3(signature = (title = None))]
+pub fn record_header(title: Option<&str>) -> String {
+    let mut out = String::new();
+    let _ = write_run_header(&mut out, title);
+    out
+}
 
 /// Mass properties of Modelica's `BodyCylinder` from frame_a to frame_b at `r` (m, frame_a):
 /// `(mass (kg), com (m, frame_a), inertia (kg m^2, 3x3 about the centre of mass, frame_a))`.

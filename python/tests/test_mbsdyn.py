@@ -223,6 +223,41 @@ def test_dask_sweep_on_a_local_cluster_equals_the_serial_loop():
     assert out.tobytes() == serial.tobytes()
 
 
+def test_a_step_callback_sees_every_step_and_stops_the_run():
+    seen = []
+
+    def on_step(step, steps, t):
+        seen.append((step, steps, t))
+        return step == 300
+
+    s, b, sensor = mini_example()
+    r = s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_coupling", on_step=on_step)
+    assert r["steps"] == 300 and len(seen) == 301 and seen[0] == (0, 1000, 0.0)
+    shorter, b2, sensor2 = mini_example()
+    shorter.solve_dynamic(end_time=0.3, number_of_steps=300, solver="system_coupling")
+    assert s.time == shorter.time == 0.3
+    assert s.node_output(b.node, "Position").tobytes() == shorter.node_output(b2.node, "Position").tobytes()
+    assert s.sensor_records(sensor).tobytes() == shorter.sensor_records(sensor2).tobytes()
+
+    def boom(step, steps, t):
+        if step == 5:
+            raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_coupling", on_step=boom)
+
+
+def test_a_run_recording_from_python():
+    s, b, _ = mini_example()
+    r = s.solve_dynamic(end_time=1.0, number_of_steps=100, solver="system_coupling", record_every=10, contour="Velocity")
+    text = mbsdyn.record_header("mini example") + r["recording"]
+    frames = [line for line in text.splitlines() if line.startswith("frame ")]
+    assert text.startswith("mbs-run 1\ntitle mini example\n")
+    # t_i = t_0 + i h, the last one end_time exactly.
+    assert [float(f.split()[1]) for f in frames] == [0.01 * (10 * k) for k in range(10)] + [1.0]
+    assert s.record_frame().startswith("frame 1.0\n")
+
+
 def example(name):
     _sys.path.insert(0, str(ROOT / "python" / "examples"))
     try:
