@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 bash "$root/scripts/install.sh" "$tmp/prefix" >/dev/null
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$root/Cargo.toml" | head -1)
 minor=$(echo "$version" | cut -d. -f2)
-readelf -d "$tmp/prefix/lib/libmbs.so.$version" | grep -q "SONAME.*\[libmbs.so.0.$minor\]" ||
+readelf -d "$tmp/prefix/lib/libmbs.so.$version" | grep -c "SONAME.*\[libmbs.so.0.$minor\]" >/dev/null ||
   { echo "no SONAME libmbs.so.0.$minor"; readelf -d "$tmp/prefix/lib/libmbs.so.$version"; exit 1; }
 cp "$root/scripts/install_check/app.c" "$root/scripts/install_check/CMakeLists.txt" "$tmp/"
 cd "$tmp"
@@ -22,14 +22,16 @@ cc -std=c11 -O2 app.c $(pkg-config --cflags --libs --static mbs) -o app-static
 cc -std=c11 -O2 app.c $(pkg-config --cflags --libs mbs-shared) -lm -o app-shared
 ./app-static
 ./app-shared
-if ldd ./app-static | grep -q libmbs; then echo "app-static links libmbs.so"; exit 1; fi
-ldd ./app-shared | grep -q "libmbs.so.0.$minor" || { echo "app-shared does not link libmbs.so"; exit 1; }
+# ldd's output read whole (grep -q on a pipe may close it early: with pipefail, ldd's SIGPIPE
+# would fail the check at random).
+if ldd ./app-static | grep -c libmbs >/dev/null; then echo "app-static links libmbs.so"; exit 1; fi
+ldd ./app-shared | grep -c "libmbs.so.0.$minor" >/dev/null || { echo "app-shared does not link libmbs.so"; exit 1; }
 for shared in OFF ON; do
   cmake -S . -B "build-$shared" -DCMAKE_PREFIX_PATH="$tmp/prefix" -Dmbs_USE_SHARED=$shared >/dev/null
   cmake --build "build-$shared" >/dev/null
   "./build-$shared/app"
 done
-ldd ./build-ON/app | grep -q "libmbs.so.0.$minor" || { echo "the CMake shared build does not link libmbs.so"; exit 1; }
+ldd ./build-ON/app | grep -c "libmbs.so.0.$minor" >/dev/null || { echo "the CMake shared build does not link libmbs.so"; exit 1; }
 # A version the package does not meet is refused.
 sed -i 's/find_package(mbs 0.1 REQUIRED)/find_package(mbs 0.2 REQUIRED)/' CMakeLists.txt
 if cmake -S . -B build-wrong -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null 2>&1; then
