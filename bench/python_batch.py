@@ -23,22 +23,13 @@ import numpy as np
 
 import mbsdyn
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "examples"))
+from sweep_dask import system  # noqa: E402  (the same spring-damper as the Dask sweep)
+
 K = int(sys.argv[1]) if len(sys.argv) > 1 else 256
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 DT = 1e-3
 FORCES = np.linspace(10.0, 100.0, K)
-
-
-def system(force):
-    s = mbsdyn.System()
-    g = s.create_ground()
-    b = s.create_mass_point(mass=1.6, reference_position=[0.5, 0.0])
-    m0, m1 = s.add_marker_body_position(g), s.add_marker_node_position(b.node)
-    s.add_spring_damper(m0, m1, 4000.0, 8.0, 0.5)
-    s.add_load_force(m1, [float(force), 0.0, 0.0])
-    s.add_sensor_node(b.node, "Displacement")
-    s.assemble()
-    return s
 
 
 def best(f, rounds=5):

@@ -174,16 +174,8 @@ def test_tree_dynamics_on_numpy_vectors():
 
 
 def sweep_system(force):
-    """The spring-damper pulled by `force` (N), with a displacement sensor."""
-    s = mbsdyn.System()
-    g = s.create_ground()
-    b = s.create_mass_point(mass=1.6, reference_position=[0.5, 0.0])
-    m0, m1 = s.add_marker_body_position(g), s.add_marker_node_position(b.node)
-    s.add_spring_damper(m0, m1, 4000.0, 8.0, 0.5)
-    s.add_load_force(m1, [force, 0.0, 0.0])
-    s.add_sensor_node(b.node, "Displacement")
-    s.assemble()
-    return s
+    """The spring-damper pulled by `force` (N), with a displacement sensor (the Dask example's)."""
+    return example("sweep_dask").system(force)
 
 
 def test_solve_batch_equals_the_serial_loop():
