@@ -54,6 +54,73 @@ pub enum OutputVariableType {
     TorqueLocal,
 }
 
+impl OutputVariableType {
+    /// Every variable, in declaration order (the C API's `MBS_OUTPUT_*` numbers).
+    pub const ALL: [OutputVariableType; 19] = [
+        Self::Position,
+        Self::Displacement,
+        Self::Velocity,
+        Self::Acceleration,
+        Self::RotationMatrix,
+        Self::Rotation,
+        Self::AngularVelocity,
+        Self::AngularVelocityLocal,
+        Self::AngularAcceleration,
+        Self::KineticEnergy,
+        Self::PotentialEnergy,
+        Self::Force,
+        Self::ConstraintResidual,
+        Self::Coordinates,
+        Self::CoordinatesT,
+        Self::CoordinatesTT,
+        Self::ForceLocal,
+        Self::Torque,
+        Self::TorqueLocal,
+    ];
+
+    /// Exudyn's name of the variable (`"Position"`, `"Coordinates_t"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Position => "Position",
+            Self::Displacement => "Displacement",
+            Self::Velocity => "Velocity",
+            Self::Acceleration => "Acceleration",
+            Self::RotationMatrix => "RotationMatrix",
+            Self::Rotation => "Rotation",
+            Self::AngularVelocity => "AngularVelocity",
+            Self::AngularVelocityLocal => "AngularVelocityLocal",
+            Self::AngularAcceleration => "AngularAcceleration",
+            Self::KineticEnergy => "KineticEnergy",
+            Self::PotentialEnergy => "PotentialEnergy",
+            Self::Force => "Force",
+            Self::ConstraintResidual => "ConstraintResidual",
+            Self::Coordinates => "Coordinates",
+            Self::CoordinatesT => "Coordinates_t",
+            Self::CoordinatesTT => "Coordinates_tt",
+            Self::ForceLocal => "ForceLocal",
+            Self::Torque => "Torque",
+            Self::TorqueLocal => "TorqueLocal",
+        }
+    }
+
+    /// The variable named `name`: its [`Self::name`], compared without ASCII case and
+    /// underscores (`"coordinates_t"` and `"CoordinatesT"` are `CoordinatesT`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        let same = |a: &str, b: &str| {
+            let mut a = a.bytes().filter(|c| *c != b'_');
+            let mut b = b.bytes().filter(|c| *c != b'_');
+            loop {
+                match (a.next(), b.next()) {
+                    (None, None) => return true,
+                    (Some(x), Some(y)) if x.eq_ignore_ascii_case(&y) => {}
+                    _ => return false,
+                }
+            }
+        };
+        Self::ALL.into_iter().find(|v| same(v.name(), name))
+    }
+}
+
 /// The value of an output variable.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum OutputValue<T> {
@@ -105,6 +172,25 @@ impl<T: crate::Real> OutputValue<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_variable_has_one_name_and_is_found_by_it() {
+        for (i, v) in OutputVariableType::ALL.into_iter().enumerate() {
+            assert_eq!(OutputVariableType::from_name(v.name()), Some(v));
+            // Declaration order: the position in ALL is the discriminant.
+            assert_eq!(v as usize, i);
+        }
+        assert_eq!(
+            OutputVariableType::from_name("coordinates_T"),
+            Some(OutputVariableType::CoordinatesT)
+        );
+        assert_eq!(OutputVariableType::from_name("Speed"), None);
+        assert_eq!(
+            OutputVariableType::from_name("Position_"),
+            Some(OutputVariableType::Position)
+        );
+        assert_eq!(OutputVariableType::from_name(""), None);
+    }
 
     #[test]
     fn matrices_flatten_row_major_and_short_buffers_are_refused() {

@@ -16,8 +16,11 @@ from ._native import (
     System,
     __version__,
     body_cylinder_mass_properties,
+    box_mass_properties,
     record_header,
     solve_batch,
+    sphere_mass_properties,
+    status_text,
 )
 
 __all__ = [
@@ -27,6 +30,9 @@ __all__ = [
     "System",
     "__version__",
     "body_cylinder_mass_properties",
+    "box_mass_properties",
     "record_header",
     "solve_batch",
+    "sphere_mass_properties",
+    "status_text",
 ]

@@ -39,8 +39,8 @@ pub fn solve_batch<'py>(
             .map(|m| m.solve(&s).map(|_| ()))
             .collect()
     });
-    for r in results {
-        r.map_err(errors::system)?;
+    for (m, r) in models.iter().zip(results) {
+        r.map_err(|e| m.error(e))?;
     }
     let rows = number_of_steps as usize + 1;
     let width = models

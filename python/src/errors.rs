@@ -77,3 +77,11 @@ pub fn invalid(what: &str) -> PyErr {
     });
     err
 }
+
+/// The C API's text of status code `status` (`mbs_status_str`): what an `MbsError` of that
+/// status says.
+#[pyfunction]
+#[pyo3(name = "status_text")]
+pub fn py_status_text(status: MbsStatus) -> String {
+    status_text(status)
+}

@@ -7,7 +7,10 @@
 mod batch;
 mod errors;
 mod system;
+mod system_state;
+mod system_tree;
 mod tree;
+mod user_load;
 
 use pyo3::prelude::*;
 
@@ -20,6 +23,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::solve_batch, m)?)?;
     m.add_function(wrap_pyfunction!(system::body_cylinder_mass_properties, m)?)?;
     m.add_function(wrap_pyfunction!(system::record_header, m)?)?;
+    m.add_function(wrap_pyfunction!(system::box_mass_properties, m)?)?;
+    m.add_function(wrap_pyfunction!(system::sphere_mass_properties, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::py_status_text, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,30 +1,33 @@
-//! `System`: mbs's fixed-capacity system (`HostSystem<f64>`: 256 nodes and objects, 768
-//! markers, 512 loads and connectors, 64 sensors, 128 constraints) with Exudyn's item names,
-//! its sensors recorded into numpy arrays. SI units; vectors in the world frame unless a name
-//! says `local` (body frame).
+//! `System`: mbs's fixed-capacity system (`HostSystem<f64>`'s capacities, 256 nodes and objects,
+//! 768 markers, 512 loads and connectors, 64 sensors, 128 constraints, and a kinematic tree of
+//! 32 links) with Exudyn's item names, its sensors recorded into numpy arrays. SI units; vectors
+//! in the world frame unless a name says `local` (body frame).
 
 use crate::errors::{self, invalid};
+use crate::user_load::PythonLoad;
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::RigidBody2D;
 use mbs_core::graphics::record::{write_run_header, RecordError};
 use mbs_core::graphics::VisualizationSettings;
-use mbs_core::inertia::{Cylinder, MassProperties};
+use mbs_core::inertia::{Cuboid, Cylinder, MassProperties, Sphere};
 use mbs_core::math::Quaternion;
 use mbs_core::nodes::{NodePointGround, NodeRigidBody2D};
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
-    Connector, Constraint, ConstraintIndex, Control, Coupling, CreatedBody as CoreBody, HostSystem,
-    Load, LoadIndex, Marker, MarkerIndex, MassPointSpec, Node, NodeIndex, Object, ObjectIndex,
-    Progress, RigidBodySpec, Sensor, SensorIndex, SensorSink, SolveReport, SpringDamper,
-    StepReport,
+    CartesianSpringDamper, Connector, ConnectorIndex, Constraint, ConstraintIndex, Control,
+    Coupling, CreatedBody as CoreBody, Load, LoadIndex, Marker, MarkerIndex, MassPointSpec, Node,
+    NodeIndex, Object, ObjectIndex, Progress, RigidBodySpec, Sensor, SensorIndex, SensorSink,
+    SolveReport, SpringDamper, StepReport, System as CoreSystem, TorsionalSpringDamper,
 };
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::{Matrix3, Vector2, Vector3};
 use numpy::{PyArray1, PyArray2, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::Arc;
 
-pub(crate) type Sys = HostSystem<f64>;
+/// `HostSystem`'s capacities and a kinematic tree of up to 32 links.
+pub(crate) type Sys = CoreSystem<f64, 256, 256, 768, 512, 512, 64, 32, 128, 96, 32>;
 
 /// Every sensor's rows `[t, values...]`, one flat `Vec` per sensor (core's `SensorSink`).
 #[derive(Clone, Debug, Default)]
@@ -48,17 +51,20 @@ impl Records {
     }
 }
 
-/// The system and its sensors' records.
+/// The system, its sensors' records and the Python functions of its user loads.
 #[derive(Clone)]
 pub(crate) struct Model {
     pub sys: Box<Sys>,
     pub records: Records,
+    /// Kept alive as long as the system (and every copy) holds their addresses as contexts.
+    pub user_loads: Vec<Arc<PythonLoad>>,
 }
 
-// SAFETY: the only raw pointers a core system holds are the contexts of user loads, which this
-// binding never adds (every load's context is null); PyO3 hands out `&mut` one at a time.
+// SAFETY: the only raw pointers a core system holds are the contexts of user loads: each the
+// address of a `PythonLoad` in `user_loads` (shared by copies through the `Arc`), whose
+// function is called with the GIL taken and whose error slot is a mutex.
 unsafe impl Send for Model {}
-// SAFETY: as above: no pointer is shared.
+// SAFETY: as above.
 unsafe impl Sync for Model {}
 
 impl Model {
@@ -78,6 +84,7 @@ impl Model {
     ) -> Result<SolveReport, mbs_core::system::SystemError> {
         let saved = self.records.clone();
         self.records.clear();
+        self.clear_load_errors();
         let r = self
             .sys
             .solve_dynamic_observed(settings, &mut self.records, on_step);
@@ -133,33 +140,10 @@ fn idx<I>(i: usize, f: impl Fn(u16) -> I) -> PyResult<I> {
         .map_err(|_| errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None))
 }
 
-/// Exudyn's output variable names (`"Position"`, `"Velocity"`, ...).
+/// The output variable of Exudyn's name (`"Position"`, `"Coordinates_t"`, ...).
 pub(crate) fn variable(name: &str) -> PyResult<OutputVariableType> {
-    use OutputVariableType as O;
-    [
-        O::Position,
-        O::Displacement,
-        O::Velocity,
-        O::Acceleration,
-        O::RotationMatrix,
-        O::Rotation,
-        O::AngularVelocity,
-        O::AngularVelocityLocal,
-        O::AngularAcceleration,
-        O::KineticEnergy,
-        O::PotentialEnergy,
-        O::Force,
-        O::ConstraintResidual,
-        O::Coordinates,
-        O::CoordinatesT,
-        O::CoordinatesTT,
-        O::ForceLocal,
-        O::Torque,
-        O::TorqueLocal,
-    ]
-    .into_iter()
-    .find(|v| format!("{v:?}") == name)
-    .ok_or_else(|| invalid(&format!("unknown output variable {name:?}")))
+    OutputVariableType::from_name(name)
+        .ok_or_else(|| invalid(&format!("unknown output variable {name:?}")))
 }
 
 fn values(v: OutputValue<f64>) -> Vec<f64> {
@@ -243,6 +227,7 @@ impl System {
             model: Model {
                 sys: Box::new(Sys::new()),
                 records: Records::default(),
+                user_loads: Vec::new(),
             },
         }
     }
@@ -333,9 +318,10 @@ impl System {
 
     /// Modelica's `BodyCylinder` from frame_a to frame_b at `r` (m, frame_a), `diameter` (m,
     /// default length/5), `inner_diameter` (m), `density` (kg/m^3, default steel 7700), its
-    /// frame_a at `position` (m) turned by `angles` (rad, about x, y, z in turn), with
-    /// `gravity` (m/s^2) if given.
-    #[pyo3(signature = (r, diameter = None, inner_diameter = 0.0, density = 7700.0, position = [0.0, 0.0, 0.0], angles = [0.0, 0.0, 0.0], gravity = None))]
+    /// frame_a at `position` (m) turned by `angles` (rad) about the axes `sequence` (Modelica's
+    /// `sequence_start`, default x, y, z in turn), moving with `velocity` (m/s, frame_a's
+    /// origin, world) and `angular_velocity` (rad/s, world), with `gravity` (m/s^2) if given.
+    #[pyo3(signature = (r, diameter = None, inner_diameter = 0.0, density = 7700.0, position = [0.0, 0.0, 0.0], angles = [0.0, 0.0, 0.0], sequence = [1, 2, 3], velocity = [0.0, 0.0, 0.0], angular_velocity = [0.0, 0.0, 0.0], gravity = None))]
     #[allow(clippy::too_many_arguments)]
     fn create_body_cylinder(
         &mut self,
@@ -345,11 +331,17 @@ impl System {
         density: f64,
         position: [f64; 3],
         angles: [f64; 3],
+        sequence: [u8; 3],
+        velocity: [f64; 3],
+        angular_velocity: [f64; 3],
         gravity: Option<[f64; 3]>,
     ) -> PyResult<CreatedBody> {
         let start = ModelicaStart {
             r_0_start: v3(position),
             angles_start: angles,
+            sequence_start: sequence,
+            v_0_start: v3(velocity),
+            w_0_start: v3(angular_velocity),
             ..ModelicaStart::default()
         };
         let mut p = BodyCylinder::params(v3(r))
@@ -526,6 +518,60 @@ impl System {
         Ok(self.sys().add_connector(c).map_err(errors::core)?.0)
     }
 
+    /// Exudyn's `ObjectConnectorCartesianSpringDamper` between two position markers: per-axis
+    /// `stiffness` (N/m), `damping` (N s/m) and `offset` (m, world): the force on marker 0 is
+    /// `k .* (p1 - p0 - offset) + d .* (v1 - v0)`; its index.
+    #[pyo3(signature = (marker0, marker1, stiffness, damping, offset = [0.0, 0.0, 0.0]))]
+    fn add_cartesian_spring_damper(
+        &mut self,
+        marker0: usize,
+        marker1: usize,
+        stiffness: [f64; 3],
+        damping: [f64; 3],
+        offset: [f64; 3],
+    ) -> PyResult<u16> {
+        let m = [idx(marker0, MarkerIndex)?, idx(marker1, MarkerIndex)?];
+        let c = CartesianSpringDamper::new(m, v3(stiffness), v3(damping), v3(offset))
+            .map_err(errors::core)?;
+        let c = Connector::CartesianSpringDamper(c);
+        Ok(self.sys().add_connector(c).map_err(errors::core)?.0)
+    }
+
+    /// Exudyn's `ObjectConnectorTorsionalSpringDamper` between two rigid markers, about marker
+    /// 0's z axis: `stiffness` (N m/rad), `damping` (N m s/rad), `offset` (rad), a constant
+    /// `torque` (N m); its index.
+    #[pyo3(signature = (marker0, marker1, stiffness, damping, offset = 0.0, torque = 0.0))]
+    fn add_torsional_spring_damper(
+        &mut self,
+        marker0: usize,
+        marker1: usize,
+        stiffness: f64,
+        damping: f64,
+        offset: f64,
+        torque: f64,
+    ) -> PyResult<u16> {
+        let m = [idx(marker0, MarkerIndex)?, idx(marker1, MarkerIndex)?];
+        let c = TorsionalSpringDamper::new(m, stiffness, damping, offset, torque)
+            .map_err(errors::core)?;
+        let c = Connector::TorsionalSpringDamper(c);
+        Ok(self.sys().add_connector(c).map_err(errors::core)?.0)
+    }
+
+    /// A new target angle `offset` (rad) and rate `rate_offset` (rad/s) of torsional
+    /// spring-damper `connector` (a controller's set point between steps; stays assembled).
+    #[pyo3(signature = (connector, offset, rate_offset = 0.0))]
+    fn set_torsional_target(
+        &mut self,
+        connector: usize,
+        offset: f64,
+        rate_offset: f64,
+    ) -> PyResult<()> {
+        let i = idx(connector, ConnectorIndex)?;
+        self.sys()
+            .set_torsional_target(i, offset, rate_offset)
+            .map_err(errors::core)
+    }
+
     /// Exudyn's `ObjectConnectorDistance`: the markers' distance held at `distance` (m).
     fn add_distance_constraint(
         &mut self,
@@ -678,14 +724,18 @@ impl System {
 
     /// Checks the whole system and makes it ready to step (Exudyn's `Assemble`).
     fn assemble(&mut self) -> PyResult<()> {
-        self.sys().assemble().map_err(errors::system)
+        self.model.clear_load_errors();
+        let r = self.model.sys.assemble();
+        r.map_err(|e| self.model.error(e))
     }
 
     /// One step of `dt` (s) with the coupling; records a row of every sensor. A dict of what
     /// the step did.
     fn step<'py>(&mut self, py: Python<'py>, dt: f64) -> PyResult<Bound<'py, PyDict>> {
-        let Model { sys, records } = &mut self.model;
-        let r = sys.step(dt, records).map_err(errors::system)?;
+        self.model.clear_load_errors();
+        let Model { sys, records, .. } = &mut self.model;
+        let r = sys.step(dt, records);
+        let r = r.map_err(|e| self.model.error(e))?;
         report_dict(py, &r)
     }
 
@@ -723,7 +773,8 @@ impl System {
         let vis = visualization(show_numbers, contour)?;
         let model = &mut self.model;
         if on_step.is_none() && record_every == 0 {
-            let r = py.detach(|| model.solve(&s)).map_err(errors::system)?;
+            let r = py.detach(|| model.solve(&s));
+            let r = r.map_err(|e| model.error(e))?;
             return solve_report_dict(py, &r);
         }
         let on_step = on_step.map(Bound::unbind);
@@ -753,7 +804,7 @@ impl System {
         if let Some(e) = failure {
             return Err(e);
         }
-        let r = r.map_err(errors::system)?;
+        let r = r.map_err(|e| model.error(e))?;
         let d = solve_report_dict(py, &r)?;
         if record_every > 0 {
             d.set_item("recording", recording)?;
@@ -931,10 +982,53 @@ pub fn body_cylinder_mass_properties<'py>(
         c = c.diameter(d);
     }
     let mp = c.mass_properties().map_err(errors::core)?;
+    Ok(mass_properties_tuple(py, mp))
+}
+
+/// `(mass, com, inertia)` of a mass-properties result.
+fn mass_properties_tuple(py: Python<'_>, mp: MassProperties<f64>) -> MassPropertiesTuple<'_> {
     let i = numpy::ndarray::Array2::from_shape_fn((3, 3), |(a, b)| mp.inertia[(a, b)]);
-    Ok((
+    (
         mp.mass,
         PyArray1::from_slice(py, mp.com.as_slice()),
         i.to_pyarray(py),
-    ))
+    )
+}
+
+/// Mass properties of a solid box of `dimensions` (m, edge lengths along the body axes) and
+/// `density` (kg/m^3) centred at `center` (m): `(mass, com, inertia about the com)`.
+#[pyfunction]
+#[pyo3(signature = (dimensions, density = 7700.0, center = [0.0, 0.0, 0.0]))]
+pub fn box_mass_properties<'py>(
+    py: Python<'py>,
+    dimensions: [f64; 3],
+    density: f64,
+    center: [f64; 3],
+) -> PyResult<MassPropertiesTuple<'py>> {
+    let mp = Cuboid::new(v3(dimensions))
+        .density(density)
+        .center(v3(center))
+        .mass_properties()
+        .map_err(errors::core)?;
+    Ok(mass_properties_tuple(py, mp))
+}
+
+/// Mass properties of a sphere of `diameter` (m), hollow inside `inner_diameter` (m), of
+/// `density` (kg/m^3) centred at `center` (m): `(mass, com, inertia about the com)`.
+#[pyfunction]
+#[pyo3(signature = (diameter, inner_diameter = 0.0, density = 7700.0, center = [0.0, 0.0, 0.0]))]
+pub fn sphere_mass_properties<'py>(
+    py: Python<'py>,
+    diameter: f64,
+    inner_diameter: f64,
+    density: f64,
+    center: [f64; 3],
+) -> PyResult<MassPropertiesTuple<'py>> {
+    let mp = Sphere::new(diameter)
+        .inner_diameter(inner_diameter)
+        .density(density)
+        .center(v3(center))
+        .mass_properties()
+        .map_err(errors::core)?;
+    Ok(mass_properties_tuple(py, mp))
 }

@@ -4,7 +4,8 @@
 use crate::errors::{self, invalid};
 use mbs_core::inertia::MassProperties;
 use mbs_core::tree::{
-    Joint, KinematicTree as CoreTree, Transform, TreeData, TreeScheme, TreeStepSettings,
+    Joint, JointSpring, KinematicTree as CoreTree, Transform, TreeData, TreeScheme,
+    TreeStepSettings,
 };
 use nalgebra::{Matrix3, Vector3};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, ToPyArray};
@@ -19,13 +20,29 @@ type Data = TreeData<f64, 32, 48>;
 /// with its mass properties (kg; com m and inertia kg m^2 about the com, link frame).
 #[pyclass(module = "mbsdyn")]
 pub struct KinematicTree {
-    tree: Tree,
+    pub(crate) tree: Tree,
     data: Box<Data>,
 }
 
-fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]> {
+/// A contiguous float64 vector's values.
+pub(crate) fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]> {
     a.as_slice()
         .map_err(|_| invalid(&format!("{what}: a contiguous float64 vector")))
+}
+
+/// Exudyn's joint P/D control of one joint.
+pub(crate) fn joint_spring(
+    stiffness: f64,
+    damping: f64,
+    position_offset: f64,
+    velocity_offset: f64,
+) -> JointSpring<f64> {
+    JointSpring {
+        stiffness,
+        damping,
+        position_offset,
+        velocity_offset,
+    }
 }
 
 #[pymethods]
@@ -183,5 +200,107 @@ impl KinematicTree {
             )
             .map_err(errors::core)?;
         Ok(PyArray1::from_vec(py, a))
+    }
+
+    /// Exudyn's joint P/D control on link `link`'s joint: the generalized force
+    /// `stiffness (position_offset - q) + damping (velocity_offset - q_t)` (N m or N).
+    #[pyo3(signature = (link, stiffness, damping, position_offset = 0.0, velocity_offset = 0.0))]
+    fn set_joint_spring(
+        &mut self,
+        link: usize,
+        stiffness: f64,
+        damping: f64,
+        position_offset: f64,
+        velocity_offset: f64,
+    ) -> PyResult<()> {
+        let spring = joint_spring(stiffness, damping, position_offset, velocity_offset);
+        self.tree
+            .set_joint_spring(link, spring)
+            .map_err(errors::core)
+    }
+
+    /// The neutral configuration (zero angles and offsets, unit quaternions), length nq.
+    fn neutral_configuration<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let mut q = vec![0.0; self.tree.nq()];
+        self.tree
+            .neutral_configuration(&mut q)
+            .map_err(errors::core)?;
+        Ok(PyArray1::from_vec(py, q))
+    }
+
+    /// The pose of link `link` at `q`: `(rotation (3, 3) link-to-world, position (3,) m)`.
+    #[allow(clippy::type_complexity)]
+    fn link_pose<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: PyReadonlyArray1<'_, f64>,
+        link: usize,
+    ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>)> {
+        self.tree
+            .forward_kinematics(&mut self.data, slice(&q, "q")?, None)
+            .map_err(errors::core)?;
+        let x = self
+            .data
+            .link_pose(link)
+            .ok_or_else(|| errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None))?;
+        let r = numpy::ndarray::Array2::from_shape_fn((3, 3), |(i, j)| x.rotation[(i, j)]);
+        Ok((
+            r.to_pyarray(py),
+            PyArray1::from_slice(py, x.translation.as_slice()),
+        ))
+    }
+
+    /// `(kinetic, potential)` energy (J) at `(q, v)`: potential of gravity (zero at the world
+    /// origin) and of the joint springs.
+    fn energy(
+        &mut self,
+        q: PyReadonlyArray1<'_, f64>,
+        v: PyReadonlyArray1<'_, f64>,
+    ) -> PyResult<(f64, f64)> {
+        let q = slice(&q, "q")?;
+        self.tree
+            .forward_kinematics(&mut self.data, q, Some(slice(&v, "v")?))
+            .map_err(errors::core)?;
+        Ok((
+            self.tree.kinetic_energy(&self.data),
+            self.tree.potential_energy(&self.data, q),
+        ))
+    }
+
+    /// `(mass (kg), centre of mass (m, world))` at `q`.
+    fn center_of_mass<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: PyReadonlyArray1<'_, f64>,
+    ) -> PyResult<(f64, Bound<'py, PyArray1<f64>>)> {
+        self.tree
+            .forward_kinematics(&mut self.data, slice(&q, "q")?, None)
+            .map_err(errors::core)?;
+        let (m, c) = self.tree.center_of_mass(&self.data);
+        Ok((m, PyArray1::from_slice(py, c.as_slice())))
+    }
+
+    /// The Jacobian (6, nv) of the point `point` (m, link coordinates) of link `link` at `q`:
+    /// rows 0-2 the link's angular velocity (rad/s, world), rows 3-5 the point's velocity
+    /// (m/s, world).
+    #[pyo3(signature = (q, link, point = [0.0, 0.0, 0.0]))]
+    fn point_jacobian<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: PyReadonlyArray1<'_, f64>,
+        link: usize,
+        point: [f64; 3],
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        self.tree
+            .forward_kinematics(&mut self.data, slice(&q, "q")?, None)
+            .map_err(errors::core)?;
+        let n = self.tree.nv();
+        let mut jac = vec![0.0; 6 * n];
+        self.tree
+            .point_jacobian(&self.data, link, &Vector3::from(point), &mut jac)
+            .map_err(errors::core)?;
+        let a = numpy::ndarray::Array2::from_shape_vec((6, n), jac)
+            .map_err(|e| invalid(&e.to_string()))?;
+        Ok(a.to_pyarray(py))
     }
 }

@@ -73,26 +73,6 @@ struct RenderArgs {
     settings: VisualizationSettings,
 }
 
-/// The output variable named `name` (its Rust name, case-insensitive: `Velocity`, ...).
-fn variable(name: &str) -> Option<OutputVariableType> {
-    use OutputVariableType as O;
-    [
-        O::Position,
-        O::Displacement,
-        O::Velocity,
-        O::Acceleration,
-        O::RotationMatrix,
-        O::Rotation,
-        O::AngularVelocity,
-        O::AngularVelocityLocal,
-        O::AngularAcceleration,
-        O::KineticEnergy,
-        O::PotentialEnergy,
-    ]
-    .into_iter()
-    .find(|v| format!("{v:?}").eq_ignore_ascii_case(name))
-}
-
 fn parse_render(args: &[String]) -> Result<RenderArgs, String> {
     let mut scene = None;
     let mut r = RenderArgs {
@@ -126,8 +106,10 @@ fn parse_render(args: &[String]) -> Result<RenderArgs, String> {
             "--numbers" => r.settings.bodies.show_numbers = true,
             "--contour" => {
                 let v = value()?;
-                r.settings.contour.output_variable =
-                    Some(variable(&v).ok_or_else(|| format!("unknown output variable `{v}`"))?);
+                r.settings.contour.output_variable = Some(
+                    OutputVariableType::from_name(&v)
+                        .ok_or_else(|| format!("unknown output variable `{v}`"))?,
+                );
             }
             "--component" => {
                 let v = value()?;

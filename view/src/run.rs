@@ -1,6 +1,6 @@
 //! Reads a **run recording** (`mbs-run 1`: frames of draw primitives and time-plot samples, the
 //! format of `mbs_core::graphics::record`, written by C through `mbs_system_record_frame`, by
-//! Rust through `System::record_frame`, by Python through the ctypes mirror).
+//! Rust through `System::record_frame`, by Python through `mbsdyn`'s `System.record_frame`).
 
 use crate::scene_svg::ContourLegend;
 use crate::stream::{contour, err, number, primitive, records};
