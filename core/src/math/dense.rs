@@ -29,7 +29,8 @@ pub fn solve_in_place<T: Real, const S: usize>(
         for x in &row[..n] {
             let v = x.abs_l();
             sum += v;
-            scale = scale.max(v);
+            // Not `max`, which also orders NaNs (`sum` catches them): one compare-select.
+            scale = if v > scale { v } else { scale };
         }
     }
     if !sum.finite() || !b.iter().take(n).all(|x| x.finite()) || !(scale > T::zero()) {
@@ -40,7 +41,7 @@ pub fn solve_in_place<T: Real, const S: usize>(
         // Pivot: the largest |a_ik|, i >= k.
         let mut p = k;
         let mut best = a[k][k].abs_l();
-        for (i, row) in a.iter().enumerate().take(n).skip(k + 1) {
+        for (i, row) in a[..n].iter().enumerate().skip(k + 1) {
             let v = row[k].abs_l();
             if v > best {
                 best = v;
@@ -61,22 +62,24 @@ pub fn solve_in_place<T: Real, const S: usize>(
         // The pivot row's nonzero columns past the pivot: a Newton matrix of a mechanism is
         // mostly zeros, which subtract nothing.
         let mut cols = [0u16; S];
+        let mut vals = [T::zero(); S];
         let mut nc = 0;
         for (j, p) in pivot_row.iter().enumerate().skip(1) {
             if *p != T::zero() {
                 cols[nc] = j as u16;
+                vals[nc] = *p;
                 nc += 1;
             }
         }
+        let (cols, vals) = (&cols[..nc], &vals[..nc]);
         for (row, bi) in rest[..n - k - 1].iter_mut().zip(&mut b[k + 1..n]) {
             let row = &mut row[k..n];
             let factor = row[0] / pivot;
             if factor != T::zero() {
                 // Row i -= factor * row k over those columns.
-                for &j in &cols[..nc] {
-                    let j = usize::from(j);
-                    if let (Some(x), Some(p)) = (row.get_mut(j), pivot_row.get(j)) {
-                        *x -= factor * *p;
+                for (&j, &p) in cols.iter().zip(vals) {
+                    if let Some(x) = row.get_mut(usize::from(j)) {
+                        *x -= factor * p;
                     }
                 }
                 *bi -= factor * bk;
