@@ -251,10 +251,11 @@ enum Ends<T> {
     Coordinates(Option<usize>, Option<usize>),
 }
 
-/// A constraint's ends at `q`, `v`: two marker states, or two coordinates.
-enum Evaluated<'a, T> {
-    Planar(MarkerState<T>, MarkerState<T>),
-    Spatial(SpatialState<'a, T>, SpatialState<'a, T>),
+/// A constraint's ends at `q`, `v`: two marker states (borrowed where `each` computed them:
+/// no copy of a state per constraint on the stack), or two coordinates.
+enum Evaluated<'e, 'a, T> {
+    Planar(&'e MarkerState<T>, &'e MarkerState<T>),
+    Spatial(&'e SpatialState<'a, T>, &'e SpatialState<'a, T>),
     Coordinates(Option<usize>, Option<usize>),
 }
 
@@ -698,7 +699,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     /// constraint.
     fn each<F>(&self, q: &[T], v: &[T], mut f: F) -> Result<()>
     where
-        F: FnMut(usize, &Constraint<T>, &Evaluated<T>) -> Option<()>,
+        F: FnMut(usize, &Constraint<T>, &Evaluated<'_, '_, T>) -> Option<()>,
     {
         // The tree's poses, velocities, accelerations at zero joint accelerations and world
         // columns, once for all constraints (the markers on its links read them).
@@ -712,15 +713,22 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         for (k, c) in self.constraints.iter().enumerate() {
             let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
             let row = self.row(k);
+            let (p0, p1, s0, s1);
             let ends = match self.ends(k, c)? {
-                Ends::Planar(a, b) => match (a.state(q, v), b.state(q, v)) {
-                    (Some(m0), Some(m1)) => Some(Evaluated::Planar(m0, m1)),
-                    _ => None,
-                },
-                Ends::Spatial(a, b) => match (spatial(&a), spatial(&b)) {
-                    (Some(m0), Some(m1)) => Some(Evaluated::Spatial(m0, m1)),
-                    _ => None,
-                },
+                Ends::Planar(a, b) => {
+                    (p0, p1) = (a.state(q, v), b.state(q, v));
+                    match (&p0, &p1) {
+                        (Some(m0), Some(m1)) => Some(Evaluated::Planar(m0, m1)),
+                        _ => None,
+                    }
+                }
+                Ends::Spatial(a, b) => {
+                    (s0, s1) = (spatial(&a), spatial(&b));
+                    match (&s0, &s1) {
+                        (Some(m0), Some(m1)) => Some(Evaluated::Spatial(m0, m1)),
+                        _ => None,
+                    }
+                }
                 Ends::Coordinates(i0, i1) => Some(Evaluated::Coordinates(i0, i1)),
             };
             ends.as_ref()
