@@ -3,7 +3,7 @@
 //! (`MBS_ERR_*`), `item` the item as `(kind, index)` or `None`.
 
 use mbs::convert::status_of;
-use mbs::status::{mbs_status_str, MbsStatus, MBS_ERR_INVALID_ARGUMENT};
+use mbs::status::{mbs_status_str, MbsStatus, MBS_ERR_INVALID_ARGUMENT, MBS_ERR_UNKNOWN_INDEX};
 use mbs_core::system::{ItemRef, SystemError};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -55,6 +55,11 @@ pub fn error(status: MbsStatus, item: Option<ItemRef>) -> PyErr {
         let _ = v.setattr("item", item);
     });
     err
+}
+
+/// `MBS_ERR_UNKNOWN_INDEX`: no such item (an index past `u16`, a missing sensor, link or tree).
+pub fn unknown_index() -> PyErr {
+    error(MBS_ERR_UNKNOWN_INDEX, None)
 }
 
 /// The exception of a core error.

@@ -134,10 +134,9 @@ fn v3(a: [f64; 3]) -> Vector3<f64> {
     Vector3::from(a)
 }
 
-fn idx<I>(i: usize, f: impl Fn(u16) -> I) -> PyResult<I> {
-    u16::try_from(i)
-        .map(f)
-        .map_err(|_| errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None))
+/// Item index `i` as the index type `f` makes (`MBS_ERR_UNKNOWN_INDEX` past `u16`).
+pub(crate) fn idx<I>(i: usize, f: impl Fn(u16) -> I) -> PyResult<I> {
+    u16::try_from(i).map(f).map_err(|_| errors::unknown_index())
 }
 
 /// The output variable of Exudyn's name (`"Position"`, `"Coordinates_t"`, ...).
@@ -714,7 +713,7 @@ impl System {
             self.model.records.rows.get(sensor),
             self.model.records.widths.get(sensor),
         ) else {
-            return Err(errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None));
+            return Err(errors::unknown_index());
         };
         let n = rows.len() / (w + 1);
         let a = numpy::ndarray::Array2::from_shape_vec((n, w + 1), rows.clone())

@@ -2,7 +2,7 @@
 //! generalized-alpha settings and the Newton report of its last step.
 
 use crate::errors::{self, invalid};
-use crate::system::System;
+use crate::system::{idx, System};
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{NodeIndex, NodeState};
@@ -10,12 +10,6 @@ use nalgebra::{Vector2, Vector3};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-fn node(i: usize) -> PyResult<NodeIndex> {
-    u16::try_from(i)
-        .map(NodeIndex)
-        .map_err(|_| errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None))
-}
 
 /// `d[key]` as `N` floats, or `keep` if `d` has no `key`.
 fn take<const N: usize>(d: &Bound<'_, PyDict>, key: &str, keep: [f64; N]) -> PyResult<[f64; N]> {
@@ -43,7 +37,7 @@ impl System {
         match *self
             .model
             .sys
-            .node_state(self::node(node)?)
+            .node_state(idx(node, NodeIndex)?)
             .map_err(errors::core)?
         {
             NodeState::Point2D(s) => {
@@ -79,7 +73,7 @@ impl System {
     /// changed): unknown keys, a non-finite value, a zero quaternion, a tree link's node (set
     /// the tree's state).
     fn set_node_state(&mut self, node: usize, state: Bound<'_, PyDict>) -> PyResult<()> {
-        let i = self::node(node)?;
+        let i = idx(node, NodeIndex)?;
         let current = *self.model.sys.node_state(i).map_err(errors::core)?;
         let keys: &[&str] = match current {
             NodeState::Point2D(_) | NodeState::RigidBody2D(_) => &["q", "q_t", "q_tt"],

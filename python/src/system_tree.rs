@@ -9,10 +9,6 @@ use crate::tree::{joint_spring, slice, KinematicTree};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 
-fn no_tree() -> PyErr {
-    errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None)
-}
-
 #[pymethods]
 impl System {
     /// Adds `tree` (revolute, prismatic and fixed joints; copied in) at joint coordinates `q`
@@ -54,7 +50,11 @@ impl System {
         Bound<'py, PyArray1<f64>>,
         Bound<'py, PyArray1<f64>>,
     )> {
-        let (q, v, a) = self.model.sys.tree_state().ok_or_else(no_tree)?;
+        let (q, v, a) = self
+            .model
+            .sys
+            .tree_state()
+            .ok_or_else(errors::unknown_index)?;
         Ok((
             PyArray1::from_slice(py, q),
             PyArray1::from_slice(py, v),

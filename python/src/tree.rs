@@ -242,7 +242,7 @@ impl KinematicTree {
         let x = self
             .data
             .link_pose(link)
-            .ok_or_else(|| errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None))?;
+            .ok_or_else(errors::unknown_index)?;
         let r = numpy::ndarray::Array2::from_shape_fn((3, 3), |(i, j)| x.rotation[(i, j)]);
         Ok((
             r.to_pyarray(py),

@@ -7,7 +7,7 @@
 //! Python exception as its `__cause__`.
 
 use crate::errors::{self, invalid};
-use crate::system::{Model, System};
+use crate::system::{idx, Model, System};
 use mbs_core::system::{Load, MarkerIndex, SystemError, UserLoadKind};
 use pyo3::prelude::*;
 use std::ffi::c_void;
@@ -107,10 +107,7 @@ impl System {
         if !function.is_callable() {
             return Err(invalid("function: not callable"));
         }
-        let marker = MarkerIndex(
-            u16::try_from(marker)
-                .map_err(|_| errors::error(mbs::status::MBS_ERR_UNKNOWN_INDEX, None))?,
-        );
+        let marker = idx(marker, MarkerIndex)?;
         let load = Arc::new(PythonLoad {
             function: function.unbind(),
             error: Mutex::new(None),
