@@ -71,7 +71,7 @@ fn main() -> ExitCode {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"com2\":[{:.15},{:.15},{:.15}]}}",
+        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"com2\":[{:.17e},{:.17e},{:.17e}]}}",
         times[0],
         times[times.len() / 2],
         newton as f64 / steps as f64,

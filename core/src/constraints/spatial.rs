@@ -507,6 +507,10 @@ struct Tangent<T> {
     t_r: [[Matrix3<T>; 2]; 2],
     t_th: [[Matrix3<T>; 2]; 2],
     tau: [Vector3<T>; 2],
+    /// `false` while only `t_th` and `tau` are set (world translations and rotation
+    /// equations: the revolute and spherical joints), whose `f_r`, `f_th`, `t_r` blocks stay
+    /// zero and are not written.
+    forces: bool,
 }
 
 impl<T: Real> Tangent<T> {
@@ -518,6 +522,7 @@ impl<T: Real> Tangent<T> {
             t_r: z,
             t_th: z,
             tau: [Vector3::zeros(); 2],
+            forces: false,
         }
     }
 
@@ -540,24 +545,25 @@ impl<T: Real> Tangent<T> {
             for j in 0..2 {
                 let Some(oj) = m[j].offset else { continue };
                 let gj = m[j].g;
+                let ee = gk.transpose() * self.t_th[k][j] * gj;
+                for i in 0..4 {
+                    for c in 0..4 {
+                        out.add(ok + 3 + i, oj + 3 + c, a * ee[(i, c)]);
+                    }
+                }
+                if !self.forces {
+                    continue;
+                }
                 let rr = self.f_r[k][j];
                 let re = self.f_th[k][j] * gj;
                 let er = gk.transpose() * self.t_r[k][j];
-                let ee = gk.transpose() * self.t_th[k][j] * gj;
                 for i in 0..3 {
                     for c in 0..3 {
                         out.add(ok + i, oj + c, a * rr[(i, c)]);
                     }
                     for c in 0..4 {
                         out.add(ok + i, oj + 3 + c, a * re[(i, c)]);
-                    }
-                }
-                for i in 0..4 {
-                    for c in 0..3 {
-                        out.add(ok + 3 + i, oj + c, a * er[(i, c)]);
-                    }
-                    for c in 0..4 {
-                        out.add(ok + 3 + i, oj + 3 + c, a * ee[(i, c)]);
+                        out.add(ok + 3 + c, oj + i, a * er[(c, i)]);
                     }
                 }
             }
@@ -653,6 +659,7 @@ pub fn joint_hessian<T: Real, const S: usize>(
             Equation::Local(i) => {
                 // mu (a . d), a = A_0 w: f_1 = mu a = -f_0, tau_1 = mu l_1 x A_1^T a,
                 // tau_0 = mu (w x A_0^T d - l_0 x w).
+                tg.forces = true;
                 let w = m0.axis_local(i);
                 let wx = skew(&w);
                 let da = a0 * wx * mu; // d(mu a)/d theta_0 = -mu A_0 [w]x
@@ -711,6 +718,7 @@ pub fn distance_hessian<T: Real, const S: usize>(
         -(m1.rotation * skew(&m1.local)),
     ];
     let mut tg = Tangent::new();
+    tg.forces = true;
     let m = [m0, m1];
     let sign = [-T::one(), T::one()];
     for k in 0..2 {

@@ -9,10 +9,11 @@
 use crate::Real;
 
 /// Solves `A x = b` for the leading `n x n` block of `a` and the first `n` entries of `b`,
-/// in place: on success `b` holds `x` and `a` its LU factors (row-permuted). `None` if `n`
-/// exceeds the capacity, an entry is not finite, a pivot is not above `n EPS` times the
-/// largest entry of `A` (numerically singular), or the result is not finite; `a` and `b` are
-/// then overwritten with partial results.
+/// in place: on success `b` holds `x`; `a` is overwritten (its upper triangle holds the `U`
+/// of the row-permuted LU factors, the rest is scratch). `None` if `n` exceeds the capacity, an
+/// entry is not finite, a pivot is not above `n EPS` times the largest entry of `A`
+/// (numerically singular), or the result is not finite; `a` and `b` are then overwritten with
+/// partial results.
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn solve_in_place<T: Real, const S: usize>(
     a: &mut [[T; S]; S],
@@ -37,6 +38,10 @@ pub fn solve_in_place<T: Real, const S: usize>(
         return None;
     }
     let tiny = scale * T::EPS * T::of_u32(n as u32);
+    // The pivot row's nonzero columns past the pivot (relative to it) and their values: a
+    // Newton matrix of a mechanism is mostly zeros, which subtract nothing.
+    let mut cols = [0u16; S];
+    let mut vals = [T::zero(); S];
     for k in 0..n {
         // Pivot: the largest |a_ik|, i >= k.
         let mut p = k;
@@ -52,17 +57,16 @@ pub fn solve_in_place<T: Real, const S: usize>(
             return None;
         }
         if p != k {
-            a.swap(k, p);
+            // Columns k.. only: the columns left of the pivot are eliminated and never read
+            // again (`b` carries the forward substitution, so `L` is not kept).
+            let (top, rest) = a.split_at_mut(p);
+            top[k][k..n].swap_with_slice(&mut rest[0][k..n]);
             b.swap(k, p);
         }
         let (top, rest) = a.split_at_mut(k + 1);
         let pivot_row = &top[k][k..n];
         let pivot = pivot_row[0];
         let bk = b[k];
-        // The pivot row's nonzero columns past the pivot: a Newton matrix of a mechanism is
-        // mostly zeros, which subtract nothing.
-        let mut cols = [0u16; S];
-        let mut vals = [T::zero(); S];
         let mut nc = 0;
         for (j, p) in pivot_row.iter().enumerate().skip(1) {
             if *p != T::zero() {
@@ -74,6 +78,10 @@ pub fn solve_in_place<T: Real, const S: usize>(
         let (cols, vals) = (&cols[..nc], &vals[..nc]);
         for (row, bi) in rest[..n - k - 1].iter_mut().zip(&mut b[k + 1..n]) {
             let row = &mut row[k..n];
+            // Most rows have nothing below the pivot: tested before the division.
+            if row[0] == T::zero() {
+                continue;
+            }
             let factor = row[0] / pivot;
             if factor != T::zero() {
                 // Row i -= factor * row k over those columns.
@@ -84,7 +92,6 @@ pub fn solve_in_place<T: Real, const S: usize>(
                 }
                 *bi -= factor * bk;
             }
-            row[0] = factor;
         }
     }
     // Back substitution.

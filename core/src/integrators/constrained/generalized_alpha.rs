@@ -34,7 +34,7 @@
 // Index loops read as the equations (row i, column j of a block).
 #![allow(clippy::needless_range_loop)]
 
-use super::{Block, ConstrainedModel, ConstrainedState, Workspace};
+use super::{zero_block, Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
 use crate::finite::all_finite_slice;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
@@ -400,6 +400,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             }
             if ggl {
                 // q_{n+1} = q^GA + h^2 beta C_q(q^GA)^T mu~.
+                work.scratch(n.max(m));
                 zero_block(&mut work.scratch, n.max(m));
                 model.constraint_jacobian(
                     t1,
@@ -539,6 +540,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         let Workspace {
             jac,
             scratch,
+            scratch_used,
             f,
             f2,
             q,
@@ -598,6 +600,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             Some(r) => r?,
             None => {
                 // d(C_q^T lambda)/dq by forward differences of C_q.
+                *scratch_used = (*scratch_used).max(n.max(m));
                 let sqrt_eps = T::EPS.sqrt_l();
                 let base = |scratch: &mut [[T; S]; S], g: &mut [T; S]| {
                     for (i, gi) in g.iter_mut().enumerate().take(n) {
@@ -641,15 +644,19 @@ fn solve_newton<T: Real, const S: usize>(
     k: usize,
     ggl: bool,
 ) -> Result<()> {
+    // Nonzero exactly on the diagonal.
     let diagonal = !ggl
         && m > 0
-        && (0..n).all(|i| {
-            let row = &work.jac[i];
-            row[i] != T::zero() && (0..n).all(|j| j == i || row[j] == T::zero())
+        && work.jac[..n].iter().enumerate().all(|(i, row)| {
+            row[..n]
+                .iter()
+                .enumerate()
+                .all(|(j, x)| (*x != T::zero()) == (i == j))
         });
     if !diagonal {
         return solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix);
     }
+    work.scratch(m);
     let Workspace {
         jac,
         scratch,
@@ -747,19 +754,6 @@ fn finite_state<T: Real, const S: usize>(s: &ConstrainedState<T, S>, n: usize, m
 /// `true` if every entry of the coordinate-sized `parts` and of `lambda` is finite.
 fn all_finite_parts<T: Real>(parts: &[&[T]; 4], lambda: &[T]) -> bool {
     parts.iter().all(|p| all_finite_slice(p)) && all_finite_slice(lambda)
-}
-
-/// Zeroes the leading `k x k` block: where it spans most of each row, the whole first `k`
-/// rows in one fill (a fill per short row costs more in calls than in stores).
-fn zero_block<T: Real, const S: usize>(a: &mut [[T; S]; S], k: usize) {
-    let k = k.min(S);
-    if 2 * k >= S {
-        a[..k].as_flattened_mut().fill(T::zero());
-    } else {
-        for row in a[..k].iter_mut() {
-            row[..k].fill(T::zero());
-        }
-    }
 }
 
 /// `C_q` into the lower-left block (rows `n..n+m`) and `C_q^T` into the upper-right one.
@@ -864,6 +858,7 @@ fn velocity_term<T: Real, M: ConstrainedModel<T>, const S: usize>(
         }
         Ok(())
     };
+    work.scratch(n.max(m));
     cq_v(q, &mut work.scratch, &mut work.f2[..m])?;
     for i in 0..n {
         work.q[i] = q[i] + v[i] * delta;

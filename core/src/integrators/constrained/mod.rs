@@ -199,20 +199,26 @@ pub struct Workspace<T, const S: usize> {
     pub(crate) alg: [T; S],
     pub(crate) lambda: [T; S],
     pub(crate) mu: [T; S],
+    /// The size of the leading block of `scratch` written since the last [`Self::clear`]
+    /// (most steps use none of it).
+    pub(crate) scratch_used: usize,
 }
 
 impl<T: Real, const S: usize> Workspace<T, S> {
+    /// `scratch`, for a use of its leading `k x k` block (recorded for [`Self::clear`]).
+    pub(crate) fn scratch(&mut self, k: usize) -> &mut [[T; S]; S] {
+        self.scratch_used = self.scratch_used.max(k);
+        &mut self.scratch
+    }
+
     /// Zeroes what a step of `size` unknowns (`size <= S`) writes: the leading `size x size`
     /// blocks and `size` entries of each vector. Between steps the workspace then holds
     /// zeros, whatever the last step did, so that a refused step leaves its owner's memory
     /// byte for byte as it was.
     pub fn clear(&mut self, size: usize) {
         let size = size.min(S);
-        for m in [&mut self.jac, &mut self.scratch] {
-            for row in m.iter_mut().take(size) {
-                row[..size].fill(T::zero());
-            }
-        }
+        zero_block(&mut self.jac, size);
+        zero_block(&mut self.scratch, core::mem::take(&mut self.scratch_used));
         for v in [
             &mut self.rhs,
             &mut self.f,
@@ -252,6 +258,20 @@ impl<T: Real, const S: usize> Default for Workspace<T, S> {
             alg: z,
             lambda: z,
             mu: z,
+            scratch_used: 0,
+        }
+    }
+}
+
+/// Zeroes the leading `k x k` block: where it spans most of each row, the whole first `k`
+/// rows in one fill (a fill per short row costs more in calls than in stores).
+pub(crate) fn zero_block<T: Real, const S: usize>(a: &mut [[T; S]; S], k: usize) {
+    let k = k.min(S);
+    if 2 * k >= S {
+        a[..k].as_flattened_mut().fill(T::zero());
+    } else {
+        for row in a[..k].iter_mut() {
+            row[..k].fill(T::zero());
         }
     }
 }
