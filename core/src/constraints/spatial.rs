@@ -132,6 +132,9 @@ pub struct SpatialState<'a, T> {
 impl<T: Real> SpatialMarker<T> {
     /// The marker at coordinates `q` and velocities `v`; `None` if its entries are outside
     /// them; `None` for a tree link (see [`SpatialState::tree_link`]).
+    // Inlined: the caller then builds each marker state where it keeps it instead of copying
+    // a returned one into place (252 B in f32).
+    #[inline(always)]
     pub fn state(&self, q: &[T], v: &[T]) -> Option<SpatialState<'static, T>> {
         match *self {
             SpatialMarker::Ground { position, frame } => Some(SpatialState {

@@ -704,12 +704,18 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         // The tree's poses, velocities, accelerations at zero joint accelerations and world
         // columns, once for all constraints (the markers on its links read them).
         let kinematics = self.tree_kinematics(q, v);
-        let spatial = |m: &SpatialMarker<T>| match (m, &kinematics) {
-            (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
-                self.tree_marker(d, *link, *local, *frame)
-            }
-            _ => m.state(q, v),
-        };
+        // A marker's state, written where it is kept (a macro, not a closure: a closure's
+        // result is a temporary copied into place, 252 B a marker in f32).
+        macro_rules! spatial {
+            ($m:expr) => {
+                match (&$m, &kinematics) {
+                    (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
+                        self.tree_marker(d, *link, *local, *frame)
+                    }
+                    _ => $m.state(q, v),
+                }
+            };
+        }
         for (k, c) in self.constraints.iter().enumerate() {
             let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
             let row = self.row(k);
@@ -723,7 +729,8 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                     }
                 }
                 Ends::Spatial(a, b) => {
-                    (s0, s1) = (spatial(&a), spatial(&b));
+                    s0 = spatial!(a);
+                    s1 = spatial!(b);
                     match (&s0, &s1) {
                         (Some(m0), Some(m1)) => Some(Evaluated::Spatial(m0, m1)),
                         _ => None,
