@@ -537,6 +537,60 @@ impl<T: Real> Tangent<T> {
         self.t_th[k][k] += skew(&m.local) * skew(&av);
     }
 
+    /// The terms of `mu (a . d)`, `a = A_0 w` marker 0's axis `i` (world), `d = p_1 - p_0`:
+    /// `f_1 = mu a = -f_0`, `tau_1 = mu l_1 x A_1^T a`, `tau_0 = mu (w x A_0^T d - l_0 x w)`.
+    // Out of line (also `perpendicular_axes`): each equation's products are on the stack one
+    // at a time, beside the `Tangent` they add to.
+    #[inline(never)]
+    fn local_translation(
+        &mut self,
+        m0: &SpatialState<T>,
+        m1: &SpatialState<T>,
+        d: &Vector3<T>,
+        i: usize,
+        mu: T,
+    ) {
+        let (a0, a1) = (&m0.rotation, &m1.rotation);
+        self.forces = true;
+        let w = m0.axis_local(i);
+        let wx = skew(&w);
+        let da = a0 * wx * mu; // d(mu a)/d theta_0 = -mu A_0 [w]x
+        self.f_th[1][0] -= da;
+        self.f_th[0][0] += da;
+        self.point(m1, 1, &(m0.axis(i) * mu));
+        self.t_th[1][0] -= skew(&m1.local) * a1.transpose() * a0 * wx * mu;
+        let a0d = a0.transpose() * d;
+        self.tau[0] += (w.cross(&a0d) - m0.local.cross(&w)) * mu;
+        let wa0t = wx * a0.transpose() * mu;
+        self.t_r[0][1] += wa0t;
+        self.t_r[0][0] -= wa0t;
+        self.t_th[0][1] -= wa0t * a1 * skew(&m1.local);
+        self.t_th[0][0] += wx * (skew(&a0d) + skew(&m0.local)) * mu;
+    }
+
+    /// The terms of `mu (u_0 . u_1)`, `u_k = A_k b_k` (axis `p` of marker 0, `q` of marker 1):
+    /// `tau_0 = mu b_0 x A_0^T u_1`, `tau_1 = mu b_1 x A_1^T u_0`.
+    #[inline(never)]
+    fn perpendicular_axes(
+        &mut self,
+        m0: &SpatialState<T>,
+        m1: &SpatialState<T>,
+        p: usize,
+        q: usize,
+        mu: T,
+    ) {
+        let (a0, a1) = (&m0.rotation, &m1.rotation);
+        let (b0, b1) = (m0.axis_local(p), m1.axis_local(q));
+        let (b0x, b1x) = (skew(&b0), skew(&b1));
+        let (a0u1, a1u0) = (a0.transpose() * m1.axis(q), a1.transpose() * m0.axis(p));
+        self.tau[0] += b0.cross(&a0u1) * mu;
+        self.tau[1] += b1.cross(&a1u0) * mu;
+        self.t_th[0][0] += b0x * skew(&a0u1) * mu;
+        self.t_th[1][1] += b1x * skew(&a1u0) * mu;
+        self.t_th[0][1] -= b0x * a0.transpose() * a1 * b1x * mu;
+        self.t_th[1][0] -= b1x * a1.transpose() * a0 * b0x * mu;
+    }
+
     /// Adds `a d(C_q^T lambda)/dq` to `out` at the ends' columns (module docs).
     fn write<const S: usize>(&self, m: [&SpatialState<T>; 2], a: T, out: &mut Block<'_, T, S>) {
         if m.iter().any(|s| s.tree.is_some()) {
@@ -640,6 +694,8 @@ impl<T: Real> Tangent<T> {
 
 /// Adds `a d(C_q^T lambda)/dq` of the joint's equations (multipliers `lambda` from the joint's
 /// first row) to `out` (module docs).
+// Out of line: its `Tangent` and products are on the stack only while it runs.
+#[inline(never)]
 pub fn joint_hessian<T: Real, const S: usize>(
     m0: &SpatialState<T>,
     m1: &SpatialState<T>,
@@ -650,7 +706,6 @@ pub fn joint_hessian<T: Real, const S: usize>(
 ) {
     let mut tg = Tangent::new();
     let d = m1.position - m0.position;
-    let (a0, a1) = (m0.rotation, m1.rotation);
     for (eq, &mu) in equations(axes).zip(lambda) {
         match eq {
             Equation::World(i) => {
@@ -659,38 +714,8 @@ pub fn joint_hessian<T: Real, const S: usize>(
                 tg.point(m1, 1, &v);
                 tg.point(m0, 0, &(-v));
             }
-            Equation::Local(i) => {
-                // mu (a . d), a = A_0 w: f_1 = mu a = -f_0, tau_1 = mu l_1 x A_1^T a,
-                // tau_0 = mu (w x A_0^T d - l_0 x w).
-                tg.forces = true;
-                let w = m0.axis_local(i);
-                let wx = skew(&w);
-                let da = a0 * wx * mu; // d(mu a)/d theta_0 = -mu A_0 [w]x
-                tg.f_th[1][0] -= da;
-                tg.f_th[0][0] += da;
-                tg.point(m1, 1, &(m0.axis(i) * mu));
-                tg.t_th[1][0] -= skew(&m1.local) * a1.transpose() * a0 * wx * mu;
-                let a0d = a0.transpose() * d;
-                tg.tau[0] += (w.cross(&a0d) - m0.local.cross(&w)) * mu;
-                let wa0t = wx * a0.transpose() * mu;
-                tg.t_r[0][1] += wa0t;
-                tg.t_r[0][0] -= wa0t;
-                tg.t_th[0][1] -= wa0t * a1 * skew(&m1.local);
-                tg.t_th[0][0] += wx * (skew(&a0d) + skew(&m0.local)) * mu;
-            }
-            Equation::Dot(p, q) => {
-                // mu (u_0 . u_1), u_k = A_k b_k: tau_0 = mu b_0 x A_0^T u_1,
-                // tau_1 = mu b_1 x A_1^T u_0.
-                let (b0, b1) = (m0.axis_local(p), m1.axis_local(q));
-                let (b0x, b1x) = (skew(&b0), skew(&b1));
-                let (a0u1, a1u0) = (a0.transpose() * m1.axis(q), a1.transpose() * m0.axis(p));
-                tg.tau[0] += b0.cross(&a0u1) * mu;
-                tg.tau[1] += b1.cross(&a1u0) * mu;
-                tg.t_th[0][0] += b0x * skew(&a0u1) * mu;
-                tg.t_th[1][1] += b1x * skew(&a1u0) * mu;
-                tg.t_th[0][1] -= b0x * a0.transpose() * a1 * b1x * mu;
-                tg.t_th[1][0] -= b1x * a1.transpose() * a0 * b0x * mu;
-            }
+            Equation::Local(i) => tg.local_translation(m0, m1, &d, i, mu),
+            Equation::Dot(p, q) => tg.perpendicular_axes(m0, m1, p, q, mu),
         }
     }
     tg.write([m0, m1], a, out);
@@ -699,6 +724,7 @@ pub fn joint_hessian<T: Real, const S: usize>(
 /// Adds `a d(C_q^T mu)/dq` of [`distance`] with its multiplier `mu` to `out`. Nothing if the
 /// points coincide.
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail the length test
+#[inline(never)] // as `joint_hessian`
 pub fn distance_hessian<T: Real, const S: usize>(
     m0: &SpatialState<T>,
     m1: &SpatialState<T>,

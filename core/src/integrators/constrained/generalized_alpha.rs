@@ -415,20 +415,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             }
             // M, C_q^T (upper right), C_q (lower left), f and C at q_{n+1}, v_{n+1}.
             evaluate(model, t1, work, n, m, k)?;
-            // r_1 = M x + C_q^T lambda - f, r_2 = C / (h^2 beta).
-            let (mut inertia, mut reaction) = (T::zero(), T::zero());
-            for (i, row) in work.jac.iter().enumerate().take(n) {
-                let dot =
-                    |a: &[T], b: &[T]| a.iter().zip(b).fold(T::zero(), |acc, (x, y)| acc + *x * *y);
-                let mx = dot(&row[..n], &work.x[..n]);
-                let cl = dot(&row[n..n + m], &work.lambda[..m]);
-                inertia += mx * mx;
-                reaction += cl * cl;
-                work.rhs[i] = mx + cl - work.f[i];
-            }
-            for j in 0..m {
-                work.rhs[n + j] = work.c[j] / h2b;
-            }
+            let (inertia, reaction) = residual(work, n, m, h2b);
             // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
             let mut rv = T::zero();
             if ggl {
@@ -497,24 +484,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 }
             }
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p)?;
-            for r in work.rhs.iter_mut().take(k) {
-                *r = -*r;
-            }
-            solve_newton(work, n, m, k, ggl)?;
-            let (mut dx, mut xx) = (T::zero(), T::zero());
-            for i in 0..n {
-                work.x[i] += work.rhs[i];
-                dx += work.rhs[i] * work.rhs[i];
-                xx += work.x[i] * work.x[i];
-            }
-            for j in 0..m {
-                work.lambda[j] += work.rhs[n + j];
-            }
-            if ggl {
-                for j in 0..m {
-                    work.mu[j] += work.rhs[n + m + j];
-                }
-            }
+            let (dx, xx) = newton_update(work, n, m, k, ggl)?;
             report.newton_iterations += 1;
             stagnated =
                 dx.sqrt_l() <= eps8 * xx.sqrt_l() && rc <= self.newton.absolute_tolerance.sqrt_l();
@@ -629,6 +599,64 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
         Ok(())
     }
+}
+
+/// Solves the Newton system for `-residual` and adds the update to `x`, `lambda` (and `mu`);
+/// returns `(|dx|^2, |x|^2)`.
+// Out of line, as [`residual`].
+#[inline(never)]
+fn newton_update<T: Real, const S: usize>(
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    k: usize,
+    ggl: bool,
+) -> Result<(T, T)> {
+    for r in work.rhs.iter_mut().take(k) {
+        *r = -*r;
+    }
+    solve_newton(work, n, m, k, ggl)?;
+    let (mut dx, mut xx) = (T::zero(), T::zero());
+    for i in 0..n {
+        work.x[i] += work.rhs[i];
+        dx += work.rhs[i] * work.rhs[i];
+        xx += work.x[i] * work.x[i];
+    }
+    for j in 0..m {
+        work.lambda[j] += work.rhs[n + j];
+    }
+    if ggl {
+        for j in 0..m {
+            work.mu[j] += work.rhs[n + m + j];
+        }
+    }
+    Ok((dx, xx))
+}
+
+/// The residual `r_1 = M x + C_q^T lambda - f`, `r_2 = C / (h^2 beta)` into `work.rhs`, from
+/// the blocks [`evaluate`] wrote; returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
+// Out of line: its unrolled loops' spilled addresses are off the stack before the tangent's
+// evaluation runs.
+#[inline(never)]
+fn residual<T: Real, const S: usize>(
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    h2b: T,
+) -> (T, T) {
+    let (mut inertia, mut reaction) = (T::zero(), T::zero());
+    let dot = |a: &[T], b: &[T]| a.iter().zip(b).fold(T::zero(), |acc, (x, y)| acc + *x * *y);
+    for (i, row) in work.jac.iter().enumerate().take(n) {
+        let mx = dot(&row[..n], &work.x[..n]);
+        let cl = dot(&row[n..n + m], &work.lambda[..m]);
+        inertia += mx * mx;
+        reaction += cl * cl;
+        work.rhs[i] = mx + cl - work.f[i];
+    }
+    for j in 0..m {
+        work.rhs[n + j] = work.c[j] / h2b;
+    }
+    (inertia, reaction)
 }
 
 /// Solves the Newton system `[A B; C 0] [dx; dl] = rhs` (leading `k x k` block of

@@ -704,11 +704,44 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         // The tree's poses, velocities, accelerations at zero joint accelerations and world
         // columns, once for all constraints (the markers on its links read them).
         let kinematics = self.tree_kinematics(q, v);
-        // A marker's state, written where it is kept (a macro, not a closure: a closure's
-        // result is a temporary copied into place, 252 B a marker in f32).
-        macro_rules! spatial {
+        for (k, c) in self.constraints.iter().enumerate() {
+            let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
+            let row = self.row(k);
+            let mut g = |e: &Evaluated<'_, '_, T>| f(row, c, e);
+            let done = match self.ends(k, c)? {
+                Ends::Planar(a, b) => with_planar(&a, &b, q, v, &mut g),
+                Ends::Spatial(a, b) => {
+                    self.with_spatial(&a, &b, kinematics.as_deref(), q, v, &mut g)
+                }
+                Ends::Coordinates(i0, i1) => g(&Evaluated::Coordinates(i0, i1)),
+            };
+            done.ok_or_else(|| self.fail(Error::ZeroLength(crate::Param::Length), at))?;
+        }
+        Ok(())
+    }
+
+    /// `g` of the states of the 3D markers `a`, `b` (a tree link's from the tree's
+    /// `kinematics`); `None` if a marker has no state.
+    // Out of line, with `with_planar`: a constraint's marker states are on the stack only while
+    // it is evaluated, and a planar system's step never holds 3D states.
+    #[inline(never)]
+    fn with_spatial<G>(
+        &self,
+        a: &SpatialMarker<T>,
+        b: &SpatialMarker<T>,
+        kinematics: Option<&TreeData<T, J, J>>,
+        q: &[T],
+        v: &[T],
+        g: &mut G,
+    ) -> Option<()>
+    where
+        G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
+    {
+        // Each state built where it is kept (a macro, not a closure: a closure's result is a
+        // temporary copied into place, 252 B a marker in f32).
+        macro_rules! state {
             ($m:expr) => {
-                match (&$m, &kinematics) {
+                match ($m, kinematics) {
                     (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
                         self.tree_marker(d, *link, *local, *frame)
                     }
@@ -716,33 +749,9 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 }
             };
         }
-        for (k, c) in self.constraints.iter().enumerate() {
-            let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
-            let row = self.row(k);
-            let (p0, p1, s0, s1);
-            let ends = match self.ends(k, c)? {
-                Ends::Planar(a, b) => {
-                    (p0, p1) = (a.state(q, v), b.state(q, v));
-                    match (&p0, &p1) {
-                        (Some(m0), Some(m1)) => Some(Evaluated::Planar(m0, m1)),
-                        _ => None,
-                    }
-                }
-                Ends::Spatial(a, b) => {
-                    s0 = spatial!(a);
-                    s1 = spatial!(b);
-                    match (&s0, &s1) {
-                        (Some(m0), Some(m1)) => Some(Evaluated::Spatial(m0, m1)),
-                        _ => None,
-                    }
-                }
-                Ends::Coordinates(i0, i1) => Some(Evaluated::Coordinates(i0, i1)),
-            };
-            ends.as_ref()
-                .and_then(|e| f(row, c, e))
-                .ok_or_else(|| self.fail(Error::ZeroLength(crate::Param::Length), at))?;
-        }
-        Ok(())
+        let s0 = state!(a)?;
+        let s1 = state!(b)?;
+        g(&Evaluated::Spatial(&s0, &s1))
     }
 
     /// The tree's kinematics at `q`, `v` for the markers on its links (`None` without a tree
@@ -1072,6 +1081,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         self.equations(q, Some(c), Some(out))
     }
 
+    #[inline(never)]
     fn constraint_force_jacobian<const S: usize>(
         &self,
         _t: T,
@@ -1100,32 +1110,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
             let Evaluated::Planar(m0, m1) = ends else {
                 return Some(()); // a coordinate constraint is linear
             };
-            let (m0, m1) = (&m0, &m1);
-            match c {
-                Constraint::Distance { .. } => {
-                    planar::distance_hessian(m0, m1, l(row), a, out)?;
-                }
-                Constraint::Revolute2D { .. } => {
-                    planar::revolute_hessian(m0, m1, &Vector2::new(l(row), l(row + 1)), a, out)
-                }
-                Constraint::Prismatic2D {
-                    axis_marker0,
-                    normal_marker1,
-                    constrain_rotation,
-                    ..
-                } => planar::prismatic_hessian(
-                    m0,
-                    m1,
-                    axis_marker0,
-                    normal_marker1,
-                    *constrain_rotation,
-                    &[l(row), l(row + 1)],
-                    a,
-                    out,
-                ),
-                Constraint::Coordinate { .. } | Constraint::Joint { .. } => {}
-            }
-            Some(())
+            planar_hessian(c, m0, m1, [l(row), l(row + 1)], a, out)
         }))
     }
 
@@ -1260,6 +1245,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
     }
 
     /// `a dQ/dq + b dQ/dq_t` added to `out` (module docs).
+    #[inline(never)]
     fn add_force_jacobians<const S: usize>(
         &self,
         t: T,
@@ -1571,20 +1557,16 @@ impl<
         SystemError::new(Error::SingularMatrix, ItemRef::System)
     }
 
-    /// One generalized-alpha step of `h` from the node states `work` (written on success) and
-    /// the current accelerations and multipliers into the storage's next state (made current by
-    /// the caller with `advance` once the step is complete); what the Newton iteration did.
+    /// One generalized-alpha step of `h` from the node states and the current accelerations
+    /// and multipliers into the storage's next state (made current by the caller with
+    /// `advance` once the step is complete); what the Newton iteration did.
     pub(crate) fn alpha_step(
         &mut self,
         scheme: &ConstrainedAlpha<T>,
-        work: &mut [NodeState<T>],
         h: T,
     ) -> SystemResult<ConstrainedReport<T>> {
         if !self.alpha.started {
             self.alpha_start(scheme)?;
-            for (w, s) in work.iter_mut().zip(self.states.iter()) {
-                *w = *s;
-            }
         }
         let time = self.time;
         let model = model_of!(self);
@@ -1602,24 +1584,86 @@ impl<
         };
         *next = *cur;
         next.t = time;
-        gather(model.layout, work, next, false);
-        let report = scheme.step(&model, next, scratch, h).map_err(|e| {
+        gather(model.layout, &self.states, next, false);
+        scheme.step(&model, next, scratch, h).map_err(|e| {
             model
                 .failure
                 .take()
                 .unwrap_or(SystemError::new(e, ItemRef::System))
-        })?;
-        scatter_states(model.layout, next, work);
-        if let Some((_, n)) = model.tree.tree() {
-            let o = model.layout.tree;
+        })
+    }
+
+    /// The node states of the solver's next state (what [`Self::alpha_step`] computed) into
+    /// `work`: of the coordinates, and the tree links' of the tree's.
+    pub(crate) fn alpha_node_states(&self, work: &mut [NodeState<T>]) {
+        let next = self.alpha.next();
+        scatter_states(&self.layout, next, work);
+        if let Some((_, n)) = self.tree.tree() {
+            let o = self.layout.tree;
             if let (Some(q), Some(v), Some(a)) = (
                 next.q.get(o..o + n),
                 next.v.get(o..o + n),
                 next.acc.get(o..o + n),
             ) {
-                model.tree.link_states(q, v, Some(a), work);
+                self.tree.link_states(q, v, Some(a), work);
             }
         }
-        Ok(report)
     }
+}
+
+/// Adds `a d(C_q^T lambda)/dq` of planar constraint `c` between the marker states `m0`, `m1`
+/// with its multipliers `l` (the first one for a distance) to `out`; `None` for a distance of
+/// zero length.
+// Out of line: the planar Hessians' temporaries are on the stack only while they run, not in
+// the frame of every constraint's evaluation.
+#[inline(never)]
+fn planar_hessian<T: Real, const S: usize>(
+    c: &Constraint<T>,
+    m0: &MarkerState<T>,
+    m1: &MarkerState<T>,
+    l: [T; 2],
+    a: T,
+    out: &mut Block<'_, T, S>,
+) -> Option<()> {
+    match c {
+        Constraint::Distance { .. } => planar::distance_hessian(m0, m1, l[0], a, out)?,
+        Constraint::Revolute2D { .. } => {
+            planar::revolute_hessian(m0, m1, &Vector2::new(l[0], l[1]), a, out)
+        }
+        Constraint::Prismatic2D {
+            axis_marker0,
+            normal_marker1,
+            constrain_rotation,
+            ..
+        } => planar::prismatic_hessian(
+            m0,
+            m1,
+            axis_marker0,
+            normal_marker1,
+            *constrain_rotation,
+            &l,
+            a,
+            out,
+        ),
+        Constraint::Coordinate { .. } | Constraint::Joint { .. } => {}
+    }
+    Some(())
+}
+
+/// `g` of the states of the planar markers `a`, `b` at `q`, `v`; `None` if a marker has no
+/// state (see [`SystemModel::with_spatial`]).
+#[inline(never)]
+fn with_planar<T: Real, G>(
+    a: &PlanarMarker<T>,
+    b: &PlanarMarker<T>,
+    q: &[T],
+    v: &[T],
+    g: &mut G,
+) -> Option<()>
+where
+    G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
+{
+    let s0 = a.state(q, v)?;
+    let s1 = b.state(q, v)?;
+    g(&Evaluated::Planar(&s0, &s1))
 }

@@ -10,7 +10,7 @@ pub mod solve;
 
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
-use crate::integrators::constrained::ConstrainedAlpha;
+use crate::integrators::constrained::{ConstrainedAlpha, ConstrainedReport};
 use crate::integrators::rigid::driver;
 use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepStatus};
 use crate::nodes::rigid2d::NodeRigidBody2D;
@@ -290,37 +290,83 @@ impl<
         alpha_scheme: Option<&ConstrainedAlpha<T>>,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        // O(number of nodes), not O(capacity): built in place (no by-value move of the whole
-        // buffer), copied back element-wise.
-        let mut work: Vec<NodeState<T>, N, u16> = Vec::new();
-        for s in self.states.iter() {
-            work.push(*s)
-                .map_err(|_| SystemError::new(Error::CapacityFull, ItemRef::System))?;
+        if coupling != Coupling::GeneralizedAlpha {
+            return self.rigid_step(h, t1, coupling, sink);
         }
-        // The coupling and the rigid scheme chosen once; the stages below are generic.
+        let scheme = match alpha_scheme {
+            Some(s) => *s,
+            None => self.settings.alpha.scheme().at(ItemRef::System)?,
+        };
+        let newton = self.alpha_step(&scheme, h)?;
+        self.alpha_finish(newton, t1, sink)
+    }
+
+    /// The rigid couplings' step on a working copy of the node states, then [`Self::commit`].
+    #[inline(never)]
+    fn rigid_step<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        h: T,
+        t1: T,
+        coupling: Coupling,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
+        let mut work = Vec::new();
+        self.working_copy(&mut work)?;
+        // The rigid scheme chosen once; the stages below are generic.
         let (rigid, st) = (self.settings.rigid, self.settings.step);
-        let mut alpha = None;
         let report = match coupling {
             Coupling::HeldLoads => {
                 with_rigid_scheme!(rigid, st, |r| self.held_loads(r, &mut work, h))?
             }
-            Coupling::GeneralizedAlpha => {
-                let scheme = match alpha_scheme {
-                    Some(s) => *s,
-                    None => self.settings.alpha.scheme().at(ItemRef::System)?,
-                };
-                let newton = self.alpha_step(&scheme, &mut work, h)?;
-                alpha = Some(newton);
-                StepReport {
-                    status: StepStatus::Ok,
-                    substeps: 1 << newton.halvings.min(31),
-                    force_evaluations: newton.newton_iterations + 1,
-                    newton_iterations: newton.newton_iterations,
-                    halvings: newton.halvings,
-                }
-            }
             _ => with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, &mut work, h, t1))?,
         };
+        self.commit(&work, report, None, t1, sink)
+    }
+
+    /// After a generalized-alpha step (its state in the solver's next state): the node states
+    /// of its coordinates, then [`Self::commit`].
+    // Out of line: the working copy of the node states is on the stack after the Newton
+    // iteration, not during it.
+    #[inline(never)]
+    fn alpha_finish<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        newton: ConstrainedReport<T>,
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
+        let mut work = Vec::new();
+        self.working_copy(&mut work)?;
+        self.alpha_node_states(&mut work);
+        let report = StepReport {
+            status: StepStatus::Ok,
+            substeps: 1 << newton.halvings.min(31),
+            force_evaluations: newton.newton_iterations + 1,
+            newton_iterations: newton.newton_iterations,
+            halvings: newton.halvings,
+        };
+        self.commit(&work, report, Some(newton), t1, sink)
+    }
+
+    /// The node states into `work` (empty), in place: O(number of nodes), not O(capacity)
+    /// (a returned buffer would be moved whole).
+    fn working_copy(&self, work: &mut Vec<NodeState<T>, N, u16>) -> SystemResult<()> {
+        for s in self.states.iter() {
+            work.push(*s)
+                .map_err(|_| SystemError::new(Error::CapacityFull, ItemRef::System))?;
+        }
+        Ok(())
+    }
+
+    /// Checks the stepped node states `work`, records the sensors at `t1` and makes them the
+    /// system's (with the generalized-alpha step's state, if `alpha`).
+    fn commit<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        work: &[NodeState<T>],
+        report: StepReport,
+        alpha: Option<ConstrainedReport<T>>,
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
         for (i, s) in work.iter().enumerate() {
             if let Some(node) = self.nodes.get(i) {
                 s.check_for(node).map_err(|_| {
@@ -333,7 +379,7 @@ impl<
         }
         let view = View {
             nodes: &self.nodes,
-            states: &work,
+            states: work,
             objects: &self.objects,
         };
         let multipliers = Multipliers {
@@ -359,7 +405,7 @@ impl<
         if let Some(newton) = alpha {
             self.alpha.advance();
             self.alpha.report = Some(newton);
-            // The links' node states are already the step's (`alpha_step` wrote them).
+            // The links' node states are already the step's (`alpha_node_states` wrote them).
             self.tree.read_state(self.layout.tree, self.alpha.state());
         }
         self.time = t1;
