@@ -365,17 +365,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         let h2b = h * h * self.beta;
         let beta_p = h2b * c_a;
         let gamma_p = h * self.gamma * c_a;
-        // a_{n+1} = a_base + c_a q_tt_{n+1}; q and v are linear in a_{n+1}. The iteration's
-        // vectors live in the workspace, not on the stack.
-        let s0 = &*state;
-        for i in 0..n {
-            work.a_base[i] =
-                (s0.acc[i] * self.alpha_f - s0.alg[i] * self.alpha_m) / (one - self.alpha_m);
-            work.q_base[i] = s0.q[i] + s0.v[i] * h + s0.alg[i] * (h * h * (T::c(0.5) - self.beta));
-            work.v_base[i] = s0.v[i] + s0.alg[i] * (h * (one - self.gamma));
-        }
-        work.x = s0.acc;
-        work.lambda = s0.lambda;
+        self.predict(state, work, h, n);
         // Stabilized index 2: the position correction's multiplier, scaled `mu = h^2 beta mu~`.
         let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
         let k = if ggl { n + 2 * m } else { n + m };
@@ -393,11 +383,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         let eps8 = T::EPS * T::c(8.0);
         let mut stagnated = false;
         loop {
-            for i in 0..n {
-                work.alg[i] = work.a_base[i] + work.x[i] * c_a;
-                work.q[i] = work.q_base[i] + work.alg[i] * h2b;
-                work.v[i] = work.v_base[i] + work.alg[i] * hg;
-            }
+            stage(work, n, c_a, h2b, hg);
             if ggl {
                 // q_{n+1} = q^GA + h^2 beta C_q(q^GA)^T mu~.
                 work.scratch(n.max(m));
@@ -489,6 +475,31 @@ impl<T: Real> ConstrainedAlpha<T> {
             stagnated =
                 dx.sqrt_l() <= eps8 * xx.sqrt_l() && rc <= self.newton.absolute_tolerance.sqrt_l();
         }
+    }
+
+    /// The parts of the step's `a`, `q`, `v` that do not depend on `q_tt_{n+1}`
+    /// (`a_{n+1} = a_base + c q_tt_{n+1}`; `q` and `v` are linear in `a_{n+1}`), and the
+    /// predictor `q_tt_{n+1} = q_tt_n`, `lambda_{n+1} = lambda_n`, all in the workspace (the
+    /// iteration's vectors are not on the stack).
+    // Out of line, as the other parts of `newton_step`: its unrolled loop's registers are not
+    // in the frame under which the model is evaluated.
+    #[inline(never)]
+    fn predict<const S: usize>(
+        &self,
+        s0: &ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+        n: usize,
+    ) {
+        let one = T::one();
+        for i in 0..n {
+            work.a_base[i] =
+                (s0.acc[i] * self.alpha_f - s0.alg[i] * self.alpha_m) / (one - self.alpha_m);
+            work.q_base[i] = s0.q[i] + s0.v[i] * h + s0.alg[i] * (h * h * (T::c(0.5) - self.beta));
+            work.v_base[i] = s0.v[i] + s0.alg[i] * (h * (one - self.gamma));
+        }
+        work.x = s0.acc;
+        work.lambda = s0.lambda;
     }
 
     /// Adds `beta' (d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the upper-left block, the
@@ -598,6 +609,16 @@ impl<T: Real> ConstrainedAlpha<T> {
             }
         }
         Ok(())
+    }
+}
+
+/// The iterate's `a = a_base + c x`, `q = q_base + h^2 beta a`, `v = v_base + h gamma a`.
+#[inline(never)]
+fn stage<T: Real, const S: usize>(work: &mut Workspace<T, S>, n: usize, c_a: T, h2b: T, hg: T) {
+    for i in 0..n {
+        work.alg[i] = work.a_base[i] + work.x[i] * c_a;
+        work.q[i] = work.q_base[i] + work.alg[i] * h2b;
+        work.v[i] = work.v_base[i] + work.alg[i] * hg;
     }
 }
 

@@ -969,6 +969,8 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
     }
 
     /// Mass points `m E2`; 2D rigid bodies their 3x3 mass matrix at `q`.
+    // Out of line: its temporaries are not in `evaluate`'s frame under the force evaluation.
+    #[inline(never)]
     fn mass<const S: usize>(&self, _t: T, q: &[T], out: &mut Block<'_, T, S>) -> Result<()> {
         for o in self.objects {
             if let Object::MassPoint2D { node, body } = o {
