@@ -222,7 +222,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         let t = s.t;
         work.q[..n].copy_from_slice(&s.q[..n]);
         work.v[..n].copy_from_slice(&s.v[..n]);
-        evaluate(model, t, work, n, m, n + m)?;
+        evaluate(model, t, work, n, m, n + m, true)?;
         work.rhs = work.f;
         if m > 0 {
             velocity_term(model, t, &s.q[..n], &s.v[..n], work, n, m)?;
@@ -302,9 +302,37 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
         if self.max_halvings == 0 {
             // Written only on convergence.
-            return self.newton_step(model, state, work, h, n, m);
+            return self.newton_step(model, state, work, h, n, m, 0);
         }
         self.step_on_trial(model, state, work, h, n, m)
+    }
+
+    /// [`Self::step`] with a workspace whose leading `cleared x cleared` block of the Newton
+    /// matrix is zero (as [`Workspace::clear`] leaves it between a system's steps): the first
+    /// evaluation does not zero it again.
+    pub(crate) fn step_cleared<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        state: &mut ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+        cleared: usize,
+    ) -> Result<ConstrainedReport<T>> {
+        if self.max_halvings != 0 {
+            return self.step(model, state, work, h);
+        }
+        finite(h, Param::TimeStep)?;
+        if h <= T::zero() {
+            return Err(Error::OutOfRange(Param::TimeStep));
+        }
+        let (n, m) = sizes::<T, M, S>(model)?;
+        if self.formulation == Formulation::StabilizedIndex2 && n + 2 * m > S {
+            return Err(Error::CapacityFull);
+        }
+        if !finite_state(state, n, m) {
+            return Err(Error::NonFiniteState);
+        }
+        self.newton_step(model, state, work, h, n, m, cleared)
     }
 
     /// [`Self::step`] with step halving, on a copy of `state` written back on success.
@@ -337,7 +365,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         m: usize,
         level: u32,
     ) -> Result<ConstrainedReport<T>> {
-        match self.newton_step(model, state, work, h, n, m) {
+        match self.newton_step(model, state, work, h, n, m, 0) {
             Err(Error::NewtonNotConverged | Error::SingularMatrix) if level < self.max_halvings => {
                 let half = h * T::c(0.5);
                 let first = self.step_halving(model, state, work, half, n, m, level + 1)?;
@@ -349,7 +377,9 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
     }
 
-    /// One Newton-solved step of `h` from `state` (written only on convergence).
+    /// One Newton-solved step of `h` from `state` (written only on convergence); the leading
+    /// `cleared x cleared` block of the Newton matrix is zero at the start.
+    #[allow(clippy::too_many_arguments)]
     fn newton_step<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
@@ -358,6 +388,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         h: T,
         n: usize,
         m: usize,
+        mut cleared: usize,
     ) -> Result<ConstrainedReport<T>> {
         let one = T::one();
         let t1 = state.t + h;
@@ -400,7 +431,8 @@ impl<T: Real> ConstrainedAlpha<T> {
                 }
             }
             // M, C_q^T (upper right), C_q (lower left), f and C at q_{n+1}, v_{n+1}.
-            evaluate(model, t1, work, n, m, k)?;
+            evaluate(model, t1, work, n, m, k, cleared < k)?;
+            cleared = 0;
             let (inertia, reaction) = residual(work, n, m, h2b);
             // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
             let mut rv = T::zero();
@@ -666,10 +698,15 @@ fn residual<T: Real, const S: usize>(
     h2b: T,
 ) -> (T, T) {
     let (mut inertia, mut reaction) = (T::zero(), T::zero());
-    let dot = |a: &[T], b: &[T]| a.iter().zip(b).fold(T::zero(), |acc, (x, y)| acc + *x * *y);
-    for (i, row) in work.jac.iter().enumerate().take(n) {
-        let mx = dot(&row[..n], &work.x[..n]);
-        let cl = dot(&row[n..n + m], &work.lambda[..m]);
+    for i in 0..n {
+        let row = &work.jac[i];
+        let (mut mx, mut cl) = (T::zero(), T::zero());
+        for j in 0..n {
+            mx += row[j] * work.x[j];
+        }
+        for j in 0..m {
+            cl += row[n + j] * work.lambda[j];
+        }
         inertia += mx * mx;
         reaction += cl * cl;
         work.rhs[i] = mx + cl - work.f[i];
@@ -755,8 +792,8 @@ fn solve_newton<T: Real, const S: usize>(
 }
 
 /// The model at `work.q`, `work.v`: the Newton matrix's blocks `M`, `C_q^T` (upper right) and
-/// `C_q` (lower left) of its leading `k x k` block, the force into `work.f` and the constraints
-/// into `work.c`.
+/// `C_q` (lower left) of its leading `k x k` block (zeroed first with `zero`), the force into
+/// `work.f` and the constraints into `work.c`.
 // Out of line: the model's temporaries are on the stack one call at a time (a firmware's
 // stack holds the largest evaluation, not the sum of all).
 #[inline(never)]
@@ -767,8 +804,11 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
     n: usize,
     m: usize,
     k: usize,
+    zero: bool,
 ) -> Result<()> {
-    zero_block(&mut work.jac, k);
+    if zero {
+        zero_block(&mut work.jac, k);
+    }
     model.mass(t, &work.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
     work.f = [T::zero(); S];
     model.force(t, &work.q[..n], &work.v[..n], &mut work.f[..n])?;

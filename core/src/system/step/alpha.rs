@@ -1519,6 +1519,8 @@ impl<
         scatter_states(&self.layout, &start, &mut self.states);
         self.alpha.set_state(&start);
         self.alpha.started = true;
+        // The workspace back to zeros: a step starts from a cleared Newton matrix.
+        self.alpha.work.clear(self.layout.unknowns());
         // The start may have moved the tree's coordinates (assembly): its links follow.
         self.tree.read_state(self.layout.tree, self.alpha.state());
         self.refresh_links();
@@ -1587,12 +1589,17 @@ impl<
         *next = *cur;
         next.t = time;
         gather(model.layout, &self.states, next, false);
-        scheme.step(&model, next, scratch, h).map_err(|e| {
-            model
-                .failure
-                .take()
-                .unwrap_or(SystemError::new(e, ItemRef::System))
-        })
+        // The workspace is cleared for the layout's unknowns: by `settle` after every step and
+        // by `alpha_start`.
+        let cleared = model.layout.unknowns();
+        scheme
+            .step_cleared(&model, next, scratch, h, cleared)
+            .map_err(|e| {
+                model
+                    .failure
+                    .take()
+                    .unwrap_or(SystemError::new(e, ItemRef::System))
+            })
     }
 
     /// The node states of the solver's next state (what [`Self::alpha_step`] computed) into
