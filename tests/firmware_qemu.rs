@@ -329,9 +329,12 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
         assert!(bytes < if system { 8192 } else { 4096 }, "{s:?}");
         if target == M4F && s.get("type").map(String::as_str) == Some("f32") {
             // The constrained step of a mechanism (the slider-crank) and the 6-DOF arm's calls
-            // have their own goal, 2 KiB.
-            let bound = if system {
-                8192
+            // have their own goal, 2 KiB; the systems' steps (goal 2 KiB, not met) are held
+            // near what they measure (docs/embedded.md), a regression guard.
+            let bound = if s["what"].starts_with("slider_crank_system") {
+                3584
+            } else if system {
+                4864
             } else if s["what"].starts_with("slider_crank") || s["what"].starts_with("arm_") {
                 2048
             } else {
@@ -1166,8 +1169,16 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
     let mut regions = counted_regions(M4F, &rust_firmware(M4F));
     assert_eq!(regions.len(), 11, "{regions:?}");
     // The 6-DOF arm's calls within the goals on the Cortex-M4F (deterministic: a regression
-    // guard): RNEA 6,000 instructions, ABA 12,000.
-    for (name, bound) in [("arm_rnea/f32", 6000), ("arm_aba/f32", 12000)] {
+    // guard): RNEA 6,000 instructions, ABA 12,000; the slider-crank's constrained step, as a
+    // hand-written model and as a system of items, 25,000; the 3D double pendulum's system
+    // step near what it measures (its goal, 40,000, is not met; docs/embedded.md).
+    for (name, bound) in [
+        ("arm_rnea/f32", 6000),
+        ("arm_aba/f32", 12000),
+        ("slider_crank_step/f32", 25000),
+        ("slider_crank_system_step/f32", 25000),
+        ("double_pendulum_step/f32", 100_000),
+    ] {
         let r = regions
             .iter()
             .find(|(n, _)| n == name)
