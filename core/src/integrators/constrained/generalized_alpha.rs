@@ -289,6 +289,20 @@ impl<T: Real> ConstrainedAlpha<T> {
         work: &mut Workspace<T, S>,
         h: T,
     ) -> Result<ConstrainedReport<T>> {
+        self.step_cleared(model, state, work, h, 0)
+    }
+
+    /// [`Self::step`] with a workspace whose leading `cleared x cleared` block of the Newton
+    /// matrix is zero (as [`Workspace::clear`] leaves it between a system's steps): the first
+    /// evaluation does not zero it again (without step halving; a halved step zeroes).
+    pub(crate) fn step_cleared<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        state: &mut ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+        cleared: usize,
+    ) -> Result<ConstrainedReport<T>> {
         finite(h, Param::TimeStep)?;
         if h <= T::zero() {
             return Err(Error::OutOfRange(Param::TimeStep));
@@ -302,37 +316,9 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
         if self.max_halvings == 0 {
             // Written only on convergence.
-            return self.newton_step(model, state, work, h, n, m, 0);
+            return self.newton_step(model, state, work, h, n, m, cleared);
         }
         self.step_on_trial(model, state, work, h, n, m)
-    }
-
-    /// [`Self::step`] with a workspace whose leading `cleared x cleared` block of the Newton
-    /// matrix is zero (as [`Workspace::clear`] leaves it between a system's steps): the first
-    /// evaluation does not zero it again.
-    pub(crate) fn step_cleared<M: ConstrainedModel<T>, const S: usize>(
-        &self,
-        model: &M,
-        state: &mut ConstrainedState<T, S>,
-        work: &mut Workspace<T, S>,
-        h: T,
-        cleared: usize,
-    ) -> Result<ConstrainedReport<T>> {
-        if self.max_halvings != 0 {
-            return self.step(model, state, work, h);
-        }
-        finite(h, Param::TimeStep)?;
-        if h <= T::zero() {
-            return Err(Error::OutOfRange(Param::TimeStep));
-        }
-        let (n, m) = sizes::<T, M, S>(model)?;
-        if self.formulation == Formulation::StabilizedIndex2 && n + 2 * m > S {
-            return Err(Error::CapacityFull);
-        }
-        if !finite_state(state, n, m) {
-            return Err(Error::NonFiniteState);
-        }
-        self.newton_step(model, state, work, h, n, m, cleared)
     }
 
     /// [`Self::step`] with step halving, on a copy of `state` written back on success.
