@@ -212,8 +212,8 @@ impl<T: Real, const S: usize> Workspace<T, S> {
     }
 
     /// Zeroes what a step of `size` unknowns (`size <= S`) writes: the Newton matrix's leading
-    /// `size x size` block, the scratch matrix's block that was written (recorded by
-    /// [`Self::scratch`]) and `size` entries of each vector. Between steps the workspace then holds
+    /// `size x size` block, the scratch matrix's block that was written (as its users
+    /// recorded it) and `size` entries of each vector. Between steps the workspace then holds
     /// zeros, whatever the last step did, so that a refused step leaves its owner's memory
     /// byte for byte as it was.
     pub fn clear(&mut self, size: usize) {
