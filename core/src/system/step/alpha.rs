@@ -1529,15 +1529,16 @@ impl<
 
     /// `SingularMatrix` at the first constraint `k` whose leading set `0..=k` makes the start's
     /// matrix singular (redundant or contradictory with those before it; at the system if
-    /// none does alone, e.g. a coordinate without mass).
+    /// none does alone, e.g. a coordinate without mass). Works in the system's workspace (a
+    /// refused start is followed by `settle`, which clears it).
     #[inline(never)]
     fn first_singular(
-        &self,
+        &mut self,
         scheme: &ConstrainedAlpha<T>,
         st: &ConstrainedState<T, W>,
     ) -> SystemError {
         let n = self.layout.n;
-        let mut work = Workspace::<T, W>::default();
+        let work = &mut self.alpha.work;
         for k in 0..self.constraints.len() {
             let mut model = model_of!(self);
             model.constraints = &self.constraints[..=k];
@@ -1549,7 +1550,7 @@ impl<
                 &st.q[..n],
                 &st.v[..n],
                 self.settings.alpha.assembly,
-                &mut work,
+                work,
             );
             if r == Err(Error::SingularMatrix) {
                 return SystemError::new(
