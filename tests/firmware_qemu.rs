@@ -329,10 +329,11 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
         assert!(bytes < if system { 8192 } else { 4096 }, "{s:?}");
         if target == M4F && s.get("type").map(String::as_str) == Some("f32") {
             // The constrained step of a mechanism (the slider-crank) and the 6-DOF arm's calls
-            // have their own goal, 2 KiB; the systems' steps (goal 2 KiB, not met) are held
-            // near what they measure (docs/embedded.md), a regression guard.
+            // have their own goal, 2 KiB; the systems' steps (goal 2 KiB: the slider-crank
+            // system's met in the dist build docs/embedded.md reports, the 3D pendulum's not)
+            // are held near what this release build measures, a regression guard.
             let bound = if s["what"].starts_with("slider_crank_system") {
-                3584
+                2560
             } else if system {
                 4864
             } else if s["what"].starts_with("slider_crank") || s["what"].starts_with("arm_") {

@@ -138,11 +138,7 @@ impl<
 
     /// The view of the nodes, objects and current states.
     pub(super) fn view(&self) -> View<'_, T> {
-        View {
-            nodes: &self.nodes,
-            states: &self.states,
-            objects: &self.objects,
-        }
+        View::new(&self.nodes, &self.states, &self.objects)
     }
 
     /// Adds `node` with its initial state. `CapacityFull` when `N` nodes are there.

@@ -216,13 +216,13 @@ impl<T: Real> Marker<T> {
     pub fn motion(&self, view: &View<'_, T>) -> Result<(Vector3<T>, Vector3<T>)> {
         match (self, self.body_point(view.objects)?) {
             (Marker::NodePosition { node }, _) => view.node_motion(*node),
-            (_, Some((o, p))) => match view.rigid_object(o)? {
+            (_, Some((o, p))) => view.with_rigid_object(o, |rigid| match rigid {
                 Some((_, _, s)) => View::rigid_point_motion(s, &p),
                 None => Ok((
                     vector3(view.body_output(o, OutputVariableType::Position, &p)?)?,
                     vector3(view.body_output(o, OutputVariableType::Velocity, &p)?)?,
                 )),
-            },
+            }),
             _ => Err(Error::MarkerNotSupported),
         }
     }
@@ -266,24 +266,12 @@ impl<T: Real> Marker<T> {
             Marker::BodyPosition {
                 object,
                 local_position,
-            } => match view.rigid_object(*object)? {
-                Some((n, _, s)) => Ok(Some((
-                    n,
-                    View::rigid_generalized_force(s, local_position, force, &zero)?,
-                ))),
-                None => view.body_generalized_force(*object, local_position, force, &zero),
-            },
+            } => view.point_generalized_force(*object, local_position, force, &zero),
             Marker::BodyRigid {
                 object,
                 local_position,
                 ..
-            } => match view.rigid_object(*object)? {
-                Some((n, _, s)) => Ok(Some((
-                    n,
-                    View::rigid_generalized_force(s, local_position, force, torque)?,
-                ))),
-                None => view.body_generalized_force(*object, local_position, force, torque),
-            },
+            } => view.point_generalized_force(*object, local_position, force, torque),
             Marker::BodyMass { .. } | Marker::NodeCoordinate { .. } => {
                 Err(Error::MarkerNotSupported)
             }

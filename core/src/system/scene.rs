@@ -59,7 +59,7 @@ fn scene_body<'a, T: Real>(
         }
         Object::RigidBody2D { node, .. } => {
             let (n, s) = view.rigid2d(*node)?;
-            let c = n.configuration(s);
+            let c = n.configuration(&s);
             c.check()?;
             let p = c.point();
             (Vector3::new(p.x, p.y, T::zero()), c.rotation_matrix())

@@ -5,6 +5,7 @@
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::{Node, NodeState};
 use super::object::Object;
+use super::step::alpha::Iterate;
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::{Body, Generalized};
 use crate::nodes::{NodePoint2D, NodeRigidBody2D, Point2DState, PositionNode, Rigid2DState};
@@ -12,20 +13,23 @@ use crate::state::RigidState;
 use crate::{Error, OutputValue, OutputVariableType, Real, Result};
 use nalgebra::Vector3;
 
-/// Nodes, objects and the node states to evaluate them in (the system's own states, or a
-/// step's working copy).
+/// Nodes, objects and the node states to evaluate them in: the system's own states, a
+/// step's working copy, or a generalized-alpha iterate's coordinates (each node's state made
+/// when it is asked for, so that no copy of every node's state is held).
 #[derive(Clone, Copy, Debug)]
 pub struct View<'a, T: Real> {
     /// The nodes, by [`NodeIndex`].
     pub nodes: &'a [Node<T>],
-    /// The states, one per node, same order.
+    /// The states, one per node, same order (with `iterate`: the tree links' states only).
     pub states: &'a [NodeState<T>],
     /// The objects, by [`ObjectIndex`].
     pub objects: &'a [Object<T>],
+    /// The coordinates the nodes' states are made from, if not read from `states`.
+    pub(crate) iterate: Option<Iterate<'a, T>>,
 }
 
 /// A rigid-body object's node, body and the node's state ([`View::rigid_object`]).
-pub type RigidObject<'a, T> = (NodeIndex, &'a RigidBody<T>, &'a RigidState<T>);
+pub type RigidObject<'a, T> = (NodeIndex, &'a RigidBody<T>, RigidState<T>);
 
 /// The vector of an output value; `OutputNotAvailable` for a scalar or a matrix.
 // Inline: across codegen units a generic is not inlined without it (host step time).
@@ -38,6 +42,16 @@ pub fn vector3<T: Real>(v: OutputValue<T>) -> Result<Vector3<T>> {
 }
 
 impl<'a, T: Real> View<'a, T> {
+    /// The view of `nodes` in `states` (one per node, same order) with `objects`.
+    pub fn new(nodes: &'a [Node<T>], states: &'a [NodeState<T>], objects: &'a [Object<T>]) -> Self {
+        Self {
+            nodes,
+            states,
+            objects,
+            iterate: None,
+        }
+    }
+
     /// The object at `i`, or `UnknownIndex`.
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
@@ -45,57 +59,126 @@ impl<'a, T: Real> View<'a, T> {
         self.objects.get(i.get()).ok_or(Error::UnknownIndex)
     }
 
-    /// The node and state at `i`, or `UnknownIndex`.
+    // The accessors below hand a node's state to a closure by reference: a stored state is
+    // not copied, and an iterate's is made once, in a frame of its own below the caller's (a
+    // state returned by value is copied through every frame it passes, and one made inline
+    // takes a slot in the caller's frame per call site: stack a firmware pays for).
+
+    /// `f` of node `i` and its state; `UnknownIndex` (and an iterate's errors,
+    /// [`Iterate::state`]).
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
-    pub fn node(&self, i: NodeIndex) -> Result<(&'a Node<T>, &'a NodeState<T>)> {
-        match (self.nodes.get(i.get()), self.states.get(i.get())) {
-            (Some(n), Some(s)) => Ok((n, s)),
-            _ => Err(Error::UnknownIndex),
+    pub fn with_node<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&'a Node<T>, &NodeState<T>) -> Result<R>,
+    ) -> Result<R> {
+        let n = self.nodes.get(i.get()).ok_or(Error::UnknownIndex)?;
+        match self.iterate {
+            Some(it) if !matches!(n, Node::TreeLink(_)) => it.with_state(n, i, |s| f(n, s)),
+            _ => f(n, self.states.get(i.get()).ok_or(Error::UnknownIndex)?),
         }
     }
 
-    /// A 2D point node and its state; `WrongNodeKind` for another node.
+    /// `f` of 2D point node `i` and its state; `WrongNodeKind` for another node.
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
-    pub fn point2d(&self, i: NodeIndex) -> Result<(&'a NodePoint2D<T>, &'a Point2DState<T>)> {
-        match self.node(i)? {
-            (Node::Point2D(n), NodeState::Point2D(s)) => Ok((n, s)),
+    pub fn with_point2d<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&'a NodePoint2D<T>, &Point2DState<T>) -> Result<R>,
+    ) -> Result<R> {
+        let Node::Point2D(n) = self.nodes.get(i.get()).ok_or(Error::UnknownIndex)? else {
+            return Err(Error::WrongNodeKind);
+        };
+        match (self.iterate, self.states.get(i.get())) {
+            (Some(it), _) => it.with_point2d(i, |s| f(n, s)),
+            (None, Some(NodeState::Point2D(s))) => f(n, s),
+            (None, Some(_)) => Err(Error::WrongNodeKind),
+            (None, None) => Err(Error::UnknownIndex),
+        }
+    }
+
+    /// `f` of 2D rigid-body node `i` and its state; `WrongNodeKind` for another node.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
+    pub fn with_rigid2d<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&'a NodeRigidBody2D<T>, &Rigid2DState<T>) -> Result<R>,
+    ) -> Result<R> {
+        let Node::RigidBody2D(n) = self.nodes.get(i.get()).ok_or(Error::UnknownIndex)? else {
+            return Err(Error::WrongNodeKind);
+        };
+        match (self.iterate, self.states.get(i.get())) {
+            (Some(it), _) => it.with_rigid2d(i, |s| f(n, s)),
+            (None, Some(NodeState::RigidBody2D(s))) => f(n, s),
+            (None, Some(_)) => Err(Error::WrongNodeKind),
+            (None, None) => Err(Error::UnknownIndex),
+        }
+    }
+
+    /// `f` of rigid-body node `i`'s state; `WrongNodeKind` for another node.
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
+    pub fn with_rigid<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&RigidState<T>) -> Result<R>,
+    ) -> Result<R> {
+        let node = self.nodes.get(i.get()).ok_or(Error::UnknownIndex)?;
+        match (node, self.iterate, self.states.get(i.get())) {
+            (Node::RigidBody(_), Some(it), _) => it.with_rigid(i, f),
+            (Node::RigidBody(_) | Node::TreeLink(_), _, Some(NodeState::RigidBody(s))) => f(s),
+            (Node::RigidBody(_) | Node::TreeLink(_), _, None) => Err(Error::UnknownIndex),
             _ => Err(Error::WrongNodeKind),
         }
     }
 
-    /// A 2D rigid-body node and its state; `WrongNodeKind` for another node.
-    #[inline]
-    pub fn rigid2d(&self, i: NodeIndex) -> Result<(&'a NodeRigidBody2D<T>, &'a Rigid2DState<T>)> {
-        match self.node(i)? {
-            (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => Ok((n, s)),
-            _ => Err(Error::WrongNodeKind),
-        }
-    }
-
-    /// A rigid-body node's state; `WrongNodeKind` for another node.
+    /// `f` of `Some((node, body, state))` if object `i` is a rigid body (also a
+    /// `BodyCylinder` or a tree link), of `None` for another object; `UnknownIndex` /
+    /// `WrongNodeKind` as [`View::with_rigid`]. The state is not checked: the callers check it
+    /// once.
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
-    pub fn rigid(&self, i: NodeIndex) -> Result<&'a RigidState<T>> {
-        match self.node(i)? {
-            (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(s)) => Ok(s),
-            _ => Err(Error::WrongNodeKind),
-        }
-    }
-
-    /// The rigid body, its node and the node's state if object `i` is a rigid body (also a
-    /// `BodyCylinder` or a tree link); `None` for another object; `UnknownIndex` / `WrongNodeKind` as
-    /// [`View::rigid`]. The state is not checked: the callers below check it once.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
-    #[inline]
-    pub fn rigid_object(&self, i: ObjectIndex) -> Result<Option<RigidObject<'a, T>>> {
+    pub fn with_rigid_object<R>(
+        &self,
+        i: ObjectIndex,
+        f: impl FnOnce(Option<(NodeIndex, &'a RigidBody<T>, &RigidState<T>)>) -> Result<R>,
+    ) -> Result<R> {
         match self.object(i)? {
             Object::RigidBody { node, body }
             | Object::BodyCylinder { node, body, .. }
-            | Object::TreeLink { node, body, .. } => Ok(Some((*node, body, self.rigid(*node)?))),
-            _ => Ok(None),
+            | Object::TreeLink { node, body, .. } => {
+                self.with_rigid(*node, |s| f(Some((*node, body, s))))
+            }
+            _ => f(None),
         }
+    }
+
+    /// The node and a copy of its state at `i` ([`View::with_node`]).
+    pub fn node(&self, i: NodeIndex) -> Result<(&'a Node<T>, NodeState<T>)> {
+        self.with_node(i, |n, s| Ok((n, *s)))
+    }
+
+    /// A 2D point node and a copy of its state ([`View::with_point2d`]).
+    pub fn point2d(&self, i: NodeIndex) -> Result<(&'a NodePoint2D<T>, Point2DState<T>)> {
+        self.with_point2d(i, |n, s| Ok((n, *s)))
+    }
+
+    /// A 2D rigid-body node and a copy of its state ([`View::with_rigid2d`]).
+    pub fn rigid2d(&self, i: NodeIndex) -> Result<(&'a NodeRigidBody2D<T>, Rigid2DState<T>)> {
+        self.with_rigid2d(i, |n, s| Ok((n, *s)))
+    }
+
+    /// A copy of a rigid-body node's state ([`View::with_rigid`]).
+    pub fn rigid(&self, i: NodeIndex) -> Result<RigidState<T>> {
+        self.with_rigid(i, |s| Ok(*s))
+    }
+
+    /// The rigid body, its node and a copy of the node's state ([`View::with_rigid_object`]).
+    pub fn rigid_object(&self, i: ObjectIndex) -> Result<Option<RigidObject<'a, T>>> {
+        self.with_rigid_object(i, |o| Ok(o.map(|(n, b, s)| (n, b, *s))))
     }
 
     /// Position `r + R_0b p` (m, world) and velocity `v + R_0b (w_b x p)` (m/s, world) of the
@@ -180,19 +263,17 @@ impl<'a, T: Real> View<'a, T> {
     ) -> Result<OutputValue<T>> {
         match self.object(i)? {
             Object::Ground(g) => g.output(&(), var, local_position),
-            Object::MassPoint2D { node, body } => {
-                let (n, s) = self.point2d(*node)?;
+            Object::MassPoint2D { node, body } => self.with_point2d(*node, |n, s| {
                 body.output(&n.configuration(s), var, local_position)
-            }
+            }),
             Object::RigidBody { node, body }
             | Object::BodyCylinder { node, body, .. }
             | Object::TreeLink { node, body, .. } => {
-                body.output(self.rigid(*node)?, var, local_position)
+                self.with_rigid(*node, |s| body.output(s, var, local_position))
             }
-            Object::RigidBody2D { node, body } => {
-                let (n, s) = self.rigid2d(*node)?;
+            Object::RigidBody2D { node, body } => self.with_rigid2d(*node, |n, s| {
                 body.output(&n.configuration(s), var, local_position)
-            }
+            }),
         }
     }
 
@@ -207,30 +288,66 @@ impl<'a, T: Real> View<'a, T> {
         force: &Vector3<T>,
         torque: &Vector3<T>,
     ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
-        match self.object(i)? {
+        // The closures write the force into `q` and return `Result<()>`: a `Generalized`
+        // returned through them is moved between stack slots byte by byte (Cortex-M).
+        let mut q = Generalized::zeros();
+        let node = match self.object(i)? {
             Object::Ground(g) => {
                 g.generalized_force(&(), local_position, force, torque)?;
-                Ok(None)
+                return Ok(None);
             }
             Object::MassPoint2D { node, body } => {
-                let (n, s) = self.point2d(*node)?;
-                let q =
-                    body.generalized_force(&n.configuration(s), local_position, force, torque)?;
-                Ok(Some((*node, q)))
+                self.with_point2d(*node, |n, s| {
+                    q =
+                        body.generalized_force(&n.configuration(s), local_position, force, torque)?;
+                    Ok(())
+                })?;
+                node
             }
             Object::RigidBody { node, body }
             | Object::BodyCylinder { node, body, .. }
             | Object::TreeLink { node, body, .. } => {
-                let q =
-                    body.generalized_force(self.rigid(*node)?, local_position, force, torque)?;
-                Ok(Some((*node, q)))
+                self.with_rigid(*node, |s| {
+                    q = body.generalized_force(s, local_position, force, torque)?;
+                    Ok(())
+                })?;
+                node
             }
             Object::RigidBody2D { node, body } => {
-                let (n, s) = self.rigid2d(*node)?;
-                let q =
-                    body.generalized_force(&n.configuration(s), local_position, force, torque)?;
+                self.with_rigid2d(*node, |n, s| {
+                    q =
+                        body.generalized_force(&n.configuration(s), local_position, force, torque)?;
+                    Ok(())
+                })?;
+                node
+            }
+        };
+        Ok(Some((*node, q)))
+    }
+
+    /// [`View::body_generalized_force`], for a rigid body (also a `BodyCylinder` or a tree
+    /// link) written out ([`View::rigid_generalized_force`]).
+    // Inline: across codegen units a generic is not inlined without it (host step time).
+    #[inline]
+    pub fn point_generalized_force(
+        &self,
+        i: ObjectIndex,
+        local_position: &Vector3<T>,
+        force: &Vector3<T>,
+        torque: &Vector3<T>,
+    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+        match self.object(i)? {
+            Object::RigidBody { node, .. }
+            | Object::BodyCylinder { node, .. }
+            | Object::TreeLink { node, .. } => {
+                let mut q = Generalized::zeros();
+                self.with_rigid(*node, |s| {
+                    q = Self::rigid_generalized_force(s, local_position, force, torque)?;
+                    Ok(())
+                })?;
                 Ok(Some((*node, q)))
             }
+            _ => self.body_generalized_force(i, local_position, force, torque),
         }
     }
 
@@ -243,48 +360,66 @@ impl<'a, T: Real> View<'a, T> {
         i: ObjectIndex,
         g: &Vector3<T>,
     ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
-        match self.object(i)? {
-            Object::Ground(_) => Ok(None),
+        // As in `body_generalized_force`: the closures write `q`.
+        let mut q = Generalized::zeros();
+        let node = match self.object(i)? {
+            Object::Ground(_) => return Ok(None),
             Object::MassPoint2D { node, body } => {
-                let (n, s) = self.point2d(*node)?;
-                let j = body.mass_jacobian_integral(&n.configuration(s))?;
-                Ok(Some((*node, j.transpose() * g)))
+                self.with_point2d(*node, |n, s| {
+                    q = body
+                        .mass_jacobian_integral(&n.configuration(s))?
+                        .transpose()
+                        * g;
+                    Ok(())
+                })?;
+                node
             }
             Object::RigidBody { node, body }
             | Object::BodyCylinder { node, body, .. }
             | Object::TreeLink { node, body, .. } => {
-                let q = Self::rigid_mass_force(body, self.rigid(*node)?, g)?;
-                Ok(Some((*node, q)))
+                self.with_rigid(*node, |s| {
+                    q = Self::rigid_mass_force(body, s, g)?;
+                    Ok(())
+                })?;
+                node
             }
             Object::RigidBody2D { node, body } => {
-                let (n, s) = self.rigid2d(*node)?;
-                let j = body.mass_jacobian_integral(&n.configuration(s))?;
-                Ok(Some((*node, j.transpose() * g)))
+                self.with_rigid2d(*node, |n, s| {
+                    q = body
+                        .mass_jacobian_integral(&n.configuration(s))?
+                        .transpose()
+                        * g;
+                    Ok(())
+                })?;
+                node
             }
-        }
+        };
+        Ok(Some((*node, q)))
     }
 
     /// Position (m, world) and velocity (m/s, world) of node `i`'s point.
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn node_motion(&self, i: NodeIndex) -> Result<(Vector3<T>, Vector3<T>)> {
-        Ok(match self.node(i)? {
-            (Node::Point2D(n), NodeState::Point2D(s)) => (n.position(s)?, n.velocity(s)?),
-            (Node::PointGround(g), NodeState::Ground) => (g.position(&())?, g.velocity(&())?),
-            (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(s)) => {
-                s.validate_screened()?;
-                (s.position, s.velocity)
-            }
-            (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => {
-                let c = n.configuration(s);
-                c.check()?;
-                let (p, v) = (c.point(), s.q_t);
-                (
-                    Vector3::new(p.x, p.y, T::zero()),
-                    Vector3::new(v.x, v.y, T::zero()),
-                )
-            }
-            _ => return Err(Error::WrongNodeKind),
+        self.with_node(i, |node, state| {
+            Ok(match (node, state) {
+                (Node::Point2D(n), NodeState::Point2D(s)) => (n.position(s)?, n.velocity(s)?),
+                (Node::PointGround(g), NodeState::Ground) => (g.position(&())?, g.velocity(&())?),
+                (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(s)) => {
+                    s.validate_screened()?;
+                    (s.position, s.velocity)
+                }
+                (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => {
+                    let c = n.configuration(s);
+                    c.check()?;
+                    let (p, v) = (c.point(), s.q_t);
+                    (
+                        Vector3::new(p.x, p.y, T::zero()),
+                        Vector3::new(v.x, v.y, T::zero()),
+                    )
+                }
+                _ => return Err(Error::WrongNodeKind),
+            })
         })
     }
 
@@ -297,20 +432,21 @@ impl<'a, T: Real> View<'a, T> {
         i: NodeIndex,
         force: &Vector3<T>,
     ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
-        Ok(match self.node(i)? {
-            (Node::Point2D(n), NodeState::Point2D(s)) => {
-                Some((i, n.position_jacobian(s)?.transpose() * force))
-            }
-            (Node::PointGround(_), NodeState::Ground) => None,
-            (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(_)) => Some((
-                i,
-                Generalized::new(force.x, force.y, force.z, T::zero(), T::zero(), T::zero()),
-            )),
-            (Node::RigidBody2D(_), NodeState::RigidBody2D(_)) => {
-                let z = T::zero();
-                Some((i, Generalized::new(force.x, force.y, z, z, z, z)))
-            }
-            _ => return Err(Error::WrongNodeKind),
+        self.with_node(i, |node, state| {
+            let z = T::zero();
+            Ok(match (node, state) {
+                (Node::Point2D(n), NodeState::Point2D(s)) => {
+                    Some((i, n.position_jacobian(s)?.transpose() * force))
+                }
+                (Node::PointGround(_), NodeState::Ground) => None,
+                (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(_)) => {
+                    Some((i, Generalized::new(force.x, force.y, force.z, z, z, z)))
+                }
+                (Node::RigidBody2D(_), NodeState::RigidBody2D(_)) => {
+                    Some((i, Generalized::new(force.x, force.y, z, z, z, z)))
+                }
+                _ => return Err(Error::WrongNodeKind),
+            })
         })
     }
 
@@ -320,7 +456,7 @@ impl<'a, T: Real> View<'a, T> {
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn node_output(&self, i: NodeIndex, var: OutputVariableType) -> Result<OutputValue<T>> {
-        match self.node(i)? {
+        self.with_node(i, |node, state| match (node, state) {
             (Node::Point2D(n), NodeState::Point2D(s)) => n.output(s, var),
             (Node::PointGround(g), NodeState::Ground) => g.output(&(), var),
             (Node::RigidBody2D(n), NodeState::RigidBody2D(s)) => n.configuration(s).output(var),
@@ -335,7 +471,7 @@ impl<'a, T: Real> View<'a, T> {
                 })
             }
             _ => Err(Error::WrongNodeKind),
-        }
+        })
     }
 
     /// The outputs of a rigid-body or tree-link node's point in state `s` (checked).

@@ -115,6 +115,120 @@ impl<const N: usize, const K: usize> Layout<N, K> {
     }
 }
 
+/// The coordinates `q` and velocities `v` of a generalized-alpha iterate in a [`Layout`]'s
+/// order, from which a [`View`] makes a node's state when it is asked for (no copy of every
+/// node's state is held while loads and connectors are evaluated).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Iterate<'a, T> {
+    pub(crate) offsets: &'a [u16],
+    pub(crate) q: &'a [T],
+    pub(crate) v: &'a [T],
+}
+
+impl<T: Real> Iterate<'_, T> {
+    /// The state of `node` (index `i`) at the iterate, accelerations zero; `UnknownIndex`
+    /// outside the vectors; a 3D rigid body's as [`Self::rigid`]. A tree link's state is its
+    /// initial one (the tree's kinematics make it, [`SystemModel::states`]).
+    pub(crate) fn state(&self, node: &Node<T>, i: NodeIndex) -> Result<NodeState<T>> {
+        Ok(match node {
+            Node::PointGround(_) => NodeState::Ground,
+            Node::Point2D(_) => NodeState::Point2D(self.point2d(i)?),
+            Node::RigidBody2D(_) => NodeState::RigidBody2D(self.rigid2d(i)?),
+            Node::RigidBody(_) => NodeState::RigidBody(self.rigid(i)?),
+            Node::TreeLink(_) => node.initial_state(),
+        })
+    }
+
+    /// `f` of [`Self::state`].
+    // Out of line, as the three below: the state is in this frame, not in each caller's.
+    #[inline(never)]
+    pub(crate) fn with_state<R>(
+        &self,
+        node: &Node<T>,
+        i: NodeIndex,
+        f: impl FnOnce(&NodeState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.state(node, i)?)
+    }
+
+    /// `f` of [`Self::point2d`].
+    #[inline(never)]
+    pub(crate) fn with_point2d<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&Point2DState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.point2d(i)?)
+    }
+
+    /// `f` of [`Self::rigid2d`].
+    #[inline(never)]
+    pub(crate) fn with_rigid2d<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&Rigid2DState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.rigid2d(i)?)
+    }
+
+    /// `f` of [`Self::rigid`].
+    #[inline(never)]
+    pub(crate) fn with_rigid<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&RigidState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.rigid(i)?)
+    }
+
+    fn offset(&self, i: NodeIndex) -> Result<usize> {
+        let o = self.offsets.get(i.get()).ok_or(Error::UnknownIndex)?;
+        Ok(usize::from(*o))
+    }
+
+    /// A 2D point node's state (`x, y`).
+    #[inline(always)]
+    pub(crate) fn point2d(&self, i: NodeIndex) -> Result<Point2DState<T>> {
+        let o = self.offset(i)?;
+        let (q, v) = (self.q.get(o..o + 2), self.v.get(o..o + 2));
+        let (Some(q), Some(v)) = (q, v) else {
+            return Err(Error::UnknownIndex);
+        };
+        Ok(Point2DState {
+            q: Vector2::new(q[0], q[1]),
+            q_t: Vector2::new(v[0], v[1]),
+            q_tt: Vector2::zeros(),
+        })
+    }
+
+    /// A 2D rigid-body node's state (`x, y, theta`).
+    #[inline(always)]
+    pub(crate) fn rigid2d(&self, i: NodeIndex) -> Result<Rigid2DState<T>> {
+        let o = self.offset(i)?;
+        Ok(Rigid2DState {
+            q: vec3(self.q, o)?,
+            q_t: vec3(self.v, o)?,
+            q_tt: Vector3::zeros(),
+        })
+    }
+
+    /// A 3D rigid-body node's state: orientation `e / |e|` (`|e| = 1` only at convergence),
+    /// angular velocity `Gb(e) e_t`; `NonFiniteState` for an `e` that cannot be normalized.
+    #[inline(always)]
+    pub(crate) fn rigid(&self, i: NodeIndex) -> Result<RigidState<T>> {
+        let o = self.offset(i)?;
+        let (r, e) = (vec3(self.q, o)?, vec4(self.q, o + 3)?);
+        let (v, e_t) = (vec3(self.v, o)?, vec4(self.v, o + 3)?);
+        let unit = ep::quaternion(&e)
+            .normalized()
+            .ok_or(Error::NonFiniteState)?;
+        let mut s = RigidState::at_rest(r, unit);
+        s.velocity = v;
+        s.angular_velocity = ep::g_body(&e) * e_t;
+        Ok(s)
+    }
+}
+
 /// The generalized-alpha state kept between steps (accelerations, algorithmic accelerations,
 /// multipliers; positions and velocities are the node states') and the Newton workspace, both
 /// of capacity `W` (coordinates plus equations).
@@ -268,6 +382,58 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         e
     }
 
+    /// The iterate at coordinates `q` and velocities `v`.
+    fn iterate<'x>(&self, q: &'x [T], v: &'x [T]) -> Iterate<'x, T>
+    where
+        'a: 'x,
+    {
+        Iterate {
+            offsets: &self.layout.offsets,
+            q,
+            v,
+        }
+    }
+
+    /// The view of the system at `q`, `v`: each node's state made when asked for, a tree
+    /// link's read from `links` (the states [`Self::states`] makes).
+    fn view_at<'x>(&self, q: &'x [T], v: &'x [T], links: &'x [NodeState<T>]) -> View<'x, T>
+    where
+        'a: 'x,
+    {
+        View {
+            nodes: self.nodes,
+            states: links,
+            objects: self.objects,
+            iterate: Some(self.iterate(q, v)),
+        }
+    }
+
+    /// The loads' and connectors' generalized forces per node in `view` into `g`.
+    fn applied_forces(
+        &self,
+        view: &View<'_, T>,
+        t: T,
+        g: &mut Vec<Generalized<T>, N, u16>,
+    ) -> Result<()> {
+        zeros::<T, N>(g, self.nodes.len());
+        generalized_forces(view, self.markers, self.loads, self.connectors, t, g)
+            .map_err(|e| self.fail(e.error, e.item))
+    }
+
+    /// [`ConstrainedModel::force`]'s loads, connectors and tree forces in a system with a
+    /// kinematic tree: the tree's kinematics make every link's state at once, so all node
+    /// states are held.
+    // Out of line: the node states are on the stack only with a tree.
+    #[inline(never)]
+    fn tree_system_force(&self, t: T, q: &[T], v: &[T], f: &mut [T]) -> Result<()> {
+        let mut states = Vec::new();
+        self.states(q, v, &mut states)?;
+        let mut g = Vec::new();
+        self.applied_forces(&self.view_at(q, v, &states), t, &mut g)?;
+        self.scatter(&g, q, f)?;
+        self.tree_force(q, v, &g, &states, f)
+    }
+
     fn offset(&self, node: NodeIndex) -> Result<usize> {
         self.layout
             .offsets
@@ -285,35 +451,12 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         out: &mut Vec<NodeState<T>, N, u16>,
     ) -> Result<()> {
         out.clear();
+        let at = self.iterate(q, v);
         for (i, node) in self.nodes.iter().enumerate() {
-            let o = usize::from(*self.layout.offsets.get(i).ok_or(Error::UnknownIndex)?);
-            let at = |k: usize, x: &[T]| x.get(o + k).copied().ok_or(Error::UnknownIndex);
             let s = match node {
-                Node::PointGround(_) => NodeState::Ground,
-                Node::Point2D(_) => NodeState::Point2D(Point2DState {
-                    q: Vector2::new(at(0, q)?, at(1, q)?),
-                    q_t: Vector2::new(at(0, v)?, at(1, v)?),
-                    q_tt: Vector2::zeros(),
-                }),
-                Node::RigidBody2D(_) => NodeState::RigidBody2D(Rigid2DState {
-                    q: Vector3::new(at(0, q)?, at(1, q)?, at(2, q)?),
-                    q_t: Vector3::new(at(0, v)?, at(1, v)?, at(2, v)?),
-                    q_tt: Vector3::zeros(),
-                }),
-                Node::RigidBody(_) => {
-                    let (r, e) = (vec3(q, o)?, vec4(q, o + 3)?);
-                    let (v, e_t) = (vec3(v, o)?, vec4(v, o + 3)?);
-                    // The orientation e / |e| (|e| = 1 only at convergence).
-                    let unit = ep::quaternion(&e)
-                        .normalized()
-                        .ok_or(Error::NonFiniteState)?;
-                    let mut s = RigidState::at_rest(r, unit);
-                    s.velocity = v;
-                    s.angular_velocity = ep::g_body(&e) * e_t;
-                    NodeState::RigidBody(s)
-                }
                 // Set from the tree's coordinates below.
                 Node::TreeLink(_) => node.initial_state(),
+                _ => at.state(node, NodeIndex(i as u16))?,
             };
             out.push(s).map_err(|_| Error::CapacityFull)?;
         }
@@ -814,11 +957,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         k: usize,
         states: &[NodeState<T>],
     ) -> Result<crate::system::ConnectorForces<T>> {
-        let view = View {
-            nodes: self.nodes,
-            states,
-            objects: self.objects,
-        };
+        let view = View::new(self.nodes, states, self.objects);
         let at = ItemRef::Connector(ConnectorIndex(k as u16));
         c.generalized_forces(&view, self.markers)
             .map_err(|e| self.fail(e, at))
@@ -1015,22 +1154,13 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
 
     /// `Q + f_v` (module docs).
     fn force(&self, t: T, q: &[T], v: &[T], f: &mut [T]) -> Result<()> {
-        let mut states = Vec::new();
-        self.states(q, v, &mut states)?;
-        let view = View {
-            nodes: self.nodes,
-            states: &states,
-            objects: self.objects,
-        };
-        let mut g = Vec::new();
-        zeros::<T, N>(&mut g, self.nodes.len());
-        if let Err(e) =
-            generalized_forces(&view, self.markers, self.loads, self.connectors, t, &mut g)
-        {
-            return Err(self.fail(e.error, e.item));
+        if self.tree.tree().is_some() {
+            self.tree_system_force(t, q, v, f)?;
+        } else {
+            let mut g = Vec::new();
+            self.applied_forces(&self.view_at(q, v, &[]), t, &mut g)?;
+            self.scatter(&g, q, f)?;
         }
-        self.scatter(&g, q, f)?;
-        self.tree_force(q, v, &g, &states, f)?;
         for (body, config, off) in self.rigid_bodies(q, v) {
             let fv = body.quadratic_velocity_force(&config);
             for i in 0..2 {
@@ -1294,13 +1424,26 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
         if self.connectors.is_empty() && !self.loads.iter().any(|l| self.load_point(l).is_some()) {
             return Ok(()); // nothing else depends on q or q_t
         }
+        self.add_applied_force_jacobians(t, q, v, a, b, out)
+    }
+
+    /// `a dQ/dq + b dQ/dq_t` of the loads at points of 2D rigid bodies and of the connectors,
+    /// added to `out`.
+    // Out of line: the node states the connectors' differences perturb are on the stack only
+    // in a system with such loads or connectors.
+    #[inline(never)]
+    fn add_applied_force_jacobians<const S: usize>(
+        &self,
+        t: T,
+        q: &[T],
+        v: &[T],
+        a: T,
+        b: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
         let mut states = Vec::new();
         self.states(q, v, &mut states)?;
-        let view = View {
-            nodes: self.nodes,
-            states: &states,
-            objects: self.objects,
-        };
+        let view = View::new(self.nodes, &states, self.objects);
         for (k, l) in self.loads.iter().enumerate() {
             let Some(p) = self.load_point(l) else {
                 continue;

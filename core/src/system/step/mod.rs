@@ -377,11 +377,7 @@ impl<
                 })?;
             }
         }
-        let view = View {
-            nodes: &self.nodes,
-            states: work,
-            objects: &self.objects,
-        };
+        let view = View::new(&self.nodes, work, &self.objects);
         let multipliers = Multipliers {
             constraints: &self.constraints,
             rows: &self.layout.rows,
@@ -434,11 +430,7 @@ impl<
         zeros::<T, N>(&mut q, n);
         let q = &mut q[..];
         let eval = |work: &[NodeState<T>], t: T, q: &mut [Generalized<T>]| {
-            let view = View {
-                nodes: &self.nodes,
-                states: work,
-                objects: &self.objects,
-            };
+            let view = View::new(&self.nodes, work, &self.objects);
             generalized_forces(&view, &self.markers, &self.loads, &self.connectors, t, q)
         };
         // (1) forces at (t, q, v), first half kick
@@ -512,11 +504,7 @@ impl<
         zeros::<T, N>(&mut q, n);
         let q = &mut q[..];
         {
-            let view = View {
-                nodes: &self.nodes,
-                states: work,
-                objects: &self.objects,
-            };
+            let view = View::new(&self.nodes, work, &self.objects);
             generalized_forces(
                 &view,
                 &self.markers,
