@@ -64,8 +64,8 @@ impl<'a, T: Real> View<'a, T> {
     // state returned by value is copied through every frame it passes, and one made inline
     // takes a slot in the caller's frame per call site: stack a firmware pays for).
 
-    /// `f` of node `i` and its state; `UnknownIndex` (and an iterate's errors,
-    /// [`Iterate::state`]).
+    /// `f` of node `i` and its state; `UnknownIndex` (in a step, also `NonFiniteState` for a
+    /// 3D rigid body whose Euler parameters cannot be normalized).
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn with_node<R>(
