@@ -420,6 +420,35 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             .map_err(|e| self.fail(e.error, e.item))
     }
 
+    /// `f` of the tree links' states at `q`, `v` for a view of the iterate ([`Self::view_at`]):
+    /// every node's state ([`Self::states`]) in a system with a tree, none without.
+    fn with_links<R>(
+        &self,
+        q: &[T],
+        v: &[T],
+        f: impl FnOnce(&[NodeState<T>]) -> Result<R>,
+    ) -> Result<R> {
+        if self.tree.tree().is_some() {
+            self.with_all_states(q, v, f)
+        } else {
+            f(&[])
+        }
+    }
+
+    /// `f` of every node's state at `q`, `v`.
+    // Out of line: the states are on the stack only with a tree.
+    #[inline(never)]
+    fn with_all_states<R>(
+        &self,
+        q: &[T],
+        v: &[T],
+        f: impl FnOnce(&[NodeState<T>]) -> Result<R>,
+    ) -> Result<R> {
+        let mut states = Vec::new();
+        self.states(q, v, &mut states)?;
+        f(&states)
+    }
+
     /// [`ConstrainedModel::force`]'s loads, connectors and tree forces in a system with a
     /// kinematic tree: the tree's kinematics make every link's state at once, so all node
     /// states are held.
@@ -950,33 +979,41 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         ))
     }
 
-    /// The generalized forces of connector `k` at both its ends in `states`.
+    /// The generalized forces of connector `k` at both its ends in `view`.
     fn connector_ends(
         &self,
         c: &Connector<T>,
         k: usize,
-        states: &[NodeState<T>],
+        view: &View<'_, T>,
     ) -> Result<crate::system::ConnectorForces<T>> {
-        let view = View::new(self.nodes, states, self.objects);
         let at = ItemRef::Connector(ConnectorIndex(k as u16));
-        c.generalized_forces(&view, self.markers)
+        c.generalized_forces(view, self.markers)
             .map_err(|e| self.fail(e, at))
     }
 
-    /// Adds `a dQ_c/dq + b dQ_c/dq_t` of connector `k` by forward differences: each
-    /// coordinate (and, for a damper, velocity) of its ends' nodes perturbed by
-    /// `sqrt(eps) (1 + |x|)`, one evaluation of the connector each.
+    /// Adds `a dQ_c/dq + b dQ_c/dq_t` of connector `k` at `q`, `v` (`links`: the tree links'
+    /// states there, [`Self::with_links`]) by forward differences: each coordinate (and, for a
+    /// damper, velocity) of its ends' 2D nodes perturbed by `sqrt(eps) (1 + |x|)` in a copy of
+    /// `q` (`v`), one evaluation of the connector each.
     #[allow(clippy::too_many_arguments)]
     fn connector_jacobian<const S: usize>(
         &self,
         c: &Connector<T>,
         k: usize,
-        states: &mut [NodeState<T>],
+        (q, v, links): (&[T], &[T], &[NodeState<T>]),
         a: T,
         b: T,
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
-        let base = self.connector_ends(c, k, states)?;
+        let n = q.len();
+        let (mut qp, mut vp) = ([T::zero(); S], [T::zero(); S]);
+        qp.get_mut(..n)
+            .ok_or(Error::CapacityFull)?
+            .copy_from_slice(q);
+        vp.get_mut(..n)
+            .ok_or(Error::CapacityFull)?
+            .copy_from_slice(v);
+        let base = self.connector_ends(c, k, &self.view_at(q, v, links))?;
         let nodes = [base[0].map(|e| e.0), base[1].map(|e| e.0)];
         let velocity = c.is_velocity_dependent() && b != T::zero();
         let sqrt_eps = T::EPS.sqrt_l();
@@ -985,29 +1022,26 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             if e == 1 && nodes[0] == Some(node) {
                 continue; // both ends on one node
             }
+            let count = match self.nodes.get(node.get()) {
+                Some(nd @ (Node::Point2D(_) | Node::RigidBody2D(_))) => nd.coordinates(),
+                _ => continue,
+            };
             let col0 = self.offset(node)?;
-            let count = self.nodes.get(node.get()).map_or(0, |n| n.coordinates());
             for i in 0..count {
                 for (rate, scale) in [(false, a), (true, b)] {
                     if rate && !velocity {
                         continue;
                     }
-                    let Some(x) = states
-                        .get_mut(node.get())
-                        .and_then(|s| coordinate_mut(s, i, rate))
-                    else {
+                    let x = if rate { &mut vp } else { &mut qp };
+                    let Some(x) = x.get_mut(col0 + i) else {
                         continue;
                     };
                     let x0 = *x;
                     *x = x0 + sqrt_eps * (T::one() + x0.abs_l());
                     let dx = *x - x0;
-                    let pert = self.connector_ends(c, k, states);
-                    if let Some(x) = states
-                        .get_mut(node.get())
-                        .and_then(|s| coordinate_mut(s, i, rate))
-                    {
-                        *x = x0;
-                    }
+                    let pert = self.connector_ends(c, k, &self.view_at(&qp[..n], &vp[..n], links));
+                    qp[col0 + i] = q[col0 + i];
+                    vp[col0 + i] = v[col0 + i];
                     for (p, b0) in pert?.iter().zip(base.iter()) {
                         let (Some((n1, g1)), Some((_, g0))) = (p, b0) else {
                             continue;
@@ -1082,17 +1116,6 @@ fn vec4<T: Real>(x: &[T], o: usize) -> Result<Vector4<T>> {
 fn add_at<T: Real>(f: &mut [T], o: usize, values: &[T]) {
     for (x, v) in f.iter_mut().skip(o).zip(values) {
         *x += *v;
-    }
-}
-
-/// Coordinate `i` (or its velocity) of a 2D node's state.
-fn coordinate_mut<T: Real>(s: &mut NodeState<T>, i: usize, rate: bool) -> Option<&mut T> {
-    match (s, rate) {
-        (NodeState::Point2D(p), false) => p.q.get_mut(i),
-        (NodeState::Point2D(p), true) => p.q_t.get_mut(i),
-        (NodeState::RigidBody2D(r), false) => r.q.get_mut(i),
-        (NodeState::RigidBody2D(r), true) => r.q_t.get_mut(i),
-        _ => None,
     }
 }
 
@@ -1429,8 +1452,8 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
 
     /// `a dQ/dq + b dQ/dq_t` of the loads at points of 2D rigid bodies and of the connectors,
     /// added to `out`.
-    // Out of line: the node states the connectors' differences perturb are on the stack only
-    // in a system with such loads or connectors.
+    // Out of line: the coordinate copies the connectors' differences perturb are on the stack
+    // only in a system with such loads or connectors.
     #[inline(never)]
     fn add_applied_force_jacobians<const S: usize>(
         &self,
@@ -1441,36 +1464,38 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
         b: T,
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
-        let mut states = Vec::new();
-        self.states(q, v, &mut states)?;
-        let view = View::new(self.nodes, &states, self.objects);
-        for (k, l) in self.loads.iter().enumerate() {
-            let Some(p) = self.load_point(l) else {
-                continue;
-            };
-            let at = ItemRef::Load(crate::system::index::LoadIndex(k as u16));
-            let Some((node, g)) = l
-                .generalized_force(&view, self.markers, t)
-                .map_err(|e| self.fail(e, at))?
-            else {
-                continue;
-            };
-            let Some(Node::RigidBody2D(n)) = self.nodes.get(node.get()) else {
-                continue;
-            };
-            let Some(NodeState::RigidBody2D(st)) = states.get(node.get()) else {
-                continue;
-            };
-            let (sn, cs) = n.configuration(st).angle().sin_cos_l();
-            let rp = Vector2::new(cs * p.x - sn * p.y, sn * p.x + cs * p.y);
-            let off = self.offset(node)?;
-            out.add(off + 2, off + 2, -a * (rp.x * g[0] + rp.y * g[1]));
-        }
-        // Connectors: forward differences over their nodes' coordinates and velocities.
-        for (k, c) in self.connectors.iter().enumerate() {
-            self.connector_jacobian(c, k, &mut states, a, b, out)?;
-        }
-        Ok(())
+        self.with_links(q, v, |links| {
+            let view = self.view_at(q, v, links);
+            for (k, l) in self.loads.iter().enumerate() {
+                let Some(p) = self.load_point(l) else {
+                    continue;
+                };
+                let at = ItemRef::Load(crate::system::index::LoadIndex(k as u16));
+                let Some((node, g)) = l
+                    .generalized_force(&view, self.markers, t)
+                    .map_err(|e| self.fail(e, at))?
+                else {
+                    continue;
+                };
+                let Some(Node::RigidBody2D(_)) = self.nodes.get(node.get()) else {
+                    continue;
+                };
+                let mut angle = T::zero();
+                view.with_rigid2d(node, |n, st| {
+                    angle = n.configuration(st).angle();
+                    Ok(())
+                })?;
+                let (sn, cs) = angle.sin_cos_l();
+                let rp = Vector2::new(cs * p.x - sn * p.y, sn * p.x + cs * p.y);
+                let off = self.offset(node)?;
+                out.add(off + 2, off + 2, -a * (rp.x * g[0] + rp.y * g[1]));
+            }
+            // Connectors: forward differences over their nodes' coordinates and velocities.
+            for (k, c) in self.connectors.iter().enumerate() {
+                self.connector_jacobian(c, k, (q, v, links), a, b, out)?;
+            }
+            Ok(())
+        })
     }
 }
 
