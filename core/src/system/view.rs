@@ -5,7 +5,7 @@
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::{Node, NodeState};
 use super::object::Object;
-use super::step::alpha::{with_made, Iterate};
+use super::step::alpha::Iterate;
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::{Body, Generalized};
 use crate::nodes::{NodePoint2D, NodeRigidBody2D, Point2DState, PositionNode, Rigid2DState};
@@ -75,9 +75,7 @@ impl<'a, T: Real> View<'a, T> {
     ) -> Result<R> {
         let n = self.nodes.get(i.get()).ok_or(Error::UnknownIndex)?;
         match self.iterate {
-            Some(it) if !matches!(n, Node::TreeLink(_)) => {
-                with_made(|| it.state(n, i), |s| f(n, s))
-            }
+            Some(it) if !matches!(n, Node::TreeLink(_)) => it.with_state(n, i, |s| f(n, s)),
             _ => f(n, self.states.get(i.get()).ok_or(Error::UnknownIndex)?),
         }
     }
@@ -94,7 +92,7 @@ impl<'a, T: Real> View<'a, T> {
             return Err(Error::WrongNodeKind);
         };
         match (self.iterate, self.states.get(i.get())) {
-            (Some(it), _) => with_made(|| it.point2d(i), |s| f(n, s)),
+            (Some(it), _) => it.with_point2d(i, |s| f(n, s)),
             (None, Some(NodeState::Point2D(s))) => f(n, s),
             (None, Some(_)) => Err(Error::WrongNodeKind),
             (None, None) => Err(Error::UnknownIndex),
@@ -113,7 +111,7 @@ impl<'a, T: Real> View<'a, T> {
             return Err(Error::WrongNodeKind);
         };
         match (self.iterate, self.states.get(i.get())) {
-            (Some(it), _) => with_made(|| it.rigid2d(i), |s| f(n, s)),
+            (Some(it), _) => it.with_rigid2d(i, |s| f(n, s)),
             (None, Some(NodeState::RigidBody2D(s))) => f(n, s),
             (None, Some(_)) => Err(Error::WrongNodeKind),
             (None, None) => Err(Error::UnknownIndex),
@@ -130,7 +128,7 @@ impl<'a, T: Real> View<'a, T> {
     ) -> Result<R> {
         let node = self.nodes.get(i.get()).ok_or(Error::UnknownIndex)?;
         match (node, self.iterate, self.states.get(i.get())) {
-            (Node::RigidBody(_), Some(it), _) => with_made(|| it.rigid(i), f),
+            (Node::RigidBody(_), Some(it), _) => it.with_rigid(i, f),
             (Node::RigidBody(_) | Node::TreeLink(_), _, Some(NodeState::RigidBody(s))) => f(s),
             (Node::RigidBody(_) | Node::TreeLink(_), _, None) => Err(Error::UnknownIndex),
             _ => Err(Error::WrongNodeKind),

@@ -139,6 +139,48 @@ impl<T: Real> Iterate<'_, T> {
         })
     }
 
+    /// `f` of [`Self::state`].
+    // Out of line, as the three below: the state is in this frame, not in each caller's.
+    #[inline(never)]
+    pub(crate) fn with_state<R>(
+        &self,
+        node: &Node<T>,
+        i: NodeIndex,
+        f: impl FnOnce(&NodeState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.state(node, i)?)
+    }
+
+    /// `f` of [`Self::point2d`].
+    #[inline(never)]
+    pub(crate) fn with_point2d<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&Point2DState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.point2d(i)?)
+    }
+
+    /// `f` of [`Self::rigid2d`].
+    #[inline(never)]
+    pub(crate) fn with_rigid2d<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&Rigid2DState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.rigid2d(i)?)
+    }
+
+    /// `f` of [`Self::rigid`].
+    #[inline(never)]
+    pub(crate) fn with_rigid<R>(
+        &self,
+        i: NodeIndex,
+        f: impl FnOnce(&RigidState<T>) -> Result<R>,
+    ) -> Result<R> {
+        f(&self.rigid(i)?)
+    }
+
     fn offset(&self, i: NodeIndex) -> Result<usize> {
         let o = self.offsets.get(i.get()).ok_or(Error::UnknownIndex)?;
         Ok(usize::from(*o))
@@ -185,16 +227,6 @@ impl<T: Real> Iterate<'_, T> {
         s.angular_velocity = ep::g_body(&e) * e_t;
         Ok(s)
     }
-}
-
-/// `f` of the state `make` makes (an [`Iterate`]'s node state for a [`View`]).
-// Out of line: the state is in this frame, not in each caller's (a firmware's stack).
-#[inline(never)]
-pub(crate) fn with_made<S, R>(
-    make: impl FnOnce() -> Result<S>,
-    f: impl FnOnce(&S) -> Result<R>,
-) -> Result<R> {
-    f(&make()?)
 }
 
 /// The generalized-alpha state kept between steps (accelerations, algorithmic accelerations,
