@@ -141,7 +141,7 @@ impl<T: Real> Iterate<'_, T> {
 
     /// `f` of [`Self::state`].
     // Out of line, as the three below: the state is in this frame, not in each caller's. (One
-    // function generic over a closure that makes the state measured more of both on the M4F.)
+    // function generic over a closure making the state took more stack and time on the M4F.)
     #[inline(never)]
     pub(crate) fn with_state<R>(
         &self,
