@@ -503,29 +503,57 @@ pub fn joint_reaction<T: Real>(
 
 /// The derivatives of the virtual-work coefficients `f_k` (world force) and `tau_k` (body-frame
 /// torque) of the two ends `k` by the virtual displacements `r_j` and rotations `theta_j`, and
-/// the torques themselves (module docs).
-struct Tangent<T> {
+/// the torques themselves (module docs). The blocks of point forces along marker axes are apart
+/// ([`ForceBlocks`]): the revolute and spherical joints (world translations and rotation
+/// equations) have none, and neither zero nor hold them.
+struct Tangent<'f, T> {
+    t_th: [[Matrix3<T>; 2]; 2],
+    tau: [Vector3<T>; 2],
+    forces: Option<&'f mut ForceBlocks<T>>,
+}
+
+/// `d f_k / d r_j`, `d f_k / d theta_j`, `d tau_k / d r_j` of a [`Tangent`].
+struct ForceBlocks<T> {
     f_r: [[Matrix3<T>; 2]; 2],
     f_th: [[Matrix3<T>; 2]; 2],
     t_r: [[Matrix3<T>; 2]; 2],
-    t_th: [[Matrix3<T>; 2]; 2],
-    tau: [Vector3<T>; 2],
-    /// `false` while only `t_th` and `tau` are set (world translations and rotation
-    /// equations: the revolute and spherical joints), whose `f_r`, `f_th`, `t_r` blocks stay
-    /// zero and are not written.
-    forces: bool,
 }
 
-impl<T: Real> Tangent<T> {
+impl<T: Real> ForceBlocks<T> {
     fn new() -> Self {
         let z = [[Matrix3::zeros(); 2]; 2];
         Self {
             f_r: z,
             f_th: z,
             t_r: z,
-            t_th: z,
+        }
+    }
+}
+
+impl<'f, T: Real> Tangent<'f, T> {
+    fn new(forces: Option<&'f mut ForceBlocks<T>>) -> Self {
+        Self {
+            t_th: [[Matrix3::zeros(); 2]; 2],
             tau: [Vector3::zeros(); 2],
-            forces: false,
+            forces,
+        }
+    }
+
+    /// The terms of a joint's equations (`axes`) with their multipliers `lambda`; a `Local`
+    /// equation's force blocks go to `self.forces` (the caller gives them when `axes` has one).
+    fn add_joint(&mut self, m0: &SpatialState<T>, m1: &SpatialState<T>, axes: &Axes, lambda: &[T]) {
+        let d = m1.position - m0.position;
+        for (eq, &mu) in equations(axes).zip(lambda) {
+            match eq {
+                Equation::World(i) => {
+                    // mu (p_1 - p_0)_i: tau_1 = l_1 x A_1^T mu e_i, tau_0 = -l_0 x A_0^T mu e_i.
+                    let v = Vector3::ith(i, mu);
+                    self.point(m1, 1, &v);
+                    self.point(m0, 0, &(-v));
+                }
+                Equation::Local(i) => self.local_translation(m0, m1, &d, i, mu),
+                Equation::Dot(p, q) => self.perpendicular_axes(m0, m1, p, q, mu),
+            }
         }
     }
 
@@ -551,19 +579,20 @@ impl<T: Real> Tangent<T> {
         mu: T,
     ) {
         let (a0, a1) = (&m0.rotation, &m1.rotation);
-        self.forces = true;
         let w = m0.axis_local(i);
         let wx = skew(&w);
         let da = a0 * wx * mu; // d(mu a)/d theta_0 = -mu A_0 [w]x
-        self.f_th[1][0] -= da;
-        self.f_th[0][0] += da;
+        let wa0t = wx * a0.transpose() * mu;
+        if let Some(f) = self.forces.as_deref_mut() {
+            f.f_th[1][0] -= da;
+            f.f_th[0][0] += da;
+            f.t_r[0][1] += wa0t;
+            f.t_r[0][0] -= wa0t;
+        }
         self.point(m1, 1, &(m0.axis(i) * mu));
         self.t_th[1][0] -= skew(&m1.local) * a1.transpose() * a0 * wx * mu;
         let a0d = a0.transpose() * d;
         self.tau[0] += (w.cross(&a0d) - m0.local.cross(&w)) * mu;
-        let wa0t = wx * a0.transpose() * mu;
-        self.t_r[0][1] += wa0t;
-        self.t_r[0][0] -= wa0t;
         self.t_th[0][1] -= wa0t * a1 * skew(&m1.local);
         self.t_th[0][0] += wx * (skew(&a0d) + skew(&m0.local)) * mu;
     }
@@ -608,12 +637,12 @@ impl<T: Real> Tangent<T> {
                         out.add(ok + 3 + i, oj + 3 + c, a * ee[(i, c)]);
                     }
                 }
-                if !self.forces {
+                let Some(f) = self.forces.as_deref() else {
                     continue;
-                }
-                let rr = self.f_r[k][j];
-                let re = self.f_th[k][j] * gj;
-                let er = gk.transpose() * self.t_r[k][j];
+                };
+                let rr = f.f_r[k][j];
+                let re = f.f_th[k][j] * gj;
+                let er = gk.transpose() * f.t_r[k][j];
                 for i in 0..3 {
                     for c in 0..3 {
                         out.add(ok + i, oj + c, a * rr[(i, c)]);
@@ -658,7 +687,7 @@ impl<T: Real> Tangent<T> {
     }
 }
 
-impl<T: Real> Tangent<T> {
+impl<T: Real> Tangent<'_, T> {
     /// [`Self::write`] with a tree link among the ends: through each end's columns
     /// (`J_k^T [f_r f_th; t_r t_th]_kj J_j`), and a rigid body's `d(G^T tau)/de` (module docs).
     fn write_columns<const S: usize>(
@@ -670,16 +699,19 @@ impl<T: Real> Tangent<T> {
         for k in 0..2 {
             for j in 0..2 {
                 m[k].each_column(|ck, rk, thk| {
-                    let (fr, fth) = (
-                        self.f_r[k][j].transpose() * rk,
-                        self.f_th[k][j].transpose() * rk,
-                    );
-                    let (tr, tth) = (
-                        self.t_r[k][j].transpose() * thk,
-                        self.t_th[k][j].transpose() * thk,
-                    );
+                    let tth = self.t_th[k][j].transpose() * thk;
+                    // Without force blocks their terms are zero (`v` then the same bits).
+                    let f = self.forces.as_deref().map(|f| {
+                        (
+                            f.f_r[k][j].transpose() * rk + f.t_r[k][j].transpose() * thk,
+                            f.f_th[k][j].transpose() * rk,
+                        )
+                    });
                     m[j].each_column(|cj, rj, thj| {
-                        let v = (fr + tr).dot(&rj) + (fth + tth).dot(&thj);
+                        let v = match f {
+                            Some((r, th)) => r.dot(&rj) + (th + tth).dot(&thj),
+                            None => tth.dot(&thj),
+                        };
                         if v != T::zero() {
                             out.add(ck, cj, a * v);
                         }
@@ -704,20 +736,29 @@ pub fn joint_hessian<T: Real, const S: usize>(
     a: T,
     out: &mut Block<'_, T, S>,
 ) {
-    let mut tg = Tangent::new();
-    let d = m1.position - m0.position;
-    for (eq, &mu) in equations(axes).zip(lambda) {
-        match eq {
-            Equation::World(i) => {
-                // mu (p_1 - p_0)_i: tau_1 = l_1 x A_1^T mu e_i, tau_0 = -l_0 x A_0^T mu e_i.
-                let v = Vector3::ith(i, mu);
-                tg.point(m1, 1, &v);
-                tg.point(m0, 0, &(-v));
-            }
-            Equation::Local(i) => tg.local_translation(m0, m1, &d, i, mu),
-            Equation::Dot(p, q) => tg.perpendicular_axes(m0, m1, p, q, mu),
-        }
+    if equations(axes).any(|e| matches!(e, Equation::Local(_))) {
+        return joint_hessian_with_forces(m0, m1, axes, lambda, a, out);
     }
+    let mut tg = Tangent::new(None);
+    tg.add_joint(m0, m1, axes, lambda);
+    tg.write([m0, m1], a, out);
+}
+
+/// [`joint_hessian`] of a joint with point forces along marker axes (a prismatic or generic
+/// joint's `Local` equations).
+// Out of line: their blocks are on the stack only for such joints.
+#[inline(never)]
+fn joint_hessian_with_forces<T: Real, const S: usize>(
+    m0: &SpatialState<T>,
+    m1: &SpatialState<T>,
+    axes: &Axes,
+    lambda: &[T],
+    a: T,
+    out: &mut Block<'_, T, S>,
+) {
+    let mut forces = ForceBlocks::new();
+    let mut tg = Tangent::new(Some(&mut forces));
+    tg.add_joint(m0, m1, axes, lambda);
     tg.write([m0, m1], a, out);
 }
 
@@ -746,20 +787,21 @@ pub fn distance_hessian<T: Real, const S: usize>(
         m0.rotation * skew(&m0.local),
         -(m1.rotation * skew(&m1.local)),
     ];
-    let mut tg = Tangent::new();
-    tg.forces = true;
+    let mut f = ForceBlocks::new();
+    let mut tg = Tangent::new(None);
     let m = [m0, m1];
     let sign = [-T::one(), T::one()];
     for k in 0..2 {
         tg.point(m[k], k, &(n * (mu * sign[k])));
         let lat = skew(&m[k].local) * m[k].rotation.transpose();
         for j in 0..2 {
-            tg.f_r[k][j] += p * dd_r[j] * sign[k];
-            tg.f_th[k][j] += p * dd_th[j] * sign[k];
-            tg.t_r[k][j] += lat * p * dd_r[j] * sign[k];
+            f.f_r[k][j] += p * dd_r[j] * sign[k];
+            f.f_th[k][j] += p * dd_th[j] * sign[k];
+            f.t_r[k][j] += lat * p * dd_r[j] * sign[k];
             tg.t_th[k][j] += lat * p * dd_th[j] * sign[k];
         }
     }
+    tg.forces = Some(&mut f);
     tg.write([m0, m1], a, out);
 }
 
