@@ -335,7 +335,7 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
             let bound = if s["what"].starts_with("slider_crank_system") {
                 2560
             } else if system {
-                4864
+                3840
             } else if s["what"].starts_with("slider_crank") || s["what"].starts_with("arm_") {
                 2048
             } else {
