@@ -456,12 +456,12 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     // Out of line: the node states are on the stack only with a tree.
     #[inline(never)]
     fn tree_system_force(&self, t: T, q: &[T], v: &[T], f: &mut [T]) -> Result<()> {
-        let mut states = Vec::new();
-        self.states(q, v, &mut states)?;
-        let mut g = Vec::new();
-        self.applied_forces(&self.view_at(q, v, &states), t, &mut g)?;
-        self.scatter(&g, q, f)?;
-        self.tree_force(q, v, &g, &states, f)
+        self.with_all_states(q, v, |states| {
+            let mut g = Vec::new();
+            self.applied_forces(&self.view_at(q, v, states), t, &mut g)?;
+            self.scatter(&g, q, f)?;
+            self.tree_force(q, v, &g, states, f)
+        })
     }
 
     fn offset(&self, node: NodeIndex) -> Result<usize> {
