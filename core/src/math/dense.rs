@@ -27,34 +27,43 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if n > S {
         return None;
     }
-    // The largest |a_ij|; a NaN or infinity makes the sum of all |a_ij| non-finite (so does a
-    // sum past the largest float: entries near 1e308 are refused too). No branch per entry.
-    let (mut scale, mut sum) = (T::zero(), T::zero());
+    // The largest |a_ij|. An infinity makes it infinite; a NaN, which no compare selects, ends
+    // in `None` all the same: it reaches a pivot (refused) or, through the updates and the back
+    // substitution, `x` (not finite).
+    let mut scale = T::zero();
     for row in &a[..n] {
         for x in &row[..n] {
             let v = x.abs_l();
-            sum += v;
-            // Not `max`, which also orders NaNs (`sum` catches them): one compare-select.
+            // Not `max`, which also orders NaNs: one compare-select.
             scale = if v > scale { v } else { scale };
         }
     }
-    if !sum.finite() || !b[..n].iter().all(|x| x.finite()) || !(scale > T::zero()) {
+    if !scale.finite() || !b[..n].iter().all(|x| x.finite()) || !(scale > T::zero()) {
         return None;
     }
     let tiny = scale * T::EPS * T::of_u32(n as u32);
-    // The pivot row's nonzero columns past the pivot and their values: a Newton matrix of a
-    // mechanism is mostly zeros, which subtract nothing.
+    // The pivot row's nonzero columns past the pivot and their values, and the rows below the
+    // pivot with a nonzero in its column: a Newton matrix of a mechanism is mostly zeros, which
+    // subtract nothing.
     let mut cols = [0usize; S];
     let mut vals = [T::zero(); S];
+    let mut rows = [0usize; S];
     for k in 0..n {
-        // Pivot: the largest |a_ik|, i >= k.
+        // Pivot: the largest |a_ik|, i >= k (the first of equals), found in the pass that lists
+        // the rows below k with a nonzero a_ik.
         let mut p = k;
         let mut best = a[k][k].abs_l();
+        let mut nr = 0;
         for i in k + 1..n {
-            let v = a[i][k].abs_l();
-            if v > best {
-                best = v;
-                p = i;
+            let x = a[i][k];
+            if x != T::zero() {
+                rows[nr] = i;
+                nr += 1;
+                let v = x.abs_l();
+                if v > best {
+                    best = v;
+                    p = i;
+                }
             }
         }
         if !(best > tiny) {
@@ -62,7 +71,8 @@ pub fn solve_in_place<T: Real, const S: usize>(
         }
         if p != k {
             // Columns k.. only: the columns left of the pivot are eliminated and never read
-            // again (`b` carries the forward substitution, so `L` is not kept).
+            // again (`b` carries the forward substitution, so `L` is not kept). Row p now holds
+            // the old row k: it stays listed and is skipped below if its a_pk is zero.
             for j in k..n {
                 let t = a[k][j];
                 a[k][j] = a[p][j];
@@ -81,8 +91,8 @@ pub fn solve_in_place<T: Real, const S: usize>(
                 nc += 1;
             }
         }
-        for i in k + 1..n {
-            // Most rows have nothing below the pivot: tested before the division.
+        let (cols, vals) = (&cols[..nc], &vals[..nc]);
+        for &i in &rows[..nr] {
             let aik = a[i][k];
             if aik == T::zero() {
                 continue;
@@ -91,8 +101,8 @@ pub fn solve_in_place<T: Real, const S: usize>(
             if factor != T::zero() {
                 // Row i -= factor * row k over those columns.
                 let row = &mut a[i];
-                for c in 0..nc {
-                    row[cols[c]] -= factor * vals[c];
+                for (&j, &v) in cols.iter().zip(vals) {
+                    row[j] -= factor * v;
                 }
                 b[i] -= factor * bk;
             }
