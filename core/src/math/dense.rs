@@ -161,6 +161,32 @@ mod tests {
         }
     }
 
+    /// A NaN or an infinity at any entry of a sparse matrix (zeros that the elimination skips,
+    /// row exchanges) is refused: no compare selects a NaN, so it must reach a pivot or `x`.
+    #[test]
+    fn refuses_a_non_finite_entry_anywhere() {
+        const S: usize = 5;
+        let base = [
+            [0.0, 2.0, 0.0, 1.0, 0.0],
+            [3.0, 0.0, 0.0, 0.0, 1.0],
+            [0.0, 0.0, 4.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0, 2.0],
+        ];
+        let mut ok = base;
+        let mut b = [1.0; S];
+        assert!(solve_in_place(&mut ok, &mut b, S).is_some());
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for i in 0..S {
+                for j in 0..S {
+                    let mut a = base;
+                    a[i][j] = bad;
+                    assert_eq!(solve_in_place(&mut a, &mut [1.0; S], S), None, "{bad} at {i},{j}");
+                }
+            }
+        }
+    }
+
     /// A singular matrix (a repeated row), a zero matrix, NaN and infinity, and a size past
     /// the capacity are refused.
     #[test]
