@@ -181,7 +181,11 @@ mod tests {
                 for j in 0..S {
                     let mut a = base;
                     a[i][j] = bad;
-                    assert_eq!(solve_in_place(&mut a, &mut [1.0; S], S), None, "{bad} at {i},{j}");
+                    assert_eq!(
+                        solve_in_place(&mut a, &mut [1.0; S], S),
+                        None,
+                        "{bad} at {i},{j}"
+                    );
                 }
             }
         }
