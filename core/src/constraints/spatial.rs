@@ -559,6 +559,8 @@ impl<'f, T: Real> Tangent<'f, T> {
 
     /// A point term `v . p_k` (`v` world, held fixed): `tau_k = l_k x (A_k^T v)`,
     /// `d tau_k / d theta_k = [l_k]x [A_k^T v]x`.
+    // Out of line, as the other terms: the caller's frame holds no products.
+    #[inline(never)]
     fn point(&mut self, m: &SpatialState<T>, k: usize, v: &Vector3<T>) {
         let av = m.rotation.transpose() * v;
         self.tau[k] += m.local.cross(&av);
@@ -620,46 +622,52 @@ impl<'f, T: Real> Tangent<'f, T> {
         self.t_th[1][0] -= b1x * a1.transpose() * a0 * b0x * mu;
     }
 
-    /// Adds `a d(C_q^T lambda)/dq` to `out` at the ends' columns (module docs).
+    /// Adds `a d(C_q^T lambda)/dq` to `out` at the ends' columns (module docs): the blocks of
+    /// each pair of ends, then each rigid body's map derivative.
+    // The blocks' products and the map derivative in calls of their own, one after the other:
+    // their temporaries are never on the stack together.
     fn write<const S: usize>(&self, m: [&SpatialState<T>; 2], a: T, out: &mut Block<'_, T, S>) {
         if m.iter().any(|s| s.tree.is_some()) {
-            return self.write_columns(m, a, out);
+            self.write_columns(m, a, out);
+        } else {
+            self.write_blocks(m, a, out);
         }
         for k in 0..2 {
             let Some(ok) = m[k].offset else { continue };
-            let gk = m[k].g;
+            self.write_map_derivative(m[k], k, ok, a, out);
+        }
+    }
+
+    /// The blocks of [`Self::write`] between two ends on rigid bodies (or the ground):
+    /// `G_k^T t_th G_j` and, with point forces, the force blocks.
+    #[inline(never)]
+    fn write_blocks<const S: usize>(
+        &self,
+        m: [&SpatialState<T>; 2],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) {
+        for k in 0..2 {
+            let Some(ok) = m[k].offset else { continue };
             for j in 0..2 {
                 let Some(oj) = m[j].offset else { continue };
-                let gj = m[j].g;
-                let ee = gk.transpose() * self.t_th[k][j] * gj;
+                let ee = m[k].g.transpose() * self.t_th[k][j] * m[j].g;
                 for i in 0..4 {
                     for c in 0..4 {
                         out.add(ok + 3 + i, oj + 3 + c, a * ee[(i, c)]);
                     }
                 }
-                let Some(f) = self.forces.as_deref() else {
-                    continue;
-                };
-                let rr = f.f_r[k][j];
-                let re = f.f_th[k][j] * gj;
-                let er = gk.transpose() * f.t_r[k][j];
-                for i in 0..3 {
-                    for c in 0..3 {
-                        out.add(ok + i, oj + c, a * rr[(i, c)]);
-                    }
-                    for c in 0..4 {
-                        out.add(ok + i, oj + 3 + c, a * re[(i, c)]);
-                        out.add(ok + 3 + c, oj + i, a * er[(c, i)]);
-                    }
+                if let Some(f) = self.forces.as_deref() {
+                    write_force_blocks(f, m, k, j, [ok, oj], a, out);
                 }
             }
-            self.write_map_derivative(m[k], k, ok, a, out);
         }
     }
 
     /// Adds `a d(G^T tau_k)/de` at fixed `tau_k` of a rigid body's end `k` at `ok`:
     /// `G = Gb(e) / |e|^2`, `H(tau) / |e|^2 - 2 G^T tau e^T / |e|^2` with
     /// `H(tau) = 2 [[0, -tau^T], [tau, -[tau]x]]`.
+    #[inline(never)]
     fn write_map_derivative<const S: usize>(
         &self,
         m: &SpatialState<T>,
@@ -687,9 +695,39 @@ impl<'f, T: Real> Tangent<'f, T> {
     }
 }
 
+/// The point-force blocks of ends `k`, `j` (at columns `o = [o_k, o_j]`) of
+/// [`Tangent::write_blocks`]: `f_r`, `f_th G_j`, `G_k^T t_r`.
+// Out of line: only joints with point forces along marker axes have them.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn write_force_blocks<T: Real, const S: usize>(
+    f: &ForceBlocks<T>,
+    m: [&SpatialState<T>; 2],
+    k: usize,
+    j: usize,
+    o: [usize; 2],
+    a: T,
+    out: &mut Block<'_, T, S>,
+) {
+    let [ok, oj] = o;
+    let rr = f.f_r[k][j];
+    let re = f.f_th[k][j] * m[j].g;
+    let er = m[k].g.transpose() * f.t_r[k][j];
+    for i in 0..3 {
+        for c in 0..3 {
+            out.add(ok + i, oj + c, a * rr[(i, c)]);
+        }
+        for c in 0..4 {
+            out.add(ok + i, oj + 3 + c, a * re[(i, c)]);
+            out.add(ok + 3 + c, oj + i, a * er[(c, i)]);
+        }
+    }
+}
+
 impl<T: Real> Tangent<'_, T> {
-    /// [`Self::write`] with a tree link among the ends: through each end's columns
-    /// (`J_k^T [f_r f_th; t_r t_th]_kj J_j`), and a rigid body's `d(G^T tau)/de` (module docs).
+    /// The blocks of [`Self::write`] with a tree link among the ends: through each end's
+    /// columns (`J_k^T [f_r f_th; t_r t_th]_kj J_j`, module docs).
+    #[inline(never)]
     fn write_columns<const S: usize>(
         &self,
         m: [&SpatialState<T>; 2],
@@ -718,8 +756,6 @@ impl<T: Real> Tangent<'_, T> {
                     });
                 });
             }
-            let Some(ok) = m[k].offset else { continue };
-            self.write_map_derivative(m[k], k, ok, a, out);
         }
     }
 }

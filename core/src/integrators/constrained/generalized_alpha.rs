@@ -396,103 +396,82 @@ impl<T: Real> ConstrainedAlpha<T> {
             residual_history: [T::zero(); RESIDUAL_HISTORY],
             history_len: 0,
         };
-        let n_coord = T::of_u32(n.max(1) as u32);
         let eps8 = T::EPS * T::c(8.0);
         let mut stagnated = false;
+        // The loop keeps only scalars and the report: each part is out of line, so that this
+        // frame stays small under the model's evaluations.
         loop {
             stage(work, n, c_a, h2b, hg);
             if ggl {
-                // q_{n+1} = q^GA + h^2 beta C_q(q^GA)^T mu~.
-                work.scratch(n.max(m));
-                zero_block(&mut work.scratch, n.max(m));
-                model.constraint_jacobian(
-                    t1,
-                    &work.q[..n],
-                    &mut Block::new(&mut work.scratch, 0, 0, m, n),
-                )?;
-                for i in 0..n {
-                    let corr =
-                        (0..m).fold(T::zero(), |acc, j| acc + work.scratch[j][i] * work.mu[j]);
-                    work.q[i] += h2b * corr;
-                }
+                position_correction(model, t1, work, n, m, h2b)?;
             }
             // M, C_q^T (upper right), C_q (lower left), f and C at q_{n+1}, v_{n+1}.
             evaluate(model, t1, work, n, m, k, cleared < k)?;
             cleared = 0;
-            let (inertia, reaction) = residual(work, n, m, h2b);
-            // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
-            let mut rv = T::zero();
-            if ggl {
-                for j in 0..m {
-                    let cv = (0..n).fold(T::zero(), |acc, i| acc + work.jac[n + j][i] * work.v[i]);
-                    rv += cv * cv;
-                    work.rhs[n + m + j] = cv / hg;
-                }
-            }
-            let rv = rv.sqrt_l();
-            let rf = norm(&work.rhs[..n]);
-            let rc = norm(&work.c[..m]);
-            if !(rf.finite() && rc.finite() && rv.finite()) {
-                return Err(Error::NonFiniteState);
-            }
-            let total = (rf * rf + rc * rc + rv * rv).sqrt_l();
-            if (report.history_len as usize) < RESIDUAL_HISTORY {
-                report.residual_history[report.history_len as usize] = total;
-                report.history_len += 1;
-            }
-            let scale = inertia
-                .sqrt_l()
-                .max(reaction.sqrt_l())
-                .max(norm(&work.f[..n]));
-            let forces_ok = rf / n_coord <= self.newton.absolute_tolerance
-                || rf <= self.newton.relative_tolerance * scale;
-            let constraints_ok = rc <= self.newton.absolute_tolerance
-                && rv <= self.newton.absolute_tolerance * (T::one() + norm(&work.v[..n]));
-            if (forces_ok && constraints_ok) || stagnated {
-                report.force_residual = rf;
-                report.constraint_residual = rc;
-                let parts = [&work.q[..n], &work.v[..n], &work.x[..n], &work.alg[..n]];
-                if !(all_finite_parts(&parts, &work.lambda[..m]) && t1.finite()) {
-                    return Err(Error::NonFiniteState);
-                }
-                state.t = t1;
-                state.q[..n].copy_from_slice(&work.q[..n]);
-                state.v[..n].copy_from_slice(&work.v[..n]);
-                state.acc[..n].copy_from_slice(&work.x[..n]);
-                state.alg[..n].copy_from_slice(&work.alg[..n]);
-                state.lambda[..m].copy_from_slice(&work.lambda[..m]);
+            let (converged, rc) = self.converged(work, n, m, h2b, hg, ggl, &mut report)?;
+            if converged || stagnated {
+                commit(state, work, t1, n, m)?;
                 return Ok(report);
             }
             if report.newton_iterations >= self.newton.max_iterations {
                 return Err(Error::NewtonNotConverged);
             }
-            // The iteration matrix: c C_q below; M + beta' (K_c - df/dq) - gamma' df/dq_t.
-            if ggl {
-                // Rows of r_3: c C_q (the velocity constraint's derivative); columns of mu~:
-                // C_q C_q^T in the rows of r_2 (the position correction's effect on C).
-                for j in 0..m {
-                    for i in 0..n {
-                        work.jac[n + m + j][i] = work.jac[n + j][i] * c_a;
-                    }
-                    for l in 0..m {
-                        let cc = (0..n).fold(T::zero(), |acc, i| {
-                            acc + work.jac[n + j][i] * work.jac[n + l][i]
-                        });
-                        work.jac[n + j][n + m + l] = cc;
-                    }
-                }
-            }
-            for row in work.jac.iter_mut().skip(n).take(m) {
-                for e in row.iter_mut().take(n) {
-                    *e *= c_a;
-                }
-            }
+            iteration_matrix(work, n, m, c_a, ggl);
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p)?;
             let (dx, xx) = newton_update(work, n, m, k, ggl)?;
             report.newton_iterations += 1;
             stagnated =
                 dx.sqrt_l() <= eps8 * xx.sqrt_l() && rc <= self.newton.absolute_tolerance.sqrt_l();
         }
+    }
+
+    /// The residual of the evaluated iterate into `work.rhs` and its norms into `report`
+    /// (`force_residual`, `constraint_residual`, the history); `(converged, |C|)`.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn converged<const S: usize>(
+        &self,
+        work: &mut Workspace<T, S>,
+        n: usize,
+        m: usize,
+        h2b: T,
+        hg: T,
+        ggl: bool,
+        report: &mut ConstrainedReport<T>,
+    ) -> Result<(bool, T)> {
+        let (inertia, reaction) = residual(work, n, m, h2b);
+        // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
+        let mut rv = T::zero();
+        if ggl {
+            for j in 0..m {
+                let cv = (0..n).fold(T::zero(), |acc, i| acc + work.jac[n + j][i] * work.v[i]);
+                rv += cv * cv;
+                work.rhs[n + m + j] = cv / hg;
+            }
+        }
+        let rv = rv.sqrt_l();
+        let rf = norm(&work.rhs[..n]);
+        let rc = norm(&work.c[..m]);
+        if !(rf.finite() && rc.finite() && rv.finite()) {
+            return Err(Error::NonFiniteState);
+        }
+        let total = (rf * rf + rc * rc + rv * rv).sqrt_l();
+        if (report.history_len as usize) < RESIDUAL_HISTORY {
+            report.residual_history[report.history_len as usize] = total;
+            report.history_len += 1;
+        }
+        report.force_residual = rf;
+        report.constraint_residual = rc;
+        let scale = inertia
+            .sqrt_l()
+            .max(reaction.sqrt_l())
+            .max(norm(&work.f[..n]));
+        let n_coord = T::of_u32(n.max(1) as u32);
+        let forces_ok = rf / n_coord <= self.newton.absolute_tolerance
+            || rf <= self.newton.relative_tolerance * scale;
+        let constraints_ok = rc <= self.newton.absolute_tolerance
+            && rv <= self.newton.absolute_tolerance * (T::one() + norm(&work.v[..n]));
+        Ok((forces_ok && constraints_ok, rc))
     }
 
     /// The parts of the step's `a`, `q`, `v` that do not depend on `q_tt_{n+1}`
@@ -637,6 +616,84 @@ fn stage<T: Real, const S: usize>(work: &mut Workspace<T, S>, n: usize, c_a: T, 
         work.alg[i] = work.a_base[i] + work.x[i] * c_a;
         work.q[i] = work.q_base[i] + work.alg[i] * h2b;
         work.v[i] = work.v_base[i] + work.alg[i] * hg;
+    }
+}
+
+/// Stabilized index 2: `q_{n+1} = q^GA + h^2 beta C_q(q^GA)^T mu~`.
+#[inline(never)]
+fn position_correction<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    t1: T,
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    h2b: T,
+) -> Result<()> {
+    work.scratch(n.max(m));
+    zero_block(&mut work.scratch, n.max(m));
+    model.constraint_jacobian(
+        t1,
+        &work.q[..n],
+        &mut Block::new(&mut work.scratch, 0, 0, m, n),
+    )?;
+    for i in 0..n {
+        let corr = (0..m).fold(T::zero(), |acc, j| acc + work.scratch[j][i] * work.mu[j]);
+        work.q[i] += h2b * corr;
+    }
+    Ok(())
+}
+
+/// The converged iterate into `state` (`NonFiniteState` if any entry is not finite; `state`
+/// then unchanged).
+#[inline(never)]
+fn commit<T: Real, const S: usize>(
+    state: &mut ConstrainedState<T, S>,
+    work: &Workspace<T, S>,
+    t1: T,
+    n: usize,
+    m: usize,
+) -> Result<()> {
+    let parts = [&work.q[..n], &work.v[..n], &work.x[..n], &work.alg[..n]];
+    if !(all_finite_parts(&parts, &work.lambda[..m]) && t1.finite()) {
+        return Err(Error::NonFiniteState);
+    }
+    state.t = t1;
+    state.q[..n].copy_from_slice(&work.q[..n]);
+    state.v[..n].copy_from_slice(&work.v[..n]);
+    state.acc[..n].copy_from_slice(&work.x[..n]);
+    state.alg[..n].copy_from_slice(&work.alg[..n]);
+    state.lambda[..m].copy_from_slice(&work.lambda[..m]);
+    Ok(())
+}
+
+/// The iteration matrix's rows below `M`: `c C_q` (and for stabilized index 2 the rows of
+/// `r_3`, `c C_q`, and the columns of `mu~`, `C_q C_q^T` in the rows of `r_2`); the upper-left
+/// block gets its tangent from [`ConstrainedAlpha::add_tangent`].
+#[inline(never)]
+fn iteration_matrix<T: Real, const S: usize>(
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    c_a: T,
+    ggl: bool,
+) {
+    if ggl {
+        for j in 0..m {
+            for i in 0..n {
+                work.jac[n + m + j][i] = work.jac[n + j][i] * c_a;
+            }
+            for l in 0..m {
+                let cc = (0..n).fold(T::zero(), |acc, i| {
+                    acc + work.jac[n + j][i] * work.jac[n + l][i]
+                });
+                work.jac[n + j][n + m + l] = cc;
+            }
+        }
+    }
+    for row in work.jac.iter_mut().skip(n).take(m) {
+        for e in row.iter_mut().take(n) {
+            *e *= c_a;
+        }
     }
 }
 

@@ -359,10 +359,12 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize, const J: usi
     pub(crate) failure: Cell<Option<SystemError>>,
 }
 
-/// A constraint's markers resolved against the coordinate vector.
-enum Ends<T> {
-    Planar(PlanarMarker<T>, PlanarMarker<T>),
-    Spatial(SpatialMarker<T>, SpatialMarker<T>),
+/// A constraint's ends: its coordinates, or its markers, planar or 3D, resolved where their
+/// states are built ([`SystemModel::with_planar`], [`SystemModel::with_spatial`]) so that no
+/// resolved marker is on the stack while a constraint is evaluated.
+enum Ends {
+    Planar(MarkerIndex, MarkerIndex),
+    Spatial(MarkerIndex, MarkerIndex),
     Coordinates(Option<usize>, Option<usize>),
 }
 
@@ -811,38 +813,44 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         }
     }
 
-    /// Constraint `k`'s markers resolved; errors recorded at the constraint.
-    fn ends(&self, k: usize, c: &Constraint<T>) -> Result<Ends<T>> {
+    /// Constraint `k`'s ends (its markers checked by [`Self::check_constraints`]); errors
+    /// recorded at the constraint.
+    fn ends(&self, k: usize, c: &Constraint<T>) -> Result<Ends> {
         let [a, b] = c.markers();
-        let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
-        let planar = || {
-            self.planar_marker(a)
-                .and_then(|m0| Ok(Ends::Planar(m0, self.planar_marker(b)?)))
-        };
-        let spatial = || {
-            self.spatial_marker(a)
-                .and_then(|m0| Ok(Ends::Spatial(m0, self.spatial_marker(b)?)))
-        };
         let r = match c {
             Constraint::Coordinate { .. } => self
                 .coordinate(a)
                 .and_then(|i0| Ok(Ends::Coordinates(i0, self.coordinate(b)?))),
-            Constraint::Joint { .. } => spatial(),
+            Constraint::Joint { .. } => Ok(Ends::Spatial(a, b)),
             // Between 2D items in the plane, else in space.
-            Constraint::Distance { .. } => match planar() {
-                Err(Error::MarkerNotSupported) => spatial(),
-                r => r,
-            },
-            _ => planar(),
+            Constraint::Distance { .. } => {
+                match self.planar_marker(a).and_then(|_| self.planar_marker(b)) {
+                    Err(Error::MarkerNotSupported) => Ok(Ends::Spatial(a, b)),
+                    r => r.map(|_| Ends::Planar(a, b)),
+                }
+            }
+            _ => Ok(Ends::Planar(a, b)),
         };
-        r.map_err(|e| self.fail(e, at))
+        r.map_err(|e| self.fail(e, constraint_ref(k)))
     }
 
     /// Checks that every constraint's markers are on bodies it can join; the first that is not
     /// is named.
     pub(crate) fn check_constraints(&self) -> SystemResult<()> {
         for (k, c) in self.constraints.iter().enumerate() {
-            if let Err(e) = self.ends(k, c) {
+            let checked = match self.ends(k, c) {
+                Ok(Ends::Spatial(a, b)) => self
+                    .spatial_marker(a)
+                    .and_then(|_| self.spatial_marker(b))
+                    .map(|_| ()),
+                Ok(Ends::Planar(a, b)) => self
+                    .planar_marker(a)
+                    .and_then(|_| self.planar_marker(b))
+                    .map(|_| ()),
+                r => r.map(|_| ()),
+            }
+            .map_err(|e| self.fail(e, constraint_ref(k)));
+            if let Err(e) = checked {
                 return Err(self
                     .failure
                     .take()
@@ -878,13 +886,13 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         // columns, once for all constraints (the markers on its links read them).
         let kinematics = self.tree_kinematics(q, v);
         for (k, c) in self.constraints.iter().enumerate() {
-            let at = ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16));
+            let at = constraint_ref(k);
             let row = self.row(k);
             let mut g = |e: &Evaluated<'_, '_, T>| f(row, c, e);
             let done = match self.ends(k, c)? {
-                Ends::Planar(a, b) => with_planar(&a, &b, q, v, &mut g),
+                Ends::Planar(a, b) => self.with_planar([a, b], at, q, v, &mut g),
                 Ends::Spatial(a, b) => {
-                    self.with_spatial(&a, &b, kinematics.as_deref(), q, v, &mut g)
+                    self.with_spatial([a, b], at, kinematics.as_deref(), q, v, &mut g)
                 }
                 Ends::Coordinates(i0, i1) => g(&Evaluated::Coordinates(i0, i1)),
             };
@@ -893,15 +901,42 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         Ok(())
     }
 
-    /// `g` of the states of the 3D markers `a`, `b` (a tree link's from the tree's
-    /// `kinematics`); `None` if a marker has no state.
+    /// `g` of the states of the planar markers `ends` of the constraint `at` at `q`, `v`;
+    /// `None` if a marker has no state (its error recorded at `at`). Out of line, as
+    /// [`Self::with_spatial`].
+    #[inline(never)]
+    fn with_planar<G>(
+        &self,
+        ends: [MarkerIndex; 2],
+        at: ItemRef,
+        q: &[T],
+        v: &[T],
+        g: &mut G,
+    ) -> Option<()>
+    where
+        G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
+    {
+        let state = |i: MarkerIndex| match self.planar_marker(i) {
+            Ok(m) => m.state(q, v),
+            Err(e) => {
+                self.fail(e, at);
+                None
+            }
+        };
+        let s0 = state(ends[0])?;
+        let s1 = state(ends[1])?;
+        g(&Evaluated::Planar(&s0, &s1))
+    }
+
+    /// `g` of the states of the 3D markers `ends` of the constraint `at` (a tree link's from the
+    /// tree's `kinematics`); `None` if a marker has no state (its error recorded at `at`).
     // Out of line, with `with_planar`: a constraint's marker states are on the stack only while
     // it is evaluated, and a planar system's step never holds 3D states.
     #[inline(never)]
     fn with_spatial<G>(
         &self,
-        a: &SpatialMarker<T>,
-        b: &SpatialMarker<T>,
+        ends: [MarkerIndex; 2],
+        at: ItemRef,
         kinematics: Option<&TreeData<T, J, J>>,
         q: &[T],
         v: &[T],
@@ -910,21 +945,44 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     where
         G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
     {
-        // Each state built where it is kept (a macro, not a closure: a closure's result is a
-        // temporary copied into place, 252 B a marker in f32).
-        macro_rules! state {
-            ($m:expr) => {
-                match ($m, kinematics) {
-                    (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
-                        self.tree_marker(d, *link, *local, *frame)
-                    }
-                    _ => $m.state(q, v),
-                }
-            };
+        // Each state built out of line into the `Option` kept here and borrowed from it (a `?`
+        // would move it out: a 252-B copy per marker in f32): the markers' resolution and the
+        // building's temporaries are off the stack when `g` runs.
+        let s0 = self.spatial_state(ends[0], at, kinematics, q, v);
+        let s1 = self.spatial_state(ends[1], at, kinematics, q, v);
+        let (Some(s0), Some(s1)) = (&s0, &s1) else {
+            return None;
+        };
+        g(&Evaluated::Spatial(s0, s1))
+    }
+
+    /// The state of the 3D marker `i` at `q`, `v` (a tree link's from the tree's
+    /// `kinematics`); `None` if it has none, a marker that is not a 3D one recorded at `at`.
+    #[inline(never)]
+    fn spatial_state<'d>(
+        &self,
+        i: MarkerIndex,
+        at: ItemRef,
+        kinematics: Option<&'d TreeData<T, J, J>>,
+        q: &[T],
+        v: &[T],
+    ) -> Option<SpatialState<'d, T>>
+    where
+        'a: 'd,
+    {
+        let m = match self.spatial_marker(i) {
+            Ok(m) => m,
+            Err(e) => {
+                self.fail(e, at);
+                return None;
+            }
+        };
+        match (m, kinematics) {
+            (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
+                self.tree_marker(d, link, local, frame)
+            }
+            _ => m.state(q, v),
         }
-        let s0 = state!(a)?;
-        let s1 = state!(b)?;
-        g(&Evaluated::Spatial(&s0, &s1))
     }
 
     /// The tree's kinematics at `q`, `v` for the markers on its links (`None` without a tree
@@ -1519,6 +1577,11 @@ macro_rules! model_of {
     };
 }
 
+/// Constraint `k` as an item reference.
+fn constraint_ref(k: usize) -> ItemRef {
+    ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16))
+}
+
 /// The node states' coordinates, velocities and accelerations into `st` (first `n` entries);
 /// a 3D rigid node's only with `rigid` (at a start: while stepping, the Euler parameters in `st`
 /// are the state and the node state their normalized image).
@@ -1722,10 +1785,7 @@ impl<
                 work,
             );
             if r == Err(Error::SingularMatrix) {
-                return SystemError::new(
-                    Error::SingularMatrix,
-                    ItemRef::Constraint(crate::system::index::ConstraintIndex(k as u16)),
-                );
+                return SystemError::new(Error::SingularMatrix, constraint_ref(k));
             }
         }
         SystemError::new(Error::SingularMatrix, ItemRef::System)
@@ -1827,22 +1887,4 @@ fn planar_hessian<T: Real, const S: usize>(
         Constraint::Coordinate { .. } | Constraint::Joint { .. } => {}
     }
     Some(())
-}
-
-/// `g` of the states of the planar markers `a`, `b` at `q`, `v`; `None` if a marker has no
-/// state (see [`SystemModel::with_spatial`]).
-#[inline(never)]
-fn with_planar<T: Real, G>(
-    a: &PlanarMarker<T>,
-    b: &PlanarMarker<T>,
-    q: &[T],
-    v: &[T],
-    g: &mut G,
-) -> Option<()>
-where
-    G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
-{
-    let s0 = a.state(q, v)?;
-    let s1 = b.state(q, v)?;
-    g(&Evaluated::Planar(&s0, &s1))
 }
