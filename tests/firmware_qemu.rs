@@ -332,10 +332,8 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
             // have their own goal, 2 KiB; the systems' steps (goal 2 KiB, both met in the dist
             // build docs/embedded.md reports) are held near what this release build measures,
             // a regression guard.
-            let bound = if s["what"].starts_with("slider_crank_system") {
+            let bound = if system {
                 2304
-            } else if system {
-                2560
             } else if s["what"].starts_with("slider_crank") || s["what"].starts_with("arm_") {
                 2048
             } else {

@@ -111,29 +111,40 @@ pub struct SpatialState<'a, T> {
     frame_local: Matrix3<T>,
     /// `l` (m, body frame; the world position on the ground).
     local: Vector3<T>,
-    /// `Gb(e)` (zero on the ground).
-    g: Matrix3x4<T>,
     /// Body-frame angular velocity `w = Gb e_t` (rad/s; zero on the ground).
     w: Vector3<T>,
-    /// The Euler parameters `e` (zero on the ground).
-    e: Vector4<T>,
-    /// The body's first column in `q` (`None` on the ground and on a tree link).
-    offset: Option<usize>,
-    /// A tree link's columns (`None` else).
-    tree: Option<TreeColumns<'a, T>>,
-    /// A tree link's origin `O` (m, world).
-    origin: Vector3<T>,
-    /// A tree link's acceleration at zero joint accelerations: of its origin (m/s^2, world) and
-    /// angular (rad/s^2, world).
-    origin_tt: Vector3<T>,
-    alpha: Vector3<T>,
+    /// What the marker moves with.
+    carrier: Carrier<'a, T>,
+}
+
+/// What a marker state moves with (one of them: a state holds only its carrier's fields).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Carrier<'a, T> {
+    /// The ground: no coordinates.
+    Ground,
+    /// A rigid body whose coordinates `[r; e]` start at `offset` in `q`: its rate map
+    /// `g = Gb(e) / |e|^2` and its Euler parameters `e`.
+    Body {
+        offset: usize,
+        g: Matrix3x4<T>,
+        e: Vector4<T>,
+    },
+    /// A tree link: its columns, its origin `O` (m, world), and at zero joint accelerations
+    /// the acceleration of its origin (m/s^2, world) and its angular acceleration (rad/s^2,
+    /// world).
+    Link {
+        columns: TreeColumns<'a, T>,
+        origin: Vector3<T>,
+        origin_tt: Vector3<T>,
+        alpha: Vector3<T>,
+    },
 }
 
 impl<T: Real> SpatialMarker<T> {
     /// The marker at coordinates `q` and velocities `v`; `None` if its entries are outside
     /// them; `None` for a tree link (see [`SpatialState::tree_link`]).
     // Inlined: the caller then builds each marker state where it keeps it instead of copying
-    // a returned one into place (252 B in f32).
+    // a returned one into place (192 B in f32).
     #[inline(always)]
     pub fn state(&self, q: &[T], v: &[T]) -> Option<SpatialState<'static, T>> {
         match *self {
@@ -164,14 +175,8 @@ impl<T: Real> SpatialMarker<T> {
                     rotation: a,
                     frame_local: frame,
                     local,
-                    g,
                     w,
-                    e,
-                    offset: Some(offset),
-                    tree: None,
-                    origin: Vector3::zeros(),
-                    origin_tt: Vector3::zeros(),
-                    alpha: Vector3::zeros(),
+                    carrier: Carrier::Body { offset, g, e },
                 })
             }
         }
@@ -189,14 +194,8 @@ impl<'a, T: Real> SpatialState<'a, T> {
             rotation: frame,
             frame_local: Matrix3::identity(),
             local: Vector3::zeros(),
-            g: Matrix3x4::zeros(),
             w: Vector3::zeros(),
-            e: Vector4::zeros(),
-            offset: None,
-            tree: None,
-            origin: Vector3::zeros(),
-            origin_tt: Vector3::zeros(),
-            alpha: Vector3::zeros(),
+            carrier: Carrier::Ground,
         }
     }
 
@@ -223,14 +222,13 @@ impl<'a, T: Real> SpatialState<'a, T> {
             rotation,
             frame_local: frame,
             local,
-            g: Matrix3x4::zeros(),
             w,
-            e: Vector4::zeros(),
-            offset: None,
-            tree: Some(columns),
-            origin,
-            origin_tt,
-            alpha,
+            carrier: Carrier::Link {
+                columns,
+                origin,
+                origin_tt,
+                alpha,
+            },
         }
     }
 
@@ -239,25 +237,44 @@ impl<'a, T: Real> SpatialState<'a, T> {
     /// (module docs; a rigid body's `[E, 0]` and `[0, Gb]`, a tree link's path), into `f`.
     fn each_column(&self, mut f: impl FnMut(usize, Vector3<T>, Vector3<T>)) {
         let z = Vector3::zeros();
-        if let Some(o) = self.offset {
-            for i in 0..3 {
-                f(o + i, Vector3::ith(i, T::one()), z);
+        match &self.carrier {
+            Carrier::Ground => {}
+            Carrier::Body { offset: o, g, .. } => {
+                for i in 0..3 {
+                    f(o + i, Vector3::ith(i, T::one()), z);
+                }
+                for c in 0..4 {
+                    f(o + 3 + c, z, g.column(c).into_owned());
+                }
             }
-            for c in 0..4 {
-                f(o + 3 + c, z, self.g.column(c).into_owned());
+            Carrier::Link {
+                columns: t, origin, ..
+            } => {
+                let mut c = t.last;
+                while let Some(col) = t.columns.get(c) {
+                    f(
+                        t.offset + c,
+                        col.linear + col.angular.cross(origin),
+                        self.rotation.transpose() * col.angular,
+                    );
+                    c = t.parent.get(c).copied().unwrap_or(usize::MAX);
+                }
             }
         }
-        if let Some(t) = &self.tree {
-            let mut c = t.last;
-            while let Some(col) = t.columns.get(c) {
-                f(
-                    t.offset + c,
-                    col.linear + col.angular.cross(&self.origin),
-                    self.rotation.transpose() * col.angular,
-                );
-                c = t.parent.get(c).copied().unwrap_or(usize::MAX);
-            }
+    }
+
+    /// A rigid body's first column in `q`, rate map `Gb(e) / |e|^2` and Euler parameters
+    /// (`None` on the ground and on a tree link).
+    fn body(&self) -> Option<(usize, &Matrix3x4<T>, &Vector4<T>)> {
+        match &self.carrier {
+            Carrier::Body { offset, g, e } => Some((*offset, g, e)),
+            _ => None,
         }
+    }
+
+    /// `true` on a tree link.
+    fn on_link(&self) -> bool {
+        matches!(self.carrier, Carrier::Link { .. })
     }
 
     /// The marker frame `A_m = A R_bm` (marker to world).
@@ -286,7 +303,7 @@ impl<'a, T: Real> SpatialState<'a, T> {
         s: T,
         point: bool,
     ) {
-        if self.tree.is_some() {
+        if self.on_link() {
             let th = b.cross(&(self.rotation.transpose() * u));
             self.each_column(|c, dr, dth| {
                 let dr = if point { u.dot(&dr) } else { T::zero() };
@@ -294,13 +311,15 @@ impl<'a, T: Real> SpatialState<'a, T> {
             });
             return;
         }
-        let Some(o) = self.offset else { return };
+        let Some((o, g, _)) = self.body() else {
+            return;
+        };
         if point {
             for i in 0..3 {
                 out.add(row, o + i, s * u[i]);
             }
         }
-        let de = self.g.transpose() * b.cross(&(self.rotation.transpose() * u));
+        let de = g.transpose() * b.cross(&(self.rotation.transpose() * u));
         for k in 0..4 {
             out.add(row, o + 3 + k, s * de[k]);
         }
@@ -312,25 +331,21 @@ impl<'a, T: Real> SpatialState<'a, T> {
     fn rates(&self, b: &Vector3<T>) -> (Vector3<T>, Vector3<T>) {
         let wb = self.w.cross(b);
         let tt = self.rotation * self.w.cross(&wb);
-        if self.tree.is_some() {
-            (
-                self.rotation * wb,
-                tt + self.alpha.cross(&(self.rotation * b)),
-            )
-        } else {
-            (self.rotation * wb, tt)
+        match &self.carrier {
+            Carrier::Link { alpha, .. } => {
+                (self.rotation * wb, tt + alpha.cross(&(self.rotation * b)))
+            }
+            _ => (self.rotation * wb, tt),
         }
     }
 
     /// The velocity part of `p_tt`, `A (w x (w x l))` (zero on the ground; a tree link's plus
     /// `O_tt + alpha x A l`).
     fn point_tt(&self) -> Vector3<T> {
-        if self.tree.is_some() {
-            return self.origin_tt + self.rates(&self.local).1;
-        }
-        match self.offset {
-            Some(_) => self.rates(&self.local).1,
-            None => Vector3::zeros(),
+        match &self.carrier {
+            Carrier::Link { origin_tt, .. } => *origin_tt + self.rates(&self.local).1,
+            Carrier::Body { .. } => self.rates(&self.local).1,
+            Carrier::Ground => Vector3::zeros(),
         }
     }
 }
@@ -627,14 +642,15 @@ impl<'f, T: Real> Tangent<'f, T> {
     // The blocks' products and the map derivative in calls of their own, one after the other:
     // their temporaries are never on the stack together.
     fn write<const S: usize>(&self, m: [&SpatialState<T>; 2], a: T, out: &mut Block<'_, T, S>) {
-        if m.iter().any(|s| s.tree.is_some()) {
+        if m.iter().any(|s| s.on_link()) {
             self.write_columns(m, a, out);
         } else {
             self.write_blocks(m, a, out);
         }
         for k in 0..2 {
-            let Some(ok) = m[k].offset else { continue };
-            self.write_map_derivative(m[k], k, ok, a, out);
+            if let Some((ok, g, e)) = m[k].body() {
+                self.write_map_derivative(g, e, k, ok, a, out);
+            }
         }
     }
 
@@ -648,17 +664,21 @@ impl<'f, T: Real> Tangent<'f, T> {
         out: &mut Block<'_, T, S>,
     ) {
         for k in 0..2 {
-            let Some(ok) = m[k].offset else { continue };
+            let Some((ok, gk, _)) = m[k].body() else {
+                continue;
+            };
             for j in 0..2 {
-                let Some(oj) = m[j].offset else { continue };
-                let ee = m[k].g.transpose() * self.t_th[k][j] * m[j].g;
+                let Some((oj, gj, _)) = m[j].body() else {
+                    continue;
+                };
+                let ee = gk.transpose() * self.t_th[k][j] * gj;
                 for i in 0..4 {
                     for c in 0..4 {
                         out.add(ok + 3 + i, oj + 3 + c, a * ee[(i, c)]);
                     }
                 }
                 if let Some(f) = self.forces.as_deref() {
-                    write_force_blocks(f, m, k, j, [ok, oj], a, out);
+                    write_force_blocks(f, [gk, gj], k, j, [ok, oj], a, out);
                 }
             }
         }
@@ -670,16 +690,17 @@ impl<'f, T: Real> Tangent<'f, T> {
     #[inline(never)]
     fn write_map_derivative<const S: usize>(
         &self,
-        m: &SpatialState<T>,
+        g: &Matrix3x4<T>,
+        e: &Vector4<T>,
         k: usize,
         ok: usize,
         a: T,
         out: &mut Block<'_, T, S>,
     ) {
         let two = T::c(2.0);
-        let (e, t) = (m.e, self.tau[k]);
-        let n2 = e.dot(&e);
-        let gt = m.g.transpose() * t;
+        let t = self.tau[k];
+        let n2 = e.dot(e);
+        let gt = g.transpose() * t;
         let tx = skew(&t);
         for i in 0..4 {
             for c in 0..4 {
@@ -695,14 +716,14 @@ impl<'f, T: Real> Tangent<'f, T> {
     }
 }
 
-/// The point-force blocks of ends `k`, `j` (at columns `o = [o_k, o_j]`) of
-/// [`Tangent::write_blocks`]: `f_r`, `f_th G_j`, `G_k^T t_r`.
+/// The point-force blocks of ends `k`, `j` (at columns `o = [o_k, o_j]`, rate maps
+/// `g = [G_k, G_j]`) of [`Tangent::write_blocks`]: `f_r`, `f_th G_j`, `G_k^T t_r`.
 // Out of line: only joints with point forces along marker axes have them.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn write_force_blocks<T: Real, const S: usize>(
     f: &ForceBlocks<T>,
-    m: [&SpatialState<T>; 2],
+    g: [&Matrix3x4<T>; 2],
     k: usize,
     j: usize,
     o: [usize; 2],
@@ -711,8 +732,8 @@ fn write_force_blocks<T: Real, const S: usize>(
 ) {
     let [ok, oj] = o;
     let rr = f.f_r[k][j];
-    let re = f.f_th[k][j] * m[j].g;
-    let er = m[k].g.transpose() * f.t_r[k][j];
+    let re = f.f_th[k][j] * g[1];
+    let er = g[0].transpose() * f.t_r[k][j];
     for i in 0..3 {
         for c in 0..3 {
             out.add(ok + i, oj + c, a * rr[(i, c)]);

@@ -946,7 +946,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
     {
         // Each state built out of line into the `Option` kept here and borrowed from it (a `?`
-        // would move it out: a 252-B copy per marker in f32): the markers' resolution and the
+        // would move it out: a 192-B copy per marker in f32): the markers' resolution and the
         // building's temporaries are off the stack when `g` runs.
         let s0 = self.spatial_state(ends[0], at, kinematics, q, v);
         let s1 = self.spatial_state(ends[1], at, kinematics, q, v);
