@@ -14,10 +14,17 @@ use crate::Real;
 
 /// Solves `A x = b` for the leading `n x n` block of `a` and the first `n` entries of `b`,
 /// in place: on success `b` holds `x`; `a` is overwritten (its upper triangle holds the `U`
-/// of the row-permuted LU factors, the rest is scratch). `None` if `n` exceeds the capacity, an
-/// entry is not finite, a pivot is not above `n EPS` times the largest entry of `A`
-/// (numerically singular), or the result is not finite; `a` and `b` are then overwritten with
-/// partial results.
+/// of the row-permuted LU factors, the rest is scratch). `None` if `n` exceeds the capacity,
+/// an entry of `b` is not finite, a pivot is zero or not finite, the smallest pivot is not
+/// above `n EPS` times the largest entry the elimination met (numerically singular), or the
+/// result is not finite; `a` and `b` are then overwritten with partial results.
+///
+/// The entries the elimination meets are every pivot column below its pivot and every pivot
+/// row right of its pivot, as they are when the pivot is taken: all of `A`'s first row and
+/// column, and the rest after the updates of the earlier pivots (`U` and the multipliers'
+/// numerators). Their largest magnitude stands for `A`'s scale, so no pass over all `n^2`
+/// entries is made for it; a non-finite entry makes it infinite or, as a NaN, reaches a pivot
+/// or `x`.
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn solve_in_place<T: Real, const S: usize>(
     a: &mut [[T; S]; S],
@@ -27,21 +34,13 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if n > S {
         return None;
     }
-    // The largest |a_ij|. An infinity makes it infinite; a NaN, which no compare selects, ends
-    // in `None` all the same: it reaches a pivot (refused) or, through the updates and the back
-    // substitution, `x` (not finite).
-    let mut scale = T::zero();
-    for row in &a[..n] {
-        for x in &row[..n] {
-            let v = x.abs_l();
-            // Not `max`, which also orders NaNs: one compare-select.
-            scale = if v > scale { v } else { scale };
-        }
-    }
-    if !scale.finite() || !b[..n].iter().all(|x| x.finite()) || !(scale > T::zero()) {
+    if !b[..n].iter().all(|x| x.finite()) {
         return None;
     }
-    let tiny = scale * T::EPS * T::of_u32(n as u32);
+    // The largest magnitude met and the smallest pivot's (compare-selects, not `max`/`min`,
+    // which also order NaNs).
+    let mut scale = T::zero();
+    let mut smallest = T::zero();
     // The pivot row's nonzero columns past the pivot and their values, and the rows below the
     // pivot with a nonzero in its column: a Newton matrix of a mechanism is mostly zeros, which
     // subtract nothing.
@@ -66,9 +65,17 @@ pub fn solve_in_place<T: Real, const S: usize>(
                 }
             }
         }
-        if !(best > tiny) {
+        // A zero or NaN pivot: nothing to divide by. A tiny one is refused at the end, against
+        // the scale of everything the elimination met.
+        if !(best > T::zero()) {
             return None;
         }
+        scale = if best > scale { best } else { scale };
+        smallest = if k == 0 || best < smallest {
+            best
+        } else {
+            smallest
+        };
         if p != k {
             // Columns k.. only: the columns left of the pivot are eliminated and never read
             // again (`b` carries the forward substitution, so `L` is not kept). Row p now holds
@@ -89,6 +96,8 @@ pub fn solve_in_place<T: Real, const S: usize>(
                 cols[nc] = j;
                 vals[nc] = x;
                 nc += 1;
+                let v = x.abs_l();
+                scale = if v > scale { v } else { scale };
             }
         }
         let (cols, vals) = (&cols[..nc], &vals[..nc]);
@@ -107,6 +116,10 @@ pub fn solve_in_place<T: Real, const S: usize>(
                 b[i] -= factor * bk;
             }
         }
+    }
+    // An infinite entry made the scale infinite: refused here as well.
+    if !(scale.finite() && smallest > scale * T::EPS * T::of_u32(n as u32)) {
+        return None;
     }
     // Back substitution.
     for k in (0..n).rev() {
@@ -189,6 +202,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A pivot below `n EPS` times the largest entry is refused wherever that entry is: in the
+    /// pivot's row, in a later pivot, in the last pivot's place; a matrix small all over is not.
+    #[test]
+    fn refuses_a_pivot_tiny_against_the_largest_entry() {
+        for a in [
+            [[1e-20, 0.0], [0.0, 1.0]],
+            [[1e-12, 1e6], [0.0, 1.0]],
+            [[1.0, 0.0], [0.0, 1e-20]],
+            [[1.0, 1.0], [1.0, 1.0 + 1e-16]],
+        ] {
+            let mut m = a;
+            assert_eq!(solve_in_place(&mut m, &mut [1.0, 1.0], 2), None, "{a:?}");
+        }
+        let mut a = [[1e-20, 0.0], [0.0, 2e-20]];
+        let mut b = [1.0, 1.0];
+        solve_in_place(&mut a, &mut b, 2).unwrap();
+        assert_eq!(b, [1e20, 5e19]);
     }
 
     /// A singular matrix (a repeated row), a zero matrix, NaN and infinity, and a size past
