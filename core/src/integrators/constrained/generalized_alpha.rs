@@ -223,6 +223,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         work.q[..n].copy_from_slice(&s.q[..n]);
         work.v[..n].copy_from_slice(&s.v[..n]);
         evaluate(model, t, work, n, m, n + m, true)?;
+        mirror_constraint_jacobian(&mut work.jac, n, m);
         work.rhs = work.f;
         if m > 0 {
             velocity_term(model, t, &s.q[..n], &s.v[..n], work, n, m)?;
@@ -405,7 +406,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             if ggl {
                 position_correction(model, t1, work, n, m, h2b)?;
             }
-            // M, C_q^T (upper right), C_q (lower left), f and C at q_{n+1}, v_{n+1}.
+            // M, C_q (lower left), f and C at q_{n+1}, v_{n+1}.
             evaluate(model, t1, work, n, m, k, cleared < k)?;
             cleared = 0;
             let (converged, rc) = self.converged(work, n, m, h2b, hg, ggl, &mut report)?;
@@ -666,9 +667,10 @@ fn commit<T: Real, const S: usize>(
     Ok(())
 }
 
-/// The iteration matrix's rows below `M`: `c C_q` (and for stabilized index 2 the rows of
-/// `r_3`, `c C_q`, and the columns of `mu~`, `C_q C_q^T` in the rows of `r_2`); the upper-left
-/// block gets its tangent from [`ConstrainedAlpha::add_tangent`].
+/// The iteration matrix's constraint blocks: `C_q^T` (upper right, from the evaluated `C_q`)
+/// and `c C_q` below `M` (and for stabilized index 2 the rows of `r_3`, `c C_q`, and the
+/// columns of `mu~`, `C_q C_q^T` in the rows of `r_2`); the upper-left block gets its tangent
+/// from [`ConstrainedAlpha::add_tangent`].
 #[inline(never)]
 fn iteration_matrix<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
@@ -677,6 +679,7 @@ fn iteration_matrix<T: Real, const S: usize>(
     c_a: T,
     ggl: bool,
 ) {
+    mirror_constraint_jacobian(&mut work.jac, n, m);
     if ggl {
         for j in 0..m {
             for i in 0..n {
@@ -730,7 +733,8 @@ fn newton_update<T: Real, const S: usize>(
 }
 
 /// The residual `r_1 = M x + C_q^T lambda - f`, `r_2 = C / (h^2 beta)` into `work.rhs`, from
-/// the blocks [`evaluate`] wrote; returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
+/// the blocks [`evaluate`] wrote (`C_q^T` read as the columns of `C_q`: a converged step never
+/// mirrors it); returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
 // Out of line: its unrolled loops' spilled addresses are off the stack before the tangent's
 // evaluation runs.
 #[inline(never)]
@@ -748,7 +752,7 @@ fn residual<T: Real, const S: usize>(
             mx += row[j] * work.x[j];
         }
         for j in 0..m {
-            cl += row[n + j] * work.lambda[j];
+            cl += work.jac[n + j][i] * work.lambda[j];
         }
         inertia += mx * mx;
         reaction += cl * cl;
@@ -834,9 +838,9 @@ fn solve_newton<T: Real, const S: usize>(
     }
 }
 
-/// The model at `work.q`, `work.v`: the Newton matrix's blocks `M`, `C_q^T` (upper right) and
-/// `C_q` (lower left) of its leading `k x k` block (zeroed first with `zero`), the force into
-/// `work.f` and the constraints into `work.c`.
+/// The model at `work.q`, `work.v`: the Newton matrix's blocks `M` and `C_q` (lower left) of
+/// its leading `k x k` block (zeroed first with `zero`), the force into `work.f` and the
+/// constraints into `work.c`.
 // Out of line: the model's temporaries are on the stack one call at a time (a firmware's
 // stack holds the largest evaluation, not the sum of all).
 #[inline(never)]
@@ -858,15 +862,14 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
     if m == 0 {
         return Ok(());
     }
-    // C into work.c, C_q into the lower-left block, mirrored into the upper-right one.
+    // C into work.c, C_q into the lower-left block (mirrored into the upper-right one when a
+    // linear solve follows: `iteration_matrix`).
     model.constraint_with_jacobian(
         t,
         &work.q[..n],
         &mut work.c[..m],
         &mut Block::new(&mut work.jac, n, 0, m, n),
-    )?;
-    mirror_constraint_jacobian(&mut work.jac, n, m);
-    Ok(())
+    )
 }
 
 /// `(n, m)` of `model`, or `CapacityFull` if `n + m > S`.
