@@ -59,31 +59,33 @@ pub struct SliderCrank<T> {
 }
 
 impl<T: Real> SliderCrank<T> {
-    /// The joints' marker pairs: ground-crank, crank-rod, rod-slider.
-    fn markers() -> [(PlanarMarker<T>, PlanarMarker<T>); 3] {
+    /// Joint `k`'s marker pair: ground-crank (0), crank-rod (1), rod-slider (2).
+    // One pair built where it is used: an array of all three, indexed, is copied byte by byte
+    // on the Cortex-M4F.
+    fn markers(k: usize) -> (PlanarMarker<T>, PlanarMarker<T>) {
         let rigid = |offset, x: f64| PlanarMarker::Rigid {
             offset,
             reference: Vector3::zeros(),
             local: Vector2::new(T::c(x), T::zero()),
             angle: T::zero(),
         };
-        [
-            (
+        match k {
+            0 => (
                 PlanarMarker::Ground {
                     position: Vector2::zeros(),
                     angle: T::zero(),
                 },
                 rigid(0, -A0),
             ),
-            (rigid(0, A0), rigid(3, -A1)),
-            (
+            1 => (rigid(0, A0), rigid(3, -A1)),
+            _ => (
                 rigid(3, A1),
                 PlanarMarker::Point {
                     offset: 6,
                     reference: Vector2::zeros(),
                 },
             ),
-        ]
+        }
     }
 
     /// The three revolute joints (rows 0..6) and the slider on the x axis (row 6).
@@ -110,8 +112,11 @@ fn revolute_rows<T: Real, const S: usize>(
     c: &mut [T],
     jac: Option<&mut Block<'_, T, S>>,
 ) -> Result<()> {
-    let (a, b) = SliderCrank::<T>::markers()[k];
-    let (m0, m1) = marker_pair(&a, &b, q, &[T::zero(); 8])?;
+    let (a, b) = SliderCrank::<T>::markers(k);
+    let v = [T::zero(); 8];
+    let (Some(m0), Some(m1)) = (a.state(q, &v), b.state(q, &v)) else {
+        return Err(Error::UnknownIndex);
+    };
     planar::revolute(&m0, &m1, 2 * k, c, jac).ok_or(Error::UnknownIndex)
 }
 
@@ -124,24 +129,14 @@ fn revolute_hessian_rows<T: Real, const S: usize>(
     a: T,
     out: &mut Block<'_, T, S>,
 ) -> Result<()> {
-    let (m0, m1) = SliderCrank::<T>::markers()[k];
-    let (m0, m1) = marker_pair(&m0, &m1, q, &[T::zero(); 8])?;
+    let (p0, p1) = SliderCrank::<T>::markers(k);
+    let v = [T::zero(); 8];
+    let (Some(m0), Some(m1)) = (p0.state(q, &v), p1.state(q, &v)) else {
+        return Err(Error::UnknownIndex);
+    };
     let l = Vector2::new(lambda[2 * k], lambda[2 * k + 1]);
     planar::revolute_hessian(&m0, &m1, &l, a, out);
     Ok(())
-}
-
-/// Both markers of a joint at `q`, `v`.
-fn marker_pair<T: Real>(
-    a: &PlanarMarker<T>,
-    b: &PlanarMarker<T>,
-    q: &[T],
-    v: &[T],
-) -> Result<(planar::MarkerState<T>, planar::MarkerState<T>)> {
-    match (a.state(q, v), b.state(q, v)) {
-        (Some(m0), Some(m1)) => Ok((m0, m1)),
-        _ => Err(Error::UnknownIndex),
-    }
 }
 
 impl<T: Real> ConstrainedModel<T> for SliderCrank<T> {
@@ -226,10 +221,10 @@ impl<T: Real> ConstrainedModel<T> for SliderCrank<T> {
         v: &[T],
         out: &mut [T],
     ) -> Option<Result<()>> {
-        for (k, (a, b)) in Self::markers().iter().enumerate() {
-            let (m0, m1) = match marker_pair(a, b, q, v) {
-                Ok(p) => p,
-                Err(e) => return Some(Err(e)),
+        for k in 0..3 {
+            let (a, b) = Self::markers(k);
+            let (Some(m0), Some(m1)) = (a.state(q, v), b.state(q, v)) else {
+                return Some(Err(Error::UnknownIndex));
             };
             let t = planar::revolute_velocity_term(&m0, &m1);
             out[2 * k] = t.x;

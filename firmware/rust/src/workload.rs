@@ -402,10 +402,12 @@ impl<T: Real> SliderCrankRun<T> {
         Self::starting_from(start_coordinates::<T>())
     }
 
-    /// The mechanism at rest with the crank at `phi` (rad): the other bodies placed by the
-    /// loop closure, then projected onto the constraints in `T` (Exudyn's initial assembly).
-    pub fn at_angle(phi: f64) -> Result<Self> {
-        Self::starting_from(Self::angle_coordinates(phi).map(T::c))
+    /// The mechanism with the crank at `phi` (rad) turning at `omega` (rad/s): the other
+    /// bodies placed and moving by the loop closure, then projected onto the constraints in `T`
+    /// (Exudyn's initial assembly).
+    pub fn in_motion(phi: f64, omega: f64) -> Result<Self> {
+        let (q, v) = (Self::angle_coordinates(phi), Self::angle_rates(phi, omega));
+        Self::starting_with(q.map(T::c), v.map(T::c))
     }
 
     /// The coordinates (absolute) with the crank at `phi` (rad): the loop closure.
@@ -424,7 +426,33 @@ impl<T: Real> SliderCrankRun<T> {
         ]
     }
 
+    /// The velocities (absolute) of [`Self::angle_coordinates`] with the crank turning at
+    /// `omega` (rad/s): the time derivative of the loop closure, `psi_t = -(a0/a1) cos(phi)
+    /// omega / cos(psi)`.
+    pub fn angle_rates(phi: f64, omega: f64) -> [f64; 8] {
+        let psi = libm::asin(-(A0 / A1) * libm::sin(phi));
+        let psi_t = -(A0 / A1) * libm::cos(phi) * omega / libm::cos(psi);
+        let (tip_x_t, tip_y_t) = (
+            -2.0 * A0 * libm::sin(phi) * omega,
+            2.0 * A0 * libm::cos(phi) * omega,
+        );
+        [
+            -A0 * libm::sin(phi) * omega,
+            A0 * libm::cos(phi) * omega,
+            omega,
+            tip_x_t - A1 * libm::sin(psi) * psi_t,
+            tip_y_t + A1 * libm::cos(psi) * psi_t,
+            psi_t,
+            tip_x_t - 2.0 * A1 * libm::sin(psi) * psi_t,
+            0.0,
+        ]
+    }
+
     fn starting_from(q0: [T; 8]) -> Result<Self> {
+        Self::starting_with(q0, [T::zero(); 8])
+    }
+
+    fn starting_with(q0: [T; 8], v0: [T; 8]) -> Result<Self> {
         let model = SliderCrank {
             torque: T::c(SLIDER_CRANK_TORQUE),
         };
@@ -436,8 +464,7 @@ impl<T: Real> SliderCrankRun<T> {
             solve: true,
             ..Assembly::default()
         };
-        let state =
-            solver.initial_state(&model, T::zero(), &q0, &[T::zero(); 8], assembly, &mut work)?;
+        let state = solver.initial_state(&model, T::zero(), &q0, &v0, assembly, &mut work)?;
         Ok(Self {
             model,
             solver,
@@ -507,29 +534,31 @@ impl<T: Real> SliderCrankSystem<T> {
         Ok(Self { sys, nodes })
     }
 
-    /// Built at rest with the crank at `phi` (rad): [`SliderCrankRun::at_angle`]'s positions as
-    /// the nodes' states (the first step computes the consistent start from them).
-    pub fn at_angle(phi: f64) -> Result<Self> {
+    /// Built with the crank at `phi` (rad) turning at `omega` (rad/s):
+    /// [`SliderCrankRun::in_motion`]'s positions and velocities as the nodes' states (the first
+    /// step computes the consistent start from them).
+    pub fn in_motion(phi: f64, omega: f64) -> Result<Self> {
         let mut run = Self::new()?;
         let q = SliderCrankRun::<f64>::angle_coordinates(phi);
+        let v = SliderCrankRun::<f64>::angle_rates(phi, omega);
         let z = nalgebra::Vector3::zeros();
-        let rigid = |x: f64, y: f64, th: f64| {
+        let rigid = |x: f64, y: f64, th: f64, k: usize| {
             NodeState::RigidBody2D(mbs_core::nodes::Rigid2DState {
                 q: nalgebra::Vector3::new(T::c(x), T::c(y), T::c(th)),
-                q_t: z,
+                q_t: nalgebra::Vector3::new(T::c(v[k]), T::c(v[k + 1]), T::c(v[k + 2])),
                 q_tt: z,
             })
         };
         let [crank, rod, slider] = run.nodes;
         run.sys
-            .set_node_state(crank, rigid(q[0] - A0, q[1], q[2]))?;
+            .set_node_state(crank, rigid(q[0] - A0, q[1], q[2], 0))?;
         run.sys
-            .set_node_state(rod, rigid(q[3] - (2.0 * A0 + A1), q[4], q[5]))?;
+            .set_node_state(rod, rigid(q[3] - (2.0 * A0 + A1), q[4], q[5], 3))?;
         run.sys.set_node_state(
             slider,
             NodeState::Point2D(mbs_core::nodes::Point2DState {
                 q: Vector2::new(T::c(q[6] - (2.0 * A0 + 2.0 * A1)), T::c(q[7])),
-                q_t: Vector2::zeros(),
+                q_t: Vector2::new(T::c(v[6]), T::c(v[7])),
                 q_tt: Vector2::zeros(),
             }),
         )?;

@@ -806,17 +806,20 @@ fn solve_newton<T: Real, const S: usize>(
     // coordinates i in order, (C_ai / A_ii) times row i of B (rows as slices; a zero C_ai, most
     // of a sparse constraint row, adds nothing and is skipped).
     let (upper, lower) = jac.split_at(n);
-    for (a, (c_row, s_row)) in lower.iter().zip(scratch.iter_mut()).take(m).enumerate() {
-        let s_row = &mut s_row[..m];
-        s_row.fill(T::zero());
+    for a in 0..m {
+        let (c_row, s_row) = (&lower[a], &mut scratch[a]);
+        for x in s_row[..m].iter_mut() {
+            *x = T::zero();
+        }
         let mut fa = T::zero();
-        for (i, (c, w_inv)) in c_row[..n].iter().zip(&inv[..n]).enumerate() {
-            let w = *c * *w_inv;
+        for i in 0..n {
+            let w = c_row[i] * inv[i];
             if w == T::zero() {
                 continue;
             }
-            for (x, b) in s_row.iter_mut().zip(&upper[i][n..n + m]) {
-                *x += w * *b;
+            let b = &upper[i][n..n + m];
+            for j in 0..m {
+                s_row[j] += w * b[j];
             }
             fa += w * rhs[i];
         }

@@ -916,6 +916,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     where
         G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
     {
+        // The states kept in their `Option`s and borrowed (a `?` would copy each out).
         let state = |i: MarkerIndex| match self.planar_marker(i) {
             Ok(m) => m.state(q, v),
             Err(e) => {
@@ -923,9 +924,12 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 None
             }
         };
-        let s0 = state(ends[0])?;
-        let s1 = state(ends[1])?;
-        g(&Evaluated::Planar(&s0, &s1))
+        let s0 = state(ends[0]);
+        let s1 = state(ends[1]);
+        let (Some(s0), Some(s1)) = (&s0, &s1) else {
+            return None;
+        };
+        g(&Evaluated::Planar(s0, s1))
     }
 
     /// `g` of the states of the 3D markers `ends` of the constraint `at` (a tree link's from the
