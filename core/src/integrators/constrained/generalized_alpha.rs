@@ -777,15 +777,14 @@ fn solve_newton<T: Real, const S: usize>(
     k: usize,
     ggl: bool,
 ) -> Result<()> {
-    // Nonzero exactly on the diagonal.
+    // Nonzero exactly on the diagonal (the zeros left and right of it tested as runs).
+    let zero = |r: &[T]| r.iter().all(|x| *x == T::zero());
     let diagonal = !ggl
         && m > 0
-        && work.jac[..n].iter().enumerate().all(|(i, row)| {
-            row[..n]
-                .iter()
-                .enumerate()
-                .all(|(j, x)| (*x != T::zero()) == (i == j))
-        });
+        && work.jac[..n]
+            .iter()
+            .enumerate()
+            .all(|(i, row)| row[i] != T::zero() && zero(&row[..i]) && zero(&row[i + 1..n]));
     if !diagonal {
         return solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix);
     }
