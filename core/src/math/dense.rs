@@ -22,9 +22,9 @@ use crate::Real;
 /// The entries the elimination meets are every pivot column below its pivot and every pivot
 /// row right of its pivot, as they are when the pivot is taken: all of `A`'s first column and
 /// of the row chosen as the first pivot's, and the rest after the updates of the earlier pivots
-/// (`U` and the multipliers' numerators). Their largest magnitude stands for `A`'s scale, so no pass over all `n^2`
-/// entries is made for it; a non-finite entry makes it infinite or, as a NaN, reaches a pivot
-/// or `x`.
+/// (`U` and the multipliers' numerators). Their largest magnitude stands for `A`'s scale, so
+/// no pass over all `n^2` entries is made for it; a non-finite entry makes it infinite or, as
+/// a NaN, reaches a pivot or `x`.
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn solve_in_place<T: Real, const S: usize>(
     a: &mut [[T; S]; S],
