@@ -19,11 +19,11 @@
 //!   1's: a controller drives a joint through `offset` and `rate_offset`
 //!   ([`System::set_torsional_target`](super::System::set_torsional_target)).
 
-use super::index::{item, MarkerIndex, NodeIndex};
+use super::forces::NodeForce;
+use super::index::{item, MarkerIndex};
 use super::marker::{Marker, MarkerKind};
 use super::view::View;
 use crate::bodies::rigid_body::tait_bryan_xyz;
-use crate::body::Generalized;
 use crate::error::{finite, finite_all};
 use crate::{Error, Param, Real, Result};
 use nalgebra::{Matrix3, Vector3};
@@ -261,7 +261,7 @@ pub enum Connector<T: Real> {
 }
 
 /// The generalized forces of a connector on the nodes of its two markers.
-pub type ConnectorForces<T> = [Option<(NodeIndex, Generalized<T>)>; 2];
+pub type ConnectorForces<T> = [Option<NodeForce<T>>; 2];
 
 impl<T: Real> Connector<T> {
     /// The two markers `[marker 0, marker 1]`.

@@ -12,13 +12,34 @@ use crate::body::Generalized;
 use crate::finite::all_finite;
 use crate::{Error, Real};
 
-/// Adds `q` to the entry of its node.
+/// A generalized force on the velocity coordinates of a node (what a load or a connector end
+/// applies; the node's first `coordinates` entries meaningful, as in [`generalized_forces`]).
+// repr(C), the force first: in a `Result<Option<_>>` it is then aligned, and moved as words
+// (the tuple `(NodeIndex, Generalized)` was copied byte by byte on the Cortex-M4F).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NodeForce<T: Real> {
+    /// The generalized force.
+    pub q: Generalized<T>,
+    /// The node it acts on.
+    pub node: NodeIndex,
+}
+
+impl<T: Real> NodeForce<T> {
+    /// `q` on `node`.
+    #[inline]
+    pub fn new(node: NodeIndex, q: Generalized<T>) -> Self {
+        Self { q, node }
+    }
+}
+
+/// Adds `f` to the entry of its node.
 // Inline: for every item on every system step (across codegen units a generic is not inlined without it).
 #[inline]
-fn add<T: Real>(out: &mut [Generalized<T>], q: Option<(NodeIndex, Generalized<T>)>) {
-    if let Some((n, q)) = q {
-        if let Some(o) = out.get_mut(n.get()) {
-            *o += q;
+fn add<T: Real>(out: &mut [Generalized<T>], f: Option<NodeForce<T>>) {
+    if let Some(f) = f {
+        if let Some(o) = out.get_mut(f.node.get()) {
+            *o += f.q;
         }
     }
 }

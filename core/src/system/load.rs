@@ -18,10 +18,10 @@
 //! system must be allowed to use what `ctx` points to (core never dereferences it). A Rust
 //! callback reads its context with `unsafe`; core itself contains no unsafe code.
 
-use super::index::{item, MarkerIndex, NodeIndex};
+use super::forces::NodeForce;
+use super::index::{item, MarkerIndex};
 use super::marker::{Marker, MarkerKind};
 use super::view::View;
-use crate::body::Generalized;
 use crate::error::finite_all;
 use crate::loads::{LoadForceVector, LoadMassProportional};
 use crate::{Error, Param, Real, Result};
@@ -227,7 +227,7 @@ impl<T: Real> Load<T> {
         view: &View<'_, T>,
         markers: &[Marker<T>],
         t: T,
-    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+    ) -> Result<Option<NodeForce<T>>> {
         let m = item(markers, self.marker().get())?;
         let v = self.value(t)?;
         let zero = Vector3::zeros();

@@ -15,11 +15,11 @@
 //! A marker a body cannot carry ([`Object`](super::Object)'s table) is refused at creation
 //! with `MarkerNotSupported`.
 
+use super::forces::NodeForce;
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::Node;
 use super::object::Object;
 use super::view::{vector3, View};
-use crate::body::Generalized;
 use crate::error::finite_all;
 use crate::math::Quaternion;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
@@ -259,7 +259,7 @@ impl<T: Real> Marker<T> {
         view: &View<'_, T>,
         force: &Vector3<T>,
         torque: &Vector3<T>,
-    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+    ) -> Result<Option<NodeForce<T>>> {
         let zero = Vector3::zeros();
         match self {
             Marker::NodePosition { node } => view.node_generalized_force(*node, force),
@@ -280,11 +280,7 @@ impl<T: Real> Marker<T> {
 
     /// The generalized force of a uniform acceleration `g` (m/s^2, world) on the mass of a mass
     /// marker's body; `MarkerNotSupported` on another marker.
-    pub fn mass_force(
-        &self,
-        view: &View<'_, T>,
-        g: &Vector3<T>,
-    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+    pub fn mass_force(&self, view: &View<'_, T>, g: &Vector3<T>) -> Result<Option<NodeForce<T>>> {
         match self {
             Marker::BodyMass { object } => view.body_mass_force(*object, g),
             _ => Err(Error::MarkerNotSupported),

@@ -2,6 +2,7 @@
 //! state, so that markers, loads, connectors and sensors reach every body through the one
 //! interface of Exudyn's bodies ([`Body`]).
 
+use super::forces::NodeForce;
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::{Node, NodeState};
 use super::object::Object;
@@ -287,7 +288,7 @@ impl<'a, T: Real> View<'a, T> {
         local_position: &Vector3<T>,
         force: &Vector3<T>,
         torque: &Vector3<T>,
-    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+    ) -> Result<Option<NodeForce<T>>> {
         // The closures write the force into `q` and return `Result<()>`: a `Generalized`
         // returned through them is moved between stack slots byte by byte (Cortex-M).
         let mut q = Generalized::zeros();
@@ -322,7 +323,7 @@ impl<'a, T: Real> View<'a, T> {
                 node
             }
         };
-        Ok(Some((*node, q)))
+        Ok(Some(NodeForce::new(*node, q)))
     }
 
     /// [`View::body_generalized_force`], for a rigid body (also a `BodyCylinder` or a tree
@@ -335,7 +336,7 @@ impl<'a, T: Real> View<'a, T> {
         local_position: &Vector3<T>,
         force: &Vector3<T>,
         torque: &Vector3<T>,
-    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+    ) -> Result<Option<NodeForce<T>>> {
         match self.object(i)? {
             Object::RigidBody { node, .. }
             | Object::BodyCylinder { node, .. }
@@ -345,7 +346,7 @@ impl<'a, T: Real> View<'a, T> {
                     q = Self::rigid_generalized_force(s, local_position, force, torque)?;
                     Ok(())
                 })?;
-                Ok(Some((*node, q)))
+                Ok(Some(NodeForce::new(*node, q)))
             }
             _ => self.body_generalized_force(i, local_position, force, torque),
         }
@@ -355,11 +356,7 @@ impl<'a, T: Real> View<'a, T> {
     /// world), and the node it acts on.
     // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
-    pub fn body_mass_force(
-        &self,
-        i: ObjectIndex,
-        g: &Vector3<T>,
-    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+    pub fn body_mass_force(&self, i: ObjectIndex, g: &Vector3<T>) -> Result<Option<NodeForce<T>>> {
         // As in `body_generalized_force`: the closures write `q`.
         let mut q = Generalized::zeros();
         let node = match self.object(i)? {
@@ -394,7 +391,7 @@ impl<'a, T: Real> View<'a, T> {
                 node
             }
         };
-        Ok(Some((*node, q)))
+        Ok(Some(NodeForce::new(*node, q)))
     }
 
     /// Position (m, world) and velocity (m/s, world) of node `i`'s point.
@@ -431,20 +428,22 @@ impl<'a, T: Real> View<'a, T> {
         &self,
         i: NodeIndex,
         force: &Vector3<T>,
-    ) -> Result<Option<(NodeIndex, Generalized<T>)>> {
+    ) -> Result<Option<NodeForce<T>>> {
         self.with_node(i, |node, state| {
             let z = T::zero();
             Ok(match (node, state) {
-                (Node::Point2D(n), NodeState::Point2D(s)) => {
-                    Some((i, n.position_jacobian(s)?.transpose() * force))
-                }
+                (Node::Point2D(n), NodeState::Point2D(s)) => Some(NodeForce::new(
+                    i,
+                    n.position_jacobian(s)?.transpose() * force,
+                )),
                 (Node::PointGround(_), NodeState::Ground) => None,
-                (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(_)) => {
-                    Some((i, Generalized::new(force.x, force.y, force.z, z, z, z)))
-                }
-                (Node::RigidBody2D(_), NodeState::RigidBody2D(_)) => {
-                    Some((i, Generalized::new(force.x, force.y, z, z, z, z)))
-                }
+                (Node::RigidBody(_) | Node::TreeLink(_), NodeState::RigidBody(_)) => Some(
+                    NodeForce::new(i, Generalized::new(force.x, force.y, force.z, z, z, z)),
+                ),
+                (Node::RigidBody2D(_), NodeState::RigidBody2D(_)) => Some(NodeForce::new(
+                    i,
+                    Generalized::new(force.x, force.y, z, z, z, z),
+                )),
                 _ => return Err(Error::WrongNodeKind),
             })
         })

@@ -120,7 +120,12 @@ impl<T: Real> Default for Assembly<T> {
 }
 
 fn norm<T: Real>(a: &[T]) -> T {
-    a.iter().fold(T::zero(), |s, x| s + *x * *x).sqrt_l()
+    norm_squared(a).sqrt_l()
+}
+
+/// `|a|^2`.
+fn norm_squared<T: Real>(a: &[T]) -> T {
+    a.iter().fold(T::zero(), |s, x| s + *x * *x)
 }
 
 impl<T: Real> ConstrainedAlpha<T> {
@@ -387,7 +392,9 @@ impl<T: Real> ConstrainedAlpha<T> {
         // Stabilized index 2: the position correction's multiplier, scaled `mu = h^2 beta mu~`.
         let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
         let k = if ggl { n + 2 * m } else { n + m };
-        work.mu = [T::zero(); S];
+        if ggl {
+            work.mu[..m].fill(T::zero());
+        }
         let hg = h * self.gamma;
         let mut report = ConstrainedReport {
             newton_iterations: 0,
@@ -422,7 +429,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             let (dx, xx) = newton_update(work, n, m, k, ggl)?;
             report.newton_iterations += 1;
             stagnated =
-                dx.sqrt_l() <= eps8 * xx.sqrt_l() && rc <= self.newton.absolute_tolerance.sqrt_l();
+                rc <= self.newton.absolute_tolerance.sqrt_l() && dx.sqrt_l() <= eps8 * xx.sqrt_l();
         }
     }
 
@@ -450,7 +457,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 work.rhs[n + m + j] = cv / hg;
             }
         }
-        let rv = rv.sqrt_l();
+        let rv = if ggl { rv.sqrt_l() } else { T::zero() };
         let rf = norm(&work.rhs[..n]);
         let rc = norm(&work.c[..m]);
         if !(rf.finite() && rc.finite() && rv.finite()) {
@@ -463,15 +470,19 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
         report.force_residual = rf;
         report.constraint_residual = rc;
+        // max(|M x|, |C_q^T lambda|, |f|) with one square root (the root is monotonic and
+        // correctly rounded: the same value as the largest of three roots).
         let scale = inertia
-            .sqrt_l()
-            .max(reaction.sqrt_l())
-            .max(norm(&work.f[..n]));
+            .max(reaction)
+            .max(norm_squared(&work.f[..n]))
+            .sqrt_l();
         let n_coord = T::of_u32(n.max(1) as u32);
         let forces_ok = rf / n_coord <= self.newton.absolute_tolerance
             || rf <= self.newton.relative_tolerance * scale;
+        // (Without the index-2 rows `rv` is zero and the velocity test holds: a non-finite
+        // velocity is refused when the step is committed.)
         let constraints_ok = rc <= self.newton.absolute_tolerance
-            && rv <= self.newton.absolute_tolerance * (T::one() + norm(&work.v[..n]));
+            && (!ggl || rv <= self.newton.absolute_tolerance * (T::one() + norm(&work.v[..n])));
         Ok((forces_ok && constraints_ok, rc))
     }
 

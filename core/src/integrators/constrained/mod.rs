@@ -179,6 +179,23 @@ pub struct ConstrainedState<T, const S: usize> {
     pub lambda: [T; S],
 }
 
+impl<T: Copy, const S: usize> ConstrainedState<T, S> {
+    /// Copies `src`'s time and the first `size` entries (`size <= S`) of each of its arrays.
+    pub(crate) fn copy_leading(&mut self, src: &Self, size: usize) {
+        let size = size.min(S);
+        self.t = src.t;
+        for (to, from) in [
+            (&mut self.q, &src.q),
+            (&mut self.v, &src.v),
+            (&mut self.acc, &src.acc),
+            (&mut self.alg, &src.alg),
+            (&mut self.lambda, &src.lambda),
+        ] {
+            to[..size].copy_from_slice(&from[..size]);
+        }
+    }
+}
+
 /// The working memory of a constrained step: the Newton matrix, its right-hand side and
 /// scratch space, all of capacity `S` (owned by the caller: a system keeps it in its storage,
 /// not on the stack).

@@ -42,7 +42,7 @@ use crate::state::RigidState;
 use crate::system::connector::Connector;
 use crate::system::constraint::Constraint;
 use crate::system::error::{SystemError, SystemResult};
-use crate::system::forces::generalized_forces;
+use crate::system::forces::{generalized_forces, NodeForce};
 use crate::system::index::{ConnectorIndex, ItemRef, MarkerIndex, NodeIndex};
 use crate::system::items::System;
 use crate::system::load::Load;
@@ -303,9 +303,9 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         &self.states[1 - self.current]
     }
 
-    /// The current state, for a start computed in place.
+    /// Sets the current state and the next one (a start computed in place).
     pub(crate) fn set_state(&mut self, s: &ConstrainedState<T, W>) {
-        self.states[self.current] = *s;
+        self.states = [*s; 2];
     }
 
     /// Makes the next state the current one (a step is complete).
@@ -315,10 +315,17 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
 
     /// After a step or a start computation, complete or refused: the next state equals the
     /// current one and the workspace's first `size` unknowns are zero. Between calls the
-    /// storage then depends on the states alone, so a refused call changes no byte of it.
+    /// storage then depends on the states alone, so a refused call changes no byte of it, and
+    /// a step starts from a next state equal to the current one. Only the first `size` entries
+    /// are copied: no step writes beyond them, and [`Self::set_state`] writes both states.
     pub(crate) fn settle(&mut self, size: usize) {
-        let c = self.current;
-        self.states[1 - c] = self.states[c];
+        let (a, b) = self.states.split_at_mut(1);
+        let (cur, next) = if self.current == 0 {
+            (&a[0], &mut b[0])
+        } else {
+            (&b[0], &mut a[0])
+        };
+        next.copy_leading(cur, size);
         self.work.clear(size);
     }
 
@@ -1077,7 +1084,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             .ok_or(Error::CapacityFull)?
             .copy_from_slice(v);
         let base = self.connector_ends(c, k, &self.view_at(q, v, links))?;
-        let nodes = [base[0].map(|e| e.0), base[1].map(|e| e.0)];
+        let nodes = [base[0].map(|e| e.node), base[1].map(|e| e.node)];
         let velocity = c.is_velocity_dependent() && b != T::zero();
         let sqrt_eps = T::EPS.sqrt_l();
         for (e, node) in nodes.iter().enumerate() {
@@ -1106,7 +1113,9 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                     qp[col0 + i] = q[col0 + i];
                     vp[col0 + i] = v[col0 + i];
                     for (p, b0) in pert?.iter().zip(base.iter()) {
-                        let (Some((n1, g1)), Some((_, g0))) = (p, b0) else {
+                        let (Some(NodeForce { q: g1, node: n1 }), Some(NodeForce { q: g0, .. })) =
+                            (p, b0)
+                        else {
                             continue;
                         };
                         let row0 = self.offset(*n1)?;
@@ -1534,7 +1543,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                     continue;
                 };
                 let at = ItemRef::Load(crate::system::index::LoadIndex(k as u16));
-                let Some((node, g)) = l
+                let Some(NodeForce { node, q: g }) = l
                     .generalized_force(&view, self.markers, t)
                     .map_err(|e| self.fail(e, at))?
                 else {
@@ -1814,13 +1823,9 @@ impl<
             work: scratch,
             ..
         } = &mut self.alpha;
-        let (a, b) = states.split_at_mut(1);
-        let (cur, next) = if *current == 0 {
-            (&a[0], &mut b[0])
-        } else {
-            (&b[0], &mut a[0])
-        };
-        *next = *cur;
+        // The next state equals the current one here (`settle` after every step, `set_state`
+        // at the start): the step reads the last accelerations and multipliers from it.
+        let next = &mut states[1 - *current];
         next.t = time;
         gather(model.layout, &self.states, next, false);
         // The workspace is cleared for the layout's unknowns: by `settle` after every step and
