@@ -114,13 +114,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 18688
+#define MBS_SYSTEM_WORDS 19552
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 149504
+#define MBS_SYSTEM_SIZE 156416
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).

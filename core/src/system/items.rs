@@ -72,7 +72,7 @@ pub struct System<
     pub(super) constraints: Vec<Constraint<T>, K, u16>,
     /// Where the nodes' coordinates and the constraints' equations sit in the
     /// generalized-alpha vectors (set by `assemble` with that coupling).
-    pub(super) layout: Layout<N, K>,
+    pub(super) layout: Layout<T, N, K>,
     /// The generalized-alpha state between steps and its Newton workspace (capacity `W`).
     pub(super) alpha: AlphaStorage<T, W>,
     /// The kinematic tree of at most `J` links (one-coordinate joints), if any.

@@ -295,12 +295,22 @@ impl<T: Real> ConstrainedAlpha<T> {
         work: &mut Workspace<T, S>,
         h: T,
     ) -> Result<ConstrainedReport<T>> {
+        finite(h, Param::TimeStep)?;
+        if h <= T::zero() {
+            return Err(Error::OutOfRange(Param::TimeStep));
+        }
+        let (n, m) = sizes::<T, M, S>(model)?;
+        if !finite_state(state, n, m) {
+            return Err(Error::NonFiniteState);
+        }
         self.step_cleared(model, state, work, h, 0)
     }
 
-    /// [`Self::step`] with a workspace whose leading `cleared x cleared` block of the Newton
-    /// matrix is zero (as [`Workspace::clear`] leaves it between a system's steps): the first
-    /// evaluation does not zero it again (without step halving; a halved step zeroes).
+    /// [`Self::step`] from a state known to be finite (a system's: checked when it was
+    /// committed or computed at the start) with a workspace whose leading `cleared x cleared`
+    /// block of the Newton matrix is zero (as [`Workspace::clear`] leaves it between a
+    /// system's steps): the first evaluation does not zero it again (without step halving; a
+    /// halved step zeroes).
     pub(crate) fn step_cleared<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
@@ -316,9 +326,6 @@ impl<T: Real> ConstrainedAlpha<T> {
         let (n, m) = sizes::<T, M, S>(model)?;
         if self.formulation == Formulation::StabilizedIndex2 && n + 2 * m > S {
             return Err(Error::CapacityFull);
-        }
-        if !finite_state(state, n, m) {
-            return Err(Error::NonFiniteState);
         }
         if self.max_halvings == 0 {
             // Written only on convergence.

@@ -60,7 +60,7 @@ use nalgebra::{Vector2, Vector3, Vector4};
 /// Where each node's coordinates and each constraint's equations sit in the solver's vectors
 /// (set when the system is assembled for generalized-alpha).
 #[derive(Clone, Debug, PartialEq, Default)]
-pub struct Layout<const N: usize, const K: usize> {
+pub struct Layout<T, const N: usize, const K: usize> {
     /// Per node: the index of its first coordinate.
     pub(crate) offsets: Vec<u16, N, u16>,
     /// Per constraint: the index of its first equation.
@@ -71,6 +71,9 @@ pub struct Layout<const N: usize, const K: usize> {
     pub(crate) n: usize,
     /// Number of equations `m`.
     pub(crate) m: usize,
+    /// Per constraint: its ends, resolved once from its markers
+    /// ([`SystemModel::resolve_ends`]).
+    pub(crate) ends: Vec<Ends<T>, K, u16>,
 }
 
 /// Number of coordinates of `node` in the solver's vector (module docs).
@@ -81,20 +84,16 @@ fn coordinates_of<T: Real>(node: &Node<T>) -> usize {
     }
 }
 
-impl<const N: usize, const K: usize> Layout<N, K> {
+impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
     /// The most unknowns a step of this layout solves for (`n + 2 m`, the stabilized
     /// formulation's): the part of the workspace it writes.
     pub(crate) fn unknowns(&self) -> usize {
         self.n + 2 * self.m
     }
 
-    /// The layout of `nodes`, a tree of `tree` coordinates and `constraints` (module docs);
-    /// `CapacityFull` past `u16`.
-    pub fn of<T: Real>(
-        nodes: &[Node<T>],
-        tree: usize,
-        constraints: &[Constraint<T>],
-    ) -> SystemResult<Self> {
+    /// The layout of `nodes`, a tree of `tree` coordinates and `constraints` (module docs),
+    /// their ends not yet resolved; `CapacityFull` past `u16`.
+    pub fn of(nodes: &[Node<T>], tree: usize, constraints: &[Constraint<T>]) -> SystemResult<Self> {
         let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
         let mut layout = Layout::default();
         for node in nodes {
@@ -359,19 +358,20 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize, const J: usi
     pub(crate) loads: &'a [Load<T>],
     pub(crate) connectors: &'a [Connector<T>],
     pub(crate) constraints: &'a [Constraint<T>],
-    pub(crate) layout: &'a Layout<N, K>,
+    pub(crate) layout: &'a Layout<T, N, K>,
     pub(crate) tree: &'a SystemTree<T, J>,
     /// Number of equations of `constraints` (the layout's, or fewer for a leading part).
     pub(crate) equations: usize,
     pub(crate) failure: Cell<Option<SystemError>>,
 }
 
-/// A constraint's ends: its coordinates, or its markers, planar or 3D, resolved where their
-/// states are built ([`SystemModel::with_planar`], [`SystemModel::with_spatial`]) so that no
-/// resolved marker is on the stack while a constraint is evaluated.
-enum Ends {
-    Planar(MarkerIndex, MarkerIndex),
-    Spatial(MarkerIndex, MarkerIndex),
+/// A constraint's ends, resolved from its markers when the system is assembled (a marker's
+/// body, node offset, local position and frame do not change between assemblies): two planar
+/// or two 3D markers, or two coordinates (`None` on the ground).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Ends<T> {
+    Planar([PlanarMarker<T>; 2]),
+    Spatial([SpatialMarker<T>; 2]),
     Coordinates(Option<usize>, Option<usize>),
 }
 
@@ -820,51 +820,48 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         }
     }
 
-    /// Constraint `k`'s ends (its markers checked by [`Self::check_constraints`]); errors
-    /// recorded at the constraint.
-    fn ends(&self, k: usize, c: &Constraint<T>) -> Result<Ends> {
+    /// The ends of constraint `c`: `MarkerNotSupported` if a marker is not on a body it can
+    /// join.
+    fn resolve(&self, c: &Constraint<T>) -> Result<Ends<T>> {
         let [a, b] = c.markers();
-        let r = match c {
-            Constraint::Coordinate { .. } => self
-                .coordinate(a)
-                .and_then(|i0| Ok(Ends::Coordinates(i0, self.coordinate(b)?))),
-            Constraint::Joint { .. } => Ok(Ends::Spatial(a, b)),
-            // Between 2D items in the plane, else in space.
-            Constraint::Distance { .. } => {
-                match self.planar_marker(a).and_then(|_| self.planar_marker(b)) {
-                    Err(Error::MarkerNotSupported) => Ok(Ends::Spatial(a, b)),
-                    r => r.map(|_| Ends::Planar(a, b)),
-                }
-            }
-            _ => Ok(Ends::Planar(a, b)),
+        let planar = || {
+            Ok(Ends::Planar([
+                self.planar_marker(a)?,
+                self.planar_marker(b)?,
+            ]))
         };
-        r.map_err(|e| self.fail(e, constraint_ref(k)))
+        let spatial = || {
+            Ok(Ends::Spatial([
+                self.spatial_marker(a)?,
+                self.spatial_marker(b)?,
+            ]))
+        };
+        match c {
+            Constraint::Coordinate { .. } => {
+                Ok(Ends::Coordinates(self.coordinate(a)?, self.coordinate(b)?))
+            }
+            Constraint::Joint { .. } => spatial(),
+            // Between 2D items in the plane, else in space.
+            Constraint::Distance { .. } => match planar() {
+                Err(Error::MarkerNotSupported) => spatial(),
+                r => r,
+            },
+            _ => planar(),
+        }
     }
 
-    /// Checks that every constraint's markers are on bodies it can join; the first that is not
-    /// is named.
-    pub(crate) fn check_constraints(&self) -> SystemResult<()> {
+    /// Every constraint's ends (for [`Layout::ends`]); the first constraint whose markers are
+    /// not on bodies it can join is named.
+    pub(crate) fn resolve_ends<const K2: usize>(&self) -> SystemResult<Vec<Ends<T>, K2, u16>> {
+        let mut ends = Vec::new();
         for (k, c) in self.constraints.iter().enumerate() {
-            let checked = match self.ends(k, c) {
-                Ok(Ends::Spatial(a, b)) => self
-                    .spatial_marker(a)
-                    .and_then(|_| self.spatial_marker(b))
-                    .map(|_| ()),
-                Ok(Ends::Planar(a, b)) => self
-                    .planar_marker(a)
-                    .and_then(|_| self.planar_marker(b))
-                    .map(|_| ()),
-                r => r.map(|_| ()),
-            }
-            .map_err(|e| self.fail(e, constraint_ref(k)));
-            if let Err(e) = checked {
-                return Err(self
-                    .failure
-                    .take()
-                    .unwrap_or(SystemError::new(e, ItemRef::System)));
-            }
+            let e = self
+                .resolve(c)
+                .map_err(|e| SystemError::new(e, constraint_ref(k)))?;
+            ends.push(e)
+                .map_err(|_| SystemError::new(Error::CapacityFull, ItemRef::System))?;
         }
-        Ok(())
+        Ok(ends)
     }
 
     /// The 3D rigid nodes: the row of each one's normalization and its offset in `q`.
@@ -896,58 +893,45 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             let at = constraint_ref(k);
             let row = self.row(k);
             let mut g = |e: &Evaluated<'_, '_, T>| f(row, c, e);
-            let done = match self.ends(k, c)? {
-                Ends::Planar(a, b) => self.with_planar([a, b], at, q, v, &mut g),
-                Ends::Spatial(a, b) => {
-                    self.with_spatial([a, b], at, kinematics.as_deref(), q, v, &mut g)
-                }
-                Ends::Coordinates(i0, i1) => g(&Evaluated::Coordinates(i0, i1)),
+            let ends = self
+                .layout
+                .ends
+                .get(k)
+                .ok_or_else(|| self.fail(Error::NotAssembled, at))?;
+            let done = match ends {
+                Ends::Planar(m) => Self::with_planar(m, q, v, &mut g),
+                Ends::Spatial(m) => self.with_spatial(m, kinematics.as_deref(), q, v, &mut g),
+                Ends::Coordinates(i0, i1) => g(&Evaluated::Coordinates(*i0, *i1)),
             };
             done.ok_or_else(|| self.fail(Error::ZeroLength(crate::Param::Length), at))?;
         }
         Ok(())
     }
 
-    /// `g` of the states of the planar markers `ends` of the constraint `at` at `q`, `v`;
-    /// `None` if a marker has no state (its error recorded at `at`). Out of line, as
-    /// [`Self::with_spatial`].
+    /// `g` of the states of the planar markers `ends` at `q`, `v`; `None` if a marker has no
+    /// state. Out of line, as [`Self::with_spatial`].
     #[inline(never)]
-    fn with_planar<G>(
-        &self,
-        ends: [MarkerIndex; 2],
-        at: ItemRef,
-        q: &[T],
-        v: &[T],
-        g: &mut G,
-    ) -> Option<()>
+    fn with_planar<G>(ends: &[PlanarMarker<T>; 2], q: &[T], v: &[T], g: &mut G) -> Option<()>
     where
         G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
     {
         // The states kept in their `Option`s and borrowed (a `?` would copy each out).
-        let state = |i: MarkerIndex| match self.planar_marker(i) {
-            Ok(m) => m.state(q, v),
-            Err(e) => {
-                self.fail(e, at);
-                None
-            }
-        };
-        let s0 = state(ends[0]);
-        let s1 = state(ends[1]);
+        let s0 = ends[0].state(q, v);
+        let s1 = ends[1].state(q, v);
         let (Some(s0), Some(s1)) = (&s0, &s1) else {
             return None;
         };
         g(&Evaluated::Planar(s0, s1))
     }
 
-    /// `g` of the states of the 3D markers `ends` of the constraint `at` (a tree link's from the
-    /// tree's `kinematics`); `None` if a marker has no state (its error recorded at `at`).
+    /// `g` of the states of the 3D markers `ends` (a tree link's from the tree's `kinematics`);
+    /// `None` if a marker has no state.
     // Out of line, with `with_planar`: a constraint's marker states are on the stack only while
     // it is evaluated, and a planar system's step never holds 3D states.
     #[inline(never)]
     fn with_spatial<G>(
         &self,
-        ends: [MarkerIndex; 2],
-        at: ItemRef,
+        ends: &[SpatialMarker<T>; 2],
         kinematics: Option<&TreeData<T, J, J>>,
         q: &[T],
         v: &[T],
@@ -959,21 +943,20 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         // Each state built out of line into the `Option` kept here and borrowed from it (a `?`
         // would move it out: a 192-B copy per marker in f32): the markers' resolution and the
         // building's temporaries are off the stack when `g` runs.
-        let s0 = self.spatial_state(ends[0], at, kinematics, q, v);
-        let s1 = self.spatial_state(ends[1], at, kinematics, q, v);
+        let s0 = self.spatial_state(&ends[0], kinematics, q, v);
+        let s1 = self.spatial_state(&ends[1], kinematics, q, v);
         let (Some(s0), Some(s1)) = (&s0, &s1) else {
             return None;
         };
         g(&Evaluated::Spatial(s0, s1))
     }
 
-    /// The state of the 3D marker `i` at `q`, `v` (a tree link's from the tree's
-    /// `kinematics`); `None` if it has none, a marker that is not a 3D one recorded at `at`.
+    /// The state of the 3D marker `m` at `q`, `v` (a tree link's from the tree's
+    /// `kinematics`); `None` if it has none.
     #[inline(never)]
     fn spatial_state<'d>(
         &self,
-        i: MarkerIndex,
-        at: ItemRef,
+        m: &SpatialMarker<T>,
         kinematics: Option<&'d TreeData<T, J, J>>,
         q: &[T],
         v: &[T],
@@ -981,16 +964,9 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     where
         'a: 'd,
     {
-        let m = match self.spatial_marker(i) {
-            Ok(m) => m,
-            Err(e) => {
-                self.fail(e, at);
-                return None;
-            }
-        };
         match (m, kinematics) {
             (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
-                self.tree_marker(d, link, local, frame)
+                self.tree_marker(d, *link, *local, *frame)
             }
             _ => m.state(q, v),
         }
@@ -1599,7 +1575,7 @@ fn constraint_ref(k: usize) -> ItemRef {
 /// a 3D rigid node's only with `rigid` (at a start: while stepping, the Euler parameters in `st`
 /// are the state and the node state their normalized image).
 fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
-    layout: &Layout<N, K>,
+    layout: &Layout<T, N, K>,
     states: &[NodeState<T>],
     st: &mut ConstrainedState<T, W>,
     rigid: bool,
@@ -1649,7 +1625,7 @@ fn euler_parameter_state<T: Real>(r: &RigidState<T>) -> [[T; EP_COORDINATES]; 3]
 /// `st`'s coordinates, velocities and accelerations into the node states (a 3D rigid node's
 /// orientation `e / |e|`, its body-frame rates `Gb(e) e_t` and `Gb(e) e_tt`).
 fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
-    layout: &Layout<N, K>,
+    layout: &Layout<T, N, K>,
     st: &ConstrainedState<T, W>,
     states: &mut [NodeState<T>],
 ) {
@@ -1728,7 +1704,9 @@ impl<
         if need > W {
             return Err(SystemError::new(Error::CapacityFull, ItemRef::System));
         }
-        model_of!(self).check_constraints()
+        let ends = model_of!(self).resolve_ends()?;
+        self.layout.ends = ends;
+        Ok(())
     }
 
     /// Consistent start values for generalized-alpha at the current time from the current node

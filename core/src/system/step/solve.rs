@@ -129,7 +129,7 @@ impl<T: Real, const N: usize, const K: usize, const W: usize, const J: usize>
 /// keeps every byte, unused slots included).
 struct Saved<T: Real, const N: usize, const K: usize, const W: usize, const J: usize> {
     states: Vec<NodeState<T>, N, u16>,
-    layout: Layout<N, K>,
+    layout: Layout<T, N, K>,
     time: (T, T),
     alpha: SavedAlpha<T, W>,
     tree: [[T; J]; 3],
