@@ -295,15 +295,11 @@ impl<T: Real> ConstrainedAlpha<T> {
         work: &mut Workspace<T, S>,
         h: T,
     ) -> Result<ConstrainedReport<T>> {
-        finite(h, Param::TimeStep)?;
-        if h <= T::zero() {
-            return Err(Error::OutOfRange(Param::TimeStep));
-        }
-        let (n, m) = sizes::<T, M, S>(model)?;
+        let (n, m) = self.checked_sizes::<M, S>(model, h)?;
         if !finite_state(state, n, m) {
             return Err(Error::NonFiniteState);
         }
-        self.step_cleared(model, state, work, h, 0)
+        self.step_sized(model, state, work, h, n, m, 0)
     }
 
     /// [`Self::step`] from a state known to be finite (a system's: checked when it was
@@ -319,6 +315,17 @@ impl<T: Real> ConstrainedAlpha<T> {
         h: T,
         cleared: usize,
     ) -> Result<ConstrainedReport<T>> {
+        let (n, m) = self.checked_sizes::<M, S>(model, h)?;
+        self.step_sized(model, state, work, h, n, m, cleared)
+    }
+
+    /// `(n, m)` of `model` once the step `h` and the capacity `S` are checked (the errors of
+    /// [`Self::step`] before the state's).
+    fn checked_sizes<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        h: T,
+    ) -> Result<(usize, usize)> {
         finite(h, Param::TimeStep)?;
         if h <= T::zero() {
             return Err(Error::OutOfRange(Param::TimeStep));
@@ -327,6 +334,21 @@ impl<T: Real> ConstrainedAlpha<T> {
         if self.formulation == Formulation::StabilizedIndex2 && n + 2 * m > S {
             return Err(Error::CapacityFull);
         }
+        Ok((n, m))
+    }
+
+    /// [`Self::step_cleared`] with the checked sizes `n`, `m`.
+    #[allow(clippy::too_many_arguments)]
+    fn step_sized<M: ConstrainedModel<T>, const S: usize>(
+        &self,
+        model: &M,
+        state: &mut ConstrainedState<T, S>,
+        work: &mut Workspace<T, S>,
+        h: T,
+        n: usize,
+        m: usize,
+        cleared: usize,
+    ) -> Result<ConstrainedReport<T>> {
         if self.max_halvings == 0 {
             // Written only on convergence.
             return self.newton_step(model, state, work, h, n, m, cleared);

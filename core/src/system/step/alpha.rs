@@ -852,7 +852,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
 
     /// Every constraint's ends (for [`Layout::ends`]); the first constraint whose markers are
     /// not on bodies it can join is named.
-    pub(crate) fn resolve_ends<const K2: usize>(&self) -> SystemResult<Vec<Ends<T>, K2, u16>> {
+    pub(crate) fn resolve_ends(&self) -> SystemResult<Vec<Ends<T>, K, u16>> {
         let mut ends = Vec::new();
         for (k, c) in self.constraints.iter().enumerate() {
             let e = self
