@@ -171,7 +171,11 @@ impl<T: Real, const J: usize> SystemTree<T, J> {
             .take(tree.links().len())
             .enumerate()
         {
-            *s = NodeState::RigidBody(link_state(w, i, q_tt.is_some()));
+            // The payload in place: a whole enum written could change its padding's bytes.
+            match s {
+                NodeState::RigidBody(r) => *r = link_state(w, i, q_tt.is_some()),
+                s => *s = NodeState::RigidBody(link_state(w, i, q_tt.is_some())),
+            }
         }
     }
 }

@@ -41,6 +41,7 @@ use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::math::dense::solve_in_place;
 use crate::solver::settings::NewtonSettings;
 use crate::{Error, Param, Real, Result};
+use heapless::Vec;
 
 /// How the constraints enter the step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -199,6 +200,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         work: &mut Workspace<T, S>,
     ) -> Result<ConstrainedState<T, S>> {
         let (n, m) = sizes::<T, M, S>(model)?;
+        work.uses(n + m);
         finite(t0, Param::SimulationTime)?;
         finite(assembly.tolerance, Param::Setting)?;
         finite(assembly.velocity_tolerance, Param::Setting)?;
@@ -349,6 +351,8 @@ impl<T: Real> ConstrainedAlpha<T> {
         m: usize,
         cleared: usize,
     ) -> Result<ConstrainedReport<T>> {
+        let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
+        work.uses(if ggl { n + 2 * m } else { n + m });
         if self.max_halvings == 0 {
             // Written only on convergence.
             return self.newton_step(model, state, work, h, n, m, cleared);
@@ -417,7 +421,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         let h2b = h * h * self.beta;
         let beta_p = h2b * c_a;
         let gamma_p = h * self.gamma * c_a;
-        self.predict(state, work, h, n);
+        self.predict(state, work, h, n, m);
         // Stabilized index 2: the position correction's multiplier, scaled `mu = h^2 beta mu~`.
         let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
         let k = if ggl { n + 2 * m } else { n + m };
@@ -528,6 +532,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         work: &mut Workspace<T, S>,
         h: T,
         n: usize,
+        m: usize,
     ) {
         let one = T::one();
         for i in 0..n {
@@ -536,8 +541,8 @@ impl<T: Real> ConstrainedAlpha<T> {
             work.q_base[i] = s0.q[i] + s0.v[i] * h + s0.alg[i] * (h * h * (T::c(0.5) - self.beta));
             work.v_base[i] = s0.v[i] + s0.alg[i] * (h * (one - self.gamma));
         }
-        work.x = s0.acc;
-        work.lambda = s0.lambda;
+        work.x[..n].copy_from_slice(&s0.acc[..n]);
+        work.lambda[..m].copy_from_slice(&s0.lambda[..m]);
     }
 
     /// Adds `beta' (d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the upper-left block, the
@@ -841,26 +846,25 @@ fn solve_newton<T: Real, const S: usize>(
     for i in 0..n {
         inv[i] = T::one() / jac[i][i];
     }
-    // S = C A^-1 B, and its right-hand side C A^-1 r_1 - r_2: row a of S sums, over the
-    // coordinates i in order, (C_ai / A_ii) times row i of B (rows as slices; a zero C_ai, most
-    // of a sparse constraint row, adds nothing and is skipped).
+    // S = C A^-1 B, and its right-hand side C A^-1 r_1 - r_2: S_aj sums, over the coordinates
+    // i in order, w_i B_ij with w_i = C_ai / A_ii. The nonzero w_i of a row are gathered first
+    // (a constraint row is sparse: a zero adds nothing and is skipped).
     let (upper, lower) = jac.split_at(n);
     for a in 0..m {
-        let (c_row, s_row) = (&lower[a], &mut scratch[a]);
-        for x in s_row[..m].iter_mut() {
-            *x = T::zero();
-        }
+        let mut w: Vec<(usize, T), S> = Vec::new();
         let mut fa = T::zero();
-        for i in 0..n {
-            let w = c_row[i] * inv[i];
-            if w == T::zero() {
-                continue;
+        for (i, (c, d)) in lower[a][..n].iter().zip(&inv[..n]).enumerate() {
+            let wi = *c * *d;
+            if wi != T::zero() {
+                // At most n <= S entries: the push cannot fail.
+                let _ = w.push((i, wi));
+                fa += wi * rhs[i];
             }
-            let b = &upper[i][n..n + m];
-            for j in 0..m {
-                s_row[j] += w * b[j];
-            }
-            fa += w * rhs[i];
+        }
+        for (j, s) in scratch[a][..m].iter_mut().enumerate() {
+            *s = w
+                .iter()
+                .fold(T::zero(), |acc, (i, wi)| acc + *wi * upper[*i][n + j]);
         }
         f2[a] = fa - rhs[n + a];
     }
@@ -899,7 +903,7 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
         zero_block(&mut work.jac, k);
     }
     model.mass(t, &work.q[..n], &mut Block::new(&mut work.jac, 0, 0, n, n))?;
-    work.f = [T::zero(); S];
+    work.f[..n].fill(T::zero());
     model.force(t, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
     if m == 0 {
         return Ok(());

@@ -180,19 +180,21 @@ pub struct ConstrainedState<T, const S: usize> {
 }
 
 impl<T: Copy, const S: usize> ConstrainedState<T, S> {
-    /// Copies `src`'s time and the first `size` entries (`size <= S`) of each of its arrays.
-    pub(crate) fn copy_leading(&mut self, src: &Self, size: usize) {
-        let size = size.min(S);
+    /// Copies `src`'s time, the first `n` coordinates, velocities and accelerations and the
+    /// first `m` multipliers (`n, m <= S`): what a step of `n` coordinates and `m` equations
+    /// writes.
+    pub(crate) fn copy_leading(&mut self, src: &Self, n: usize, m: usize) {
+        let (n, m) = (n.min(S), m.min(S));
         self.t = src.t;
         for (to, from) in [
             (&mut self.q, &src.q),
             (&mut self.v, &src.v),
             (&mut self.acc, &src.acc),
             (&mut self.alg, &src.alg),
-            (&mut self.lambda, &src.lambda),
         ] {
-            to[..size].copy_from_slice(&from[..size]);
+            to[..n].copy_from_slice(&from[..n]);
         }
+        self.lambda[..m].copy_from_slice(&src.lambda[..m]);
     }
 }
 
@@ -219,6 +221,9 @@ pub struct Workspace<T, const S: usize> {
     /// The size of the leading block of `scratch` written since the last [`Self::clear`]
     /// (most steps use none of it).
     pub(crate) scratch_used: usize,
+    /// The number of leading unknowns (of `jac`'s rows and columns and of each vector)
+    /// written since the last [`Self::clear`]: the most a step or a start solved for.
+    pub(crate) used: usize,
 }
 
 impl<T: Real, const S: usize> Workspace<T, S> {
@@ -228,13 +233,17 @@ impl<T: Real, const S: usize> Workspace<T, S> {
         &mut self.scratch
     }
 
-    /// Zeroes what a step of `size` unknowns (`size <= S`) writes: the Newton matrix's leading
-    /// `size x size` block, the scratch matrix's block that was written (as its users
-    /// recorded it) and `size` entries of each vector. Between steps the workspace then holds
-    /// zeros, whatever the last step did, so that a refused step leaves its owner's memory
-    /// byte for byte as it was.
-    pub fn clear(&mut self, size: usize) {
-        let size = size.min(S);
+    /// Records that a step or start of `k` unknowns writes this workspace.
+    pub(crate) fn uses(&mut self, k: usize) {
+        self.used = self.used.max(k);
+    }
+
+    /// Zeroes what the steps and starts since the last clear wrote: the Newton matrix's
+    /// leading block, the scratch matrix's block and the vectors' leading entries, of the
+    /// sizes they recorded. Between steps the workspace then holds zeros, whatever the last
+    /// step did, so that a refused step leaves its owner's memory byte for byte as it was.
+    pub fn clear(&mut self) {
+        let size = core::mem::take(&mut self.used).min(S);
         zero_block(&mut self.jac, size);
         zero_block(&mut self.scratch, core::mem::take(&mut self.scratch_used));
         for v in [
@@ -277,6 +286,7 @@ impl<T: Real, const S: usize> Default for Workspace<T, S> {
             lambda: z,
             mu: z,
             scratch_used: 0,
+            used: 0,
         }
     }
 }

@@ -313,19 +313,20 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     }
 
     /// After a step or a start computation, complete or refused: the next state equals the
-    /// current one and the workspace's first `size` unknowns are zero. Between calls the
-    /// storage then depends on the states alone, so a refused call changes no byte of it, and
-    /// a step starts from a next state equal to the current one. Only the first `size` entries
-    /// are copied: no step writes beyond them, and [`Self::set_state`] writes both states.
-    pub(crate) fn settle(&mut self, size: usize) {
+    /// current one and the workspace is zero ([`Workspace::clear`]). Between calls the storage
+    /// then depends on the states alone, so a refused call changes no byte of it, and a step
+    /// starts from a next state equal to the current one. Only the first `n` coordinates and
+    /// `m` multipliers are copied: no step writes beyond them, and [`Self::set_state`] writes
+    /// both states.
+    pub(crate) fn settle(&mut self, n: usize, m: usize) {
         let (a, b) = self.states.split_at_mut(1);
         let (cur, next) = if self.current == 0 {
             (&a[0], &mut b[0])
         } else {
             (&b[0], &mut a[0])
         };
-        next.copy_leading(cur, size);
-        self.work.clear(size);
+        next.copy_leading(cur, n, m);
+        self.work.clear();
     }
 
     /// What [`Self::restore`] puts back: the current state and which buffer holds it, the
@@ -1743,7 +1744,7 @@ impl<
         self.alpha.set_state(&start);
         self.alpha.started = true;
         // The workspace back to zeros: a step starts from a cleared Newton matrix.
-        self.alpha.work.clear(self.layout.unknowns());
+        self.alpha.work.clear();
         // The start may have moved the tree's coordinates (assembly): its links follow.
         self.tree.read_state(self.layout.tree, self.alpha.state());
         self.refresh_links();
@@ -1819,11 +1820,19 @@ impl<
             })
     }
 
-    /// The node states of the solver's next state (what [`Self::alpha_step`] computed) into
-    /// `work`: of the coordinates, and the tree links' of the tree's.
-    pub(crate) fn alpha_node_states(&self, work: &mut [NodeState<T>]) {
+    /// The node states of the solver's next state (what [`Self::alpha_step`] computed), or with
+    /// `current` of its current one, written in place: of the coordinates, field by field, and
+    /// the tree links' of the tree's (of the current state: from the tree's own, which is
+    /// read from the solver's current state). The node states always equal those of the
+    /// solver's current state between steps, so the current one puts them back byte for byte.
+    pub(crate) fn alpha_node_states(&mut self, current: bool) {
+        if current {
+            scatter_states(&self.layout, self.alpha.state(), &mut self.states);
+            self.refresh_links();
+            return;
+        }
         let next = self.alpha.next();
-        scatter_states(&self.layout, next, work);
+        scatter_states(&self.layout, next, &mut self.states);
         if let Some((_, n)) = self.tree.tree() {
             let o = self.layout.tree;
             if let (Some(q), Some(v), Some(a)) = (
@@ -1831,7 +1840,7 @@ impl<
                 next.v.get(o..o + n),
                 next.acc.get(o..o + n),
             ) {
-                self.tree.link_states(q, v, Some(a), work);
+                self.tree.link_states(q, v, Some(a), &mut self.states);
             }
         }
     }

@@ -276,7 +276,7 @@ impl<
     /// back to fixed values, so that the storage depends on the system's items and states
     /// alone (a refused call then changes no byte of it).
     pub(crate) fn settle_solver(&mut self) {
-        self.alpha.settle(self.layout.unknowns());
+        self.alpha.settle(self.layout.n, self.layout.m);
         self.tree.reset_scratch();
     }
 
@@ -320,13 +320,15 @@ impl<
             }
             _ => with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, &mut work, h, t1))?,
         };
-        self.commit(&work, report, None, t1, sink)
+        self.commit(&work, report, t1, sink)
     }
 
     /// After a generalized-alpha step (its state in the solver's next state): the node states
-    /// of its coordinates, then [`Self::commit`].
-    // Out of line: the working copy of the node states is on the stack after the Newton
-    // iteration, not during it.
+    /// of its coordinates written in place (no working copy: the current ones are the
+    /// solver's current state's, [`Self::alpha_node_states`], and come back from it on a
+    /// refusal), checked, the sensors recorded, the step's state made current.
+    // Out of line: the sensors' temporaries are on the stack after the Newton iteration, not
+    // during it.
     #[inline(never)]
     fn alpha_finish<Sink: SensorSink<T> + ?Sized>(
         &mut self,
@@ -334,17 +336,24 @@ impl<
         t1: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        let mut work = Vec::new();
-        self.working_copy(&mut work)?;
-        self.alpha_node_states(&mut work);
-        let report = StepReport {
+        self.alpha_node_states(false);
+        let lambda = &self.alpha.next().lambda;
+        if let Err(e) = self.check_and_record(&self.states, lambda, t1, sink) {
+            self.alpha_node_states(true);
+            return Err(e);
+        }
+        self.alpha.advance();
+        self.alpha.report = Some(newton);
+        self.tree.read_state(self.layout.tree, self.alpha.state());
+        self.time = t1;
+        self.time_carry = T::zero();
+        Ok(StepReport {
             status: StepStatus::Ok,
             substeps: 1 << newton.halvings.min(31),
             force_evaluations: newton.newton_iterations + 1,
             newton_iterations: newton.newton_iterations,
             halvings: newton.halvings,
-        };
-        self.commit(&work, report, Some(newton), t1, sink)
+        })
     }
 
     /// The node states into `work` (empty), in place: O(number of nodes), not O(capacity)
@@ -358,16 +367,33 @@ impl<
     }
 
     /// Checks the stepped node states `work`, records the sensors at `t1` and makes them the
-    /// system's (with the generalized-alpha step's state, if `alpha`).
+    /// system's.
     fn commit<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         work: &[NodeState<T>],
         report: StepReport,
-        alpha: Option<ConstrainedReport<T>>,
         t1: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        for (i, s) in work.iter().enumerate() {
+        self.check_and_record(work, &self.alpha.state().lambda, t1, sink)?;
+        for (s, w) in self.states.iter_mut().zip(work.iter()) {
+            *s = *w;
+        }
+        self.time = t1;
+        self.time_carry = T::zero();
+        Ok(report)
+    }
+
+    /// Checks the node states `states` of a step to `t1` (`NonFiniteState` at the first node
+    /// that is not finite) and records the sensors at them, with the multipliers `lambda`.
+    fn check_and_record<Sink: SensorSink<T> + ?Sized>(
+        &self,
+        states: &[NodeState<T>],
+        lambda: &[T],
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<()> {
+        for (i, s) in states.iter().enumerate() {
             if let Some(node) = self.nodes.get(i) {
                 s.check_for(node).map_err(|_| {
                     SystemError::new(
@@ -377,14 +403,11 @@ impl<
                 })?;
             }
         }
-        let view = View::new(&self.nodes, work, &self.objects);
+        let view = View::new(&self.nodes, states, &self.objects);
         let multipliers = Multipliers {
             constraints: &self.constraints,
             rows: &self.layout.rows,
-            lambda: match &alpha {
-                Some(_) => &self.alpha.next().lambda,
-                None => &self.alpha.state().lambda,
-            },
+            lambda,
         };
         record_sensors(
             &self.sensors,
@@ -394,19 +417,7 @@ impl<
             &multipliers,
             t1,
             sink,
-        )?;
-        for (s, w) in self.states.iter_mut().zip(work.iter()) {
-            *s = *w;
-        }
-        if let Some(newton) = alpha {
-            self.alpha.advance();
-            self.alpha.report = Some(newton);
-            // The links' node states are already the step's (`alpha_node_states` wrote them).
-            self.tree.read_state(self.layout.tree, self.alpha.state());
-        }
-        self.time = t1;
-        self.time_carry = T::zero();
-        Ok(report)
+        )
     }
 
     /// Kick-drift-kick (module docs) with the rigid scheme `scheme`.
