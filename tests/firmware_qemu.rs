@@ -1170,14 +1170,15 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
     // The 6-DOF arm's calls within the goals on the Cortex-M4F (deterministic: a regression
     // guard): RNEA 6,000 instructions, ABA 12,000; the slider-crank's constrained step in
     // motion (one Newton update) as a hand-written model, 25,000; the systems' steps near what
-    // they measure (their goals, 25,000 for the slider-crank's and 40,000 for the 3D double
-    // pendulum's, are not met; docs/embedded.md).
+    // this `release` build measures (the goals are measured on the `dist` build libmbs.a ships:
+    // 25,000 for the slider-crank's system is met there, 40,000 for the 3D double pendulum's
+    // is not; docs/embedded.md).
     for (name, bound) in [
         ("arm_rnea/f32", 6000),
         ("arm_aba/f32", 12000),
         ("slider_crank_step/f32", 25000),
-        ("slider_crank_system_step/f32", 36000),
-        ("double_pendulum_step/f32", 100_000),
+        ("slider_crank_system_step/f32", 28000),
+        ("double_pendulum_step/f32", 85_000),
     ] {
         let r = regions
             .iter()

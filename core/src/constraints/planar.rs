@@ -83,14 +83,72 @@ fn perp<T: Real>(v: &Vector2<T>) -> Vector2<T> {
 
 /// `R(angle) v`.
 fn rotate<T: Real>(angle: T, v: &Vector2<T>) -> Vector2<T> {
-    let (s, c) = angle.sin_cos_l();
+    rotate_by(angle.sin_cos_l(), v)
+}
+
+/// `v` turned by the angle whose `(sin, cos)` is `sin_cos`.
+fn rotate_by<T: Real>((s, c): (T, T), v: &Vector2<T>) -> Vector2<T> {
     Vector2::new(c * v.x - s * v.y, s * v.x + c * v.y)
+}
+
+/// The sine and cosine of the last angle a marker was turned by: the markers of one body,
+/// evaluated one after another (a body's two joints), share one evaluation of them.
+#[derive(Clone, Copy, Debug)]
+pub struct AngleCache<T> {
+    last: Option<[T; 3]>,
+}
+
+impl<T: Real> AngleCache<T> {
+    /// An empty cache.
+    pub const fn new() -> Self {
+        Self { last: None }
+    }
+
+    /// `(sin, cos)` of `angle` (rad): the stored pair if `angle` is the last one (the same
+    /// bits; a zero, whose sine has its sign, is not looked up).
+    fn sin_cos(&mut self, angle: T) -> (T, T) {
+        if let Some([a, s, c]) = self.last {
+            if a == angle && angle != T::zero() {
+                return (s, c);
+            }
+        }
+        let (s, c) = angle.sin_cos_l();
+        self.last = Some([angle, s, c]);
+        (s, c)
+    }
+}
+
+impl<T: Real> Default for AngleCache<T> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl<T: Real> PlanarMarker<T> {
     /// The marker at coordinates `q` and velocities `v` (entries at the marker's offset).
     /// `None` if the offset is outside `q` or `v`.
     pub fn state(&self, q: &[T], v: &[T]) -> Option<MarkerState<T>> {
+        self.state_with(q, v, |angle| angle.sin_cos_l())
+    }
+
+    /// [`Self::state`], the sine and cosine of the body's angle looked up in `angles` first.
+    pub fn state_cached(
+        &self,
+        q: &[T],
+        v: &[T],
+        angles: &mut AngleCache<T>,
+    ) -> Option<MarkerState<T>> {
+        self.state_with(q, v, |angle| angles.sin_cos(angle))
+    }
+
+    /// [`Self::state`] with `sin_cos(angle) = (sin, cos)`.
+    #[inline(always)]
+    fn state_with(
+        &self,
+        q: &[T],
+        v: &[T],
+        mut sin_cos: impl FnMut(T) -> (T, T),
+    ) -> Option<MarkerState<T>> {
         let z = T::zero();
         let zero2 = Vector2::zeros();
         let mut s = MarkerState {
@@ -131,7 +189,7 @@ impl<T: Real> PlanarMarker<T> {
                 );
                 let th = reference.z + *q.get(offset + 2)?;
                 let (vx, vy, w) = (*v.get(offset)?, *v.get(offset + 1)?, *v.get(offset + 2)?);
-                let rp = rotate(th, &local);
+                let rp = rotate_by(sin_cos(th), &local);
                 s.position = Vector2::new(x, y) + rp;
                 s.angle = th + angle;
                 s.angular_velocity = w;

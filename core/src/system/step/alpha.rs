@@ -30,7 +30,7 @@
 use super::zeros;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
 use crate::body::Generalized;
-use crate::constraints::planar::{self, MarkerState, PlanarMarker};
+use crate::constraints::planar::{self, AngleCache, MarkerState, PlanarMarker};
 use crate::constraints::spatial::{self, SpatialMarker, SpatialState, TreeColumns};
 use crate::integrators::constrained::{
     Block, ConstrainedAlpha, ConstrainedModel, ConstrainedReport, ConstrainedState, Formulation,
@@ -890,6 +890,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         // The tree's poses, velocities, accelerations at zero joint accelerations and world
         // columns, once for all constraints (the markers on its links read them).
         let kinematics = self.tree_kinematics(q, v);
+        let mut angles = AngleCache::new();
         for (k, c) in self.constraints.iter().enumerate() {
             let at = constraint_ref(k);
             let row = self.row(k);
@@ -900,7 +901,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 .get(k)
                 .ok_or_else(|| self.fail(Error::NotAssembled, at))?;
             let done = match ends {
-                Ends::Planar(m) => Self::with_planar(m, q, v, &mut g),
+                Ends::Planar(m) => Self::with_planar(m, q, v, &mut angles, &mut g),
                 Ends::Spatial(m) => self.with_spatial(m, kinematics.as_deref(), q, v, &mut g),
                 Ends::Coordinates(i0, i1) => g(&Evaluated::Coordinates(*i0, *i1)),
             };
@@ -909,16 +910,23 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         Ok(())
     }
 
-    /// `g` of the states of the planar markers `ends` at `q`, `v`; `None` if a marker has no
-    /// state. Out of line, as [`Self::with_spatial`].
+    /// `g` of the states of the planar markers `ends` at `q`, `v` (the bodies' sines and
+    /// cosines shared through `angles`); `None` if a marker has no state. Out of line, as
+    /// [`Self::with_spatial`].
     #[inline(never)]
-    fn with_planar<G>(ends: &[PlanarMarker<T>; 2], q: &[T], v: &[T], g: &mut G) -> Option<()>
+    fn with_planar<G>(
+        ends: &[PlanarMarker<T>; 2],
+        q: &[T],
+        v: &[T],
+        angles: &mut AngleCache<T>,
+        g: &mut G,
+    ) -> Option<()>
     where
         G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
     {
         // The states kept in their `Option`s and borrowed (a `?` would copy each out).
-        let s0 = ends[0].state(q, v);
-        let s1 = ends[1].state(q, v);
+        let s0 = ends[0].state_cached(q, v, angles);
+        let s1 = ends[1].state_cached(q, v, angles);
         let (Some(s0), Some(s1)) = (&s0, &s1) else {
             return None;
         };
