@@ -351,8 +351,6 @@ impl<T: Real> ConstrainedAlpha<T> {
         m: usize,
         cleared: usize,
     ) -> Result<ConstrainedReport<T>> {
-        let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
-        work.uses(if ggl { n + 2 * m } else { n + m });
         if self.max_halvings == 0 {
             // Written only on convergence.
             return self.newton_step(model, state, work, h, n, m, cleared);
@@ -425,6 +423,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         // Stabilized index 2: the position correction's multiplier, scaled `mu = h^2 beta mu~`.
         let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
         let k = if ggl { n + 2 * m } else { n + m };
+        work.uses(k);
         if ggl {
             work.mu[..m].fill(T::zero());
         }

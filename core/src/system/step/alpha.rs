@@ -1828,17 +1828,18 @@ impl<
             })
     }
 
-    /// The node states of the solver's next state (what [`Self::alpha_step`] computed), or with
-    /// `current` of its current one, written in place: of the coordinates, field by field, and
-    /// the tree links' of the tree's (of the current state: from the tree's own, which is
-    /// read from the solver's current state). The node states always equal those of the
-    /// solver's current state between steps, so the current one puts them back byte for byte.
-    pub(crate) fn alpha_node_states(&mut self, current: bool) {
-        if current {
-            scatter_states(&self.layout, self.alpha.state(), &mut self.states);
-            self.refresh_links();
-            return;
-        }
+    /// The node states of the solver's current state written in place: of the coordinates,
+    /// field by field, and the tree links' from the tree's own (read from that state). The
+    /// node states always equal these between steps, so this puts them back byte for byte
+    /// after [`Self::alpha_node_states`].
+    pub(crate) fn restore_node_states(&mut self) {
+        scatter_states(&self.layout, self.alpha.state(), &mut self.states);
+        self.refresh_links();
+    }
+
+    /// The node states of the solver's next state (what [`Self::alpha_step`] computed),
+    /// written in place: of the coordinates, field by field, and the tree links' of the tree's.
+    pub(crate) fn alpha_node_states(&mut self) {
         let next = self.alpha.next();
         scatter_states(&self.layout, next, &mut self.states);
         if let Some((_, n)) = self.tree.tree() {

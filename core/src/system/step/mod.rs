@@ -324,9 +324,9 @@ impl<
     }
 
     /// After a generalized-alpha step (its state in the solver's next state): the node states
-    /// of its coordinates written in place (no working copy: the current ones are the
-    /// solver's current state's, [`Self::alpha_node_states`], and come back from it on a
-    /// refusal), checked, the sensors recorded, the step's state made current.
+    /// of its coordinates written in place ([`Self::alpha_node_states`]; no working copy: on a
+    /// refusal they come back from the solver's current state, [`Self::restore_node_states`]),
+    /// checked, the sensors recorded, the step's state made current.
     // Out of line: the sensors' temporaries are on the stack after the Newton iteration, not
     // during it.
     #[inline(never)]
@@ -336,10 +336,10 @@ impl<
         t1: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        self.alpha_node_states(false);
+        self.alpha_node_states();
         let lambda = &self.alpha.next().lambda;
         if let Err(e) = self.check_and_record(&self.states, lambda, t1, sink) {
-            self.alpha_node_states(true);
+            self.restore_node_states();
             return Err(e);
         }
         self.alpha.advance();
