@@ -132,6 +132,73 @@ pub fn solve_in_place<T: Real, const S: usize>(
     b.iter().take(n).all(|x| x.finite()).then_some(())
 }
 
+/// Solves `S x = b` for a symmetric positive definite `S`, the leading `n x n` block of `s`,
+/// of which only the upper triangle (the diagonal and right of it) is read, by the
+/// `S = U^T D U` factorization (`U` unit upper triangular, `D` diagonal): symmetric Gaussian
+/// elimination without pivoting, which positive definiteness makes stable, on the upper
+/// triangle only (half the products of [`solve_in_place`]). In place: on success `b` holds
+/// `x`; the upper triangle holds `D U`. By symmetry the rows to eliminate under pivot `k` are
+/// the nonzero columns of row `k`, so one pass over the pivot row finds both.
+///
+/// `None` if `n` exceeds the capacity, an entry of `b` is not finite, a pivot `d_k` is not
+/// above `n EPS` times the largest diagonal entry (a positive definite matrix's largest entry;
+/// so a singular, indefinite or non-finite `S` is refused), or the result is not finite; `s`
+/// and `b` are then overwritten with partial results.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+pub fn solve_symmetric_in_place<T: Real, const S: usize>(
+    s: &mut [[T; S]; S],
+    b: &mut [T; S],
+    n: usize,
+) -> Option<()> {
+    if n > S || !b[..n].iter().all(|x| x.finite()) {
+        return None;
+    }
+    let mut largest = T::zero();
+    for (k, row) in s.iter().enumerate().take(n) {
+        let d = row[k];
+        largest = if d > largest { d } else { largest };
+    }
+    if !largest.finite() {
+        return None;
+    }
+    let tiny = largest * T::EPS * T::of_u32(n as u32);
+    // The pivot row's nonzero columns past the pivot (= the rows below it to eliminate).
+    let mut cols = [0usize; S];
+    for k in 0..n {
+        let pivot = s[k][k];
+        if !(pivot > tiny) {
+            return None;
+        }
+        let mut nc = 0;
+        for j in k + 1..n {
+            if s[k][j] != T::zero() {
+                cols[nc] = j;
+                nc += 1;
+            }
+        }
+        let cols = &cols[..nc];
+        let bk = b[k];
+        for (c, &i) in cols.iter().enumerate() {
+            // Row i -= (s_ki / d_k) row k, right of and on the diagonal only.
+            let factor = s[k][i] / pivot;
+            for &j in &cols[c..] {
+                let v = s[k][j];
+                s[i][j] -= factor * v;
+            }
+            b[i] -= factor * bk;
+        }
+    }
+    // Back substitution: x_k = (y_k - sum_j>k s_kj x_j) / d_k.
+    for k in (0..n).rev() {
+        let mut x = b[k];
+        for j in k + 1..n {
+            x -= s[k][j] * b[j];
+        }
+        b[k] = x / s[k][k];
+    }
+    b.iter().take(n).all(|x| x.finite()).then_some(())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -246,5 +313,92 @@ mod tests {
         let mut b = [2.0, 3.0];
         solve_in_place(&mut a, &mut b, 2).unwrap();
         assert_eq!(b, [3.0, 2.0]);
+    }
+
+    /// The symmetric solve against nalgebra's LU on random symmetric positive definite
+    /// matrices `G D G^T + diag` of every size up to the capacity, sparse ones included (zero
+    /// rows of `G`), in the leading block of a larger array whose lower triangle and rest are
+    /// garbage that must not matter.
+    #[test]
+    fn symmetric_solve_matches_nalgebra_on_positive_definite_matrices() {
+        const S: usize = 7;
+        let mut lcg = 987u64;
+        let mut rnd = || {
+            lcg = lcg
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((lcg >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        for n in 1..=S {
+            for trial in 0..20 {
+                let mut g = SMatrix::<f64, S, S>::zeros();
+                for i in 0..n {
+                    for j in 0..n {
+                        // Every third trial: a sparse G (whole zero rows and entries).
+                        let keep = trial % 3 != 0 || (i + 2 * j) % 3 != 0;
+                        g[(i, j)] = if keep { rnd() } else { 0.0 };
+                    }
+                }
+                let mut m = g * g.transpose();
+                for i in 0..n {
+                    m[(i, i)] += 0.1;
+                }
+                for i in n..S {
+                    m[(i, i)] = 1.0;
+                }
+                let mut a = [[f64::NAN; S]; S];
+                let mut b = [f64::NAN; S];
+                let mut v = SVector::<f64, S>::zeros();
+                for i in 0..n {
+                    for j in i..n {
+                        a[i][j] = m[(i, j)];
+                    }
+                    b[i] = rnd();
+                    v[i] = b[i];
+                }
+                let want = m.lu().solve(&v).unwrap();
+                solve_symmetric_in_place(&mut a, &mut b, n).unwrap();
+                for i in 0..n {
+                    assert!(
+                        (b[i] - want[i]).abs() < 1e-9 * (1.0 + want[i].abs()),
+                        "n {n} i {i}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Singular (a repeated row of `G`), indefinite and negative definite matrices, a NaN or an
+    /// infinity on or right of the diagonal or in `b`, and a size past the capacity are refused.
+    #[test]
+    fn symmetric_solve_refuses_singular_indefinite_and_non_finite() {
+        // G = [[1, 2], [2, 4]] G^T: rank one.
+        let singular = [[5.0, 10.0], [0.0, 20.0]];
+        let indefinite = [[1.0, 2.0], [0.0, 1.0]];
+        let negative = [[-1.0, 0.0], [0.0, -2.0]];
+        for a in [singular, indefinite, negative] {
+            let mut s = a;
+            assert_eq!(
+                solve_symmetric_in_place(&mut s, &mut [1.0, 1.0], 2),
+                None,
+                "{a:?}"
+            );
+        }
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for (i, j) in [(0, 0), (0, 1), (1, 1)] {
+                let mut s = [[2.0, 1.0], [0.0, 2.0]];
+                s[i][j] = bad;
+                assert_eq!(solve_symmetric_in_place(&mut s, &mut [1.0, 1.0], 2), None);
+            }
+            let mut s = [[2.0, 1.0], [0.0, 2.0]];
+            assert_eq!(solve_symmetric_in_place(&mut s, &mut [1.0, bad], 2), None);
+        }
+        let mut s = [[1.0, 0.0], [0.0, 1.0]];
+        assert_eq!(solve_symmetric_in_place(&mut s, &mut [1.0, 1.0], 3), None);
+        // The lower triangle is not read: [[4, 2], [2, 3]] x = [2, 1] gives x = [0.5, 0].
+        let mut s = [[4.0, 2.0], [f64::NAN, 3.0]];
+        let mut b = [2.0, 1.0];
+        solve_symmetric_in_place(&mut s, &mut b, 2).unwrap();
+        assert_eq!(b, [0.5, 0.0]);
     }
 }

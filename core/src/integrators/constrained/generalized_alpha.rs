@@ -38,7 +38,7 @@ use super::{zero_block, Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
 use crate::finite::all_finite_slice;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
-use crate::math::dense::solve_in_place;
+use crate::math::dense::{solve_in_place, solve_symmetric_in_place};
 use crate::solver::settings::NewtonSettings;
 use crate::{Error, Param, Real, Result};
 use heapless::Vec;
@@ -808,12 +808,15 @@ fn residual<T: Real, const S: usize>(
     (inertia, reaction)
 }
 
-/// Solves the Newton system `[A B; C 0] [dx; dl] = rhs` (leading `k x k` block of
-/// `work.jac`) in place into `work.rhs`. When `A` (the upper-left `n x n` block) is diagonal
-/// with a nonzero diagonal, as for bodies whose mass matrix is diagonal and whose joints'
-/// `d(C_q^T lambda)/dq` is (planar revolute joints between body centres), by the Schur
-/// complement: `(C A^-1 B) dl = C A^-1 r_1 - r_2` (`m x m`), then `dx = A^-1 (r_1 - B dl)`;
-/// else by the LU of the whole block. `SingularMatrix` if the system is singular.
+/// Solves the Newton system `[A C_q^T; c C_q 0] [dx; dl] = rhs` (leading `k x k` block of
+/// `work.jac`; `c = (1 - alpha_f) / (1 - alpha_m) > 0`, [`iteration_matrix`]) in place into
+/// `work.rhs`. When `A` (the upper-left `n x n` block) is diagonal and positive, as for bodies
+/// whose mass matrix is diagonal and whose joints' `d(C_q^T lambda)/dq` is (planar revolute
+/// joints between body centres), by the Schur complement: `S dl = c C_q A^-1 r_1 - r_2` with
+/// `S = c C_q A^-1 C_q^T`, symmetric and positive definite for independent constraints (its
+/// upper triangle and [`solve_symmetric_in_place`]; dependent ones make it singular and are
+/// refused), then `dx = A^-1 (r_1 - C_q^T dl)`; else by the LU of the whole block.
+/// `SingularMatrix` if the system is singular.
 fn solve_newton<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
@@ -821,14 +824,14 @@ fn solve_newton<T: Real, const S: usize>(
     k: usize,
     ggl: bool,
 ) -> Result<()> {
-    // Nonzero exactly on the diagonal (the zeros left and right of it tested as runs).
+    // Positive exactly on the diagonal (the zeros left and right of it tested as runs).
     let zero = |r: &[T]| r.iter().all(|x| *x == T::zero());
     let diagonal = !ggl
         && m > 0
         && work.jac[..n]
             .iter()
             .enumerate()
-            .all(|(i, row)| row[i] != T::zero() && zero(&row[..i]) && zero(&row[i + 1..n]));
+            .all(|(i, row)| row[i] > T::zero() && zero(&row[..i]) && zero(&row[i + 1..n]));
     if !diagonal {
         return solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix);
     }
@@ -845,9 +848,10 @@ fn solve_newton<T: Real, const S: usize>(
     for i in 0..n {
         inv[i] = T::one() / jac[i][i];
     }
-    // S = C A^-1 B, and its right-hand side C A^-1 r_1 - r_2: S_aj sums, over the coordinates
-    // i in order, w_i B_ij with w_i = C_ai / A_ii. The nonzero w_i of a row are gathered first
-    // (a constraint row is sparse: a zero adds nothing and is skipped).
+    // S's upper triangle and the right-hand side c C_q A^-1 r_1 - r_2: S_aj sums, over the
+    // coordinates i in order, w_i (C_q^T)_ij with w_i = c C_ai / A_ii, for j >= a. The
+    // nonzero w_i of a row are gathered first (a constraint row is sparse: a zero adds
+    // nothing and is skipped).
     let (upper, lower) = jac.split_at(n);
     for a in 0..m {
         let mut w: Vec<(usize, T), S> = Vec::new();
@@ -860,14 +864,14 @@ fn solve_newton<T: Real, const S: usize>(
                 fa += wi * rhs[i];
             }
         }
-        for (j, s) in scratch[a][..m].iter_mut().enumerate() {
+        for (j, s) in scratch[a][..m].iter_mut().enumerate().skip(a) {
             *s = w
                 .iter()
                 .fold(T::zero(), |acc, (i, wi)| acc + *wi * upper[*i][n + j]);
         }
         f2[a] = fa - rhs[n + a];
     }
-    solve_in_place(scratch, f2, m).ok_or(Error::SingularMatrix)?;
+    solve_symmetric_in_place(scratch, f2, m).ok_or(Error::SingularMatrix)?;
     for (i, row) in upper.iter().enumerate() {
         let bl = row[n..n + m]
             .iter()
