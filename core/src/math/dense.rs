@@ -121,15 +121,7 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if !(scale.finite() && smallest > scale * T::EPS * T::of_u32(n as u32)) {
         return None;
     }
-    // Back substitution.
-    for k in (0..n).rev() {
-        let mut s = b[k];
-        for j in k + 1..n {
-            s -= a[k][j] * b[j];
-        }
-        b[k] = s / a[k][k];
-    }
-    b.iter().take(n).all(|x| x.finite()).then_some(())
+    back_substitute(a, b, n)
 }
 
 /// Solves `S x = b` for a symmetric positive definite `S`, the leading `n x n` block of `s`,
@@ -188,13 +180,23 @@ pub fn solve_symmetric_in_place<T: Real, const S: usize>(
             b[i] -= factor * bk;
         }
     }
-    // Back substitution: x_k = (y_k - sum_j>k s_kj x_j) / d_k.
+    back_substitute(s, b, n)
+}
+
+/// The back substitution of both eliminations: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
+/// the upper triangle of `u` (the LU's `U`, or the symmetric one's `D U`), `y` in `b` and
+/// replaced by `x`; `None` if `x` is not finite.
+fn back_substitute<T: Real, const S: usize>(
+    u: &[[T; S]; S],
+    b: &mut [T; S],
+    n: usize,
+) -> Option<()> {
     for k in (0..n).rev() {
         let mut x = b[k];
         for j in k + 1..n {
-            x -= s[k][j] * b[j];
+            x -= u[k][j] * b[j];
         }
-        b[k] = x / s[k][k];
+        b[k] = x / u[k][k];
     }
     b.iter().take(n).all(|x| x.finite()).then_some(())
 }
@@ -205,18 +207,23 @@ mod tests {
     use super::*;
     use nalgebra::{SMatrix, SVector};
 
+    /// Reproducible numbers uniform in [-1, 1) from `seed` (a 64-bit LCG's upper bits).
+    fn uniform(seed: u64) -> impl FnMut() -> f64 {
+        let mut lcg = seed;
+        move || {
+            lcg = lcg
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((lcg >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        }
+    }
+
     /// Against nalgebra's LU on non-symmetric matrices of every size up to the capacity, in
     /// the leading block of a larger array (the rest is garbage that must not matter).
     #[test]
     fn matches_nalgebra_lu_in_the_leading_block() {
         const S: usize = 7;
-        let mut lcg = 12345u64;
-        let mut rnd = || {
-            lcg = lcg
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((lcg >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        };
+        let mut rnd = uniform(12345);
         for n in 1..=S {
             for _ in 0..20 {
                 let mut a = [[f64::NAN; S]; S];
@@ -322,13 +329,7 @@ mod tests {
     #[test]
     fn symmetric_solve_matches_nalgebra_on_positive_definite_matrices() {
         const S: usize = 7;
-        let mut lcg = 987u64;
-        let mut rnd = || {
-            lcg = lcg
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((lcg >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        };
+        let mut rnd = uniform(987);
         for n in 1..=S {
             for trial in 0..20 {
                 let mut g = SMatrix::<f64, S, S>::zeros();
