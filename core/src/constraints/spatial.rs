@@ -166,7 +166,7 @@ impl<T: Real> SpatialMarker<T> {
                 // The orientation of e / |e| (C depends on e only through it: no radial
                 // derivative, as Gb e = 0 says) and its rate map Gb(e / |e|) / |e| = Gb(e) / |e|^2.
                 let n2 = e.dot(&e);
-                let a = quaternion(&(e / n2.sqrt_l())).to_matrix();
+                let a = quaternion(&e).to_matrix_normalized();
                 let g = g_body(&e) / n2;
                 let w = g * e_t;
                 Some(SpatialState {

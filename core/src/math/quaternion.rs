@@ -128,7 +128,18 @@ impl<T: Real> Quaternion<T> {
 
     /// `R_0b`: the rotation matrix of a unit quaternion, `v_0 = R_0b v_b`.
     pub fn to_matrix(&self) -> Matrix3<T> {
-        let two = T::c(2.0);
+        self.matrix_with(T::c(2.0))
+    }
+
+    /// `R_0b` of the unit quaternion `q / |q|`, for any nonzero `q`, without a square root:
+    /// [`Self::to_matrix`]'s products `q_i q_j` divided by `|q|^2`. Not finite for a zero `q`.
+    pub fn to_matrix_normalized(&self) -> Matrix3<T> {
+        let n2 = self.w * self.w + self.x * self.x + self.y * self.y + self.z * self.z;
+        self.matrix_with(T::c(2.0) / n2)
+    }
+
+    /// `E + two ([v]x^2 + w [v]x)` of `q = [w, v]` (`two = 2` for a unit `q`).
+    fn matrix_with(&self, two: T) -> Matrix3<T> {
         let (w, x, y, z) = (self.w, self.x, self.y, self.z);
         let one = T::one();
         Matrix3::new(
@@ -474,6 +485,29 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    /// The rotation of `q / |q|` without a square root: against the normalized quaternion's
+    /// matrix, against nalgebra's rotation of the same quaternion, and orthonormal, for
+    /// scales far from 1; not finite for a zero `q`.
+    #[test]
+    fn matrix_of_a_non_unit_quaternion_is_its_direction_s() {
+        let l = libm::sqrt(0.8 * 0.8 + 0.2 * 0.2 + 0.4 * 0.4 + 0.4 * 0.4);
+        let u = Quaternion::new(0.8 / l, 0.2 / l, -0.4 / l, 0.4 / l);
+        let want = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+            u.w, u.x, u.y, u.z,
+        ))
+        .to_rotation_matrix()
+        .into_inner();
+        for s in [1.0, 1e-3, 0.97, 1.03, 250.0] {
+            let q = Quaternion::new(u.w * s, u.x * s, u.y * s, u.z * s);
+            let r = q.to_matrix_normalized();
+            assert!((r - u.to_matrix()).norm() < 1e-15, "scale {s}");
+            assert!((r - want).norm() < 1e-15, "scale {s}");
+            assert!((r.transpose() * r - Matrix3::identity()).norm() < 1e-15);
+        }
+        let zero = Quaternion::<f64>::new(0.0, 0.0, 0.0, 0.0).to_matrix_normalized();
+        assert!(!zero.iter().all(|x| x.is_finite()));
     }
 
     #[test]
