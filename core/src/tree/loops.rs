@@ -24,7 +24,7 @@ use super::data::TreeData;
 use super::model::KinematicTree;
 use super::spatial::Motion;
 use super::step::{StepModel, TreeStepReport, TreeStepSettings};
-use crate::math::dense::solve_in_place;
+use crate::math::dense::solve_symmetric_in_place;
 use crate::{Error, Param, Real, Result};
 use nalgebra::Vector3;
 
@@ -240,8 +240,8 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
 
     /// The mass matrix at the poses in `data` (of the sweep that gave the rows in `w`; plus
     /// `h_damping` times the joint damping on its diagonal, the matrix of the implicit damping)
-    /// factored, `Y = M^-1 J^T` and `S = J Y` for those rows; `SingularMatrix` if `M` is (the
-    /// loop matrix's singularity shows in the solve).
+    /// factored, `Y = M^-1 J^T` and the upper triangle of `S = J Y` for those rows;
+    /// `SingularMatrix` if `M` is (the loop matrix's singularity shows in the solve).
     fn loop_schur<const R: usize>(
         &self,
         data: &mut TreeData<T, L, D>,
@@ -262,9 +262,11 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             self.solve_mass_matrix(data, &mut col[..n])?;
             w.y[k] = col;
         }
+        // S = J M^-1 J^T is symmetric (positive definite for independent rows): its upper
+        // triangle, for `solve_symmetric_in_place`.
         let mut s = [[T::zero(); R]; R];
         for a in 0..w.rows {
-            for b in 0..w.rows {
+            for b in a..w.rows {
                 let mut e = T::zero();
                 for k in 0..n {
                     e += w.j[a][k] * w.y[b][k];
@@ -330,7 +332,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             }
             rhs[a] = -(rhs[a] + jq);
         }
-        solve_in_place(&mut s, &mut rhs, w.rows).ok_or(Error::SingularMatrix)?;
+        solve_symmetric_in_place(&mut s, &mut rhs, w.rows).ok_or(Error::SingularMatrix)?;
         for k in 0..n {
             for a in 0..w.rows {
                 q_tt[k] += w.y[a][k] * rhs[a];
@@ -398,7 +400,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
             it += 1;
             let mut s = self.loop_schur(data, w, T::zero())?;
             let mut x = w.c;
-            solve_in_place(&mut s, &mut x, w.rows).ok_or(Error::SingularMatrix)?;
+            solve_symmetric_in_place(&mut s, &mut x, w.rows).ok_or(Error::SingularMatrix)?;
             let mut dq = [T::zero(); D];
             for k in 0..n {
                 for a in 0..w.rows {
@@ -418,7 +420,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 jv[a] += w.j[a][k] * v[k];
             }
         }
-        solve_in_place(&mut s, &mut jv, w.rows).ok_or(Error::SingularMatrix)?;
+        solve_symmetric_in_place(&mut s, &mut jv, w.rows).ok_or(Error::SingularMatrix)?;
         for k in 0..n {
             for a in 0..w.rows {
                 v[k] -= w.y[a][k] * jv[a];
