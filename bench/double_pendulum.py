@@ -1,7 +1,8 @@
 """The 3D double pendulum (firmware/rust/src/double_pendulum.rs) in mbs, Exudyn and MuJoCo, in one
 run: per step cost and the error of link 2's centre of mass at t = 2 s against a reference
 (MuJoCo's RK4 at 1e-5 s, minimal coordinates) for a sweep of steps, then each code's cost per
-simulated second at the largest step of the sweep within a target error (1e-5 m). mbs: `mbs-double-pendulum` (System::step, generalized-alpha, rho_inf 0.9, f64); Exudyn:
+simulated second at the largest step of the sweep within a target error (1e-5 m). mbs: `mbs-double-pendulum` (System::step, generalized-alpha, rho_inf 0.9, f64; and with `--tree`
+the same chain as a kinematic tree in joint coordinates, RK4 and semi-implicit Euler); Exudyn:
 SolveDynamic (generalized-alpha, rho_inf 0.9, its default modified Newton); MuJoCo: mj_step with
 RK4 and with Euler (mujoco.rollout: the step loop in C, with its per-step copy of the state).
 Times are the minimum over repeats on one core.
@@ -24,9 +25,10 @@ STEPS = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4]
 TARGET = 1e-5
 
 
-def mbs(binary, h):
+def mbs(binary, h, tree=None):
+    extra = ["--tree", tree] if tree else []
     out = subprocess.run([binary, "--steps", str(round(T_END / h)), "--t-end", str(T_END),
-                          "--repeats", "5"], capture_output=True, text=True, check=True)
+                          "--repeats", "5", *extra], capture_output=True, text=True, check=True)
     r = json.loads(out.stdout)
     return r["ns_per_step_min"], np.array(r["com2"])
 
@@ -85,6 +87,8 @@ def main():
     _, ref = mj_dp.run(1e-5, round(T_END / 1e-5), "RK4", repeats=1)
     codes = {
         "mbs (generalized-alpha)": lambda h: mbs(binary, h),
+        "mbs tree RK4 (joint coordinates)": lambda h: mbs(binary, h, "rk4"),
+        "mbs tree semi-implicit Euler": lambda h: mbs(binary, h, "euler"),
         "Exudyn 1.13.6 (generalized-alpha)": exudyn,
         "MuJoCo RK4": lambda h: mujoco_run(h, "RK4"),
         "MuJoCo Euler": lambda h: mujoco_run(h, "Euler"),

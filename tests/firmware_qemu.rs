@@ -1166,19 +1166,22 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
         return;
     }
     let mut regions = counted_regions(M4F, &rust_firmware(M4F));
-    assert_eq!(regions.len(), 11, "{regions:?}");
+    assert_eq!(regions.len(), 13, "{regions:?}");
     // The 6-DOF arm's calls within the goals on the Cortex-M4F (deterministic: a regression
     // guard): RNEA 6,000 instructions, ABA 12,000; the slider-crank's constrained step in
     // motion (one Newton update) as a hand-written model, 25,000; the systems' steps near what
     // this `release` build measures (the goals are measured on the `dist` build libmbs.a ships:
     // 25,000 for the slider-crank's system is met there, 40,000 for the 3D double pendulum's
-    // is not; docs/embedded.md).
+    // is not; docs/embedded.md); the same pendulum in joint coordinates, an RK4 and a
+    // semi-implicit Euler step.
     for (name, bound) in [
         ("arm_rnea/f32", 6000),
         ("arm_aba/f32", 12000),
         ("slider_crank_step/f32", 25000),
         ("slider_crank_system_step/f32", 28000),
         ("double_pendulum_step/f32", 85_000),
+        ("double_pendulum_tree_rk4/f32", 12_000),
+        ("double_pendulum_tree_euler/f32", 4_000),
     ] {
         let r = regions
             .iter()

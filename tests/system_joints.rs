@@ -3,6 +3,8 @@
 //! - a 3D double pendulum of two links with full inertia tensors on revolute joints whose axes
 //!   are not world axes, against its equations in minimal coordinates (Kane's method, RK4 at a
 //!   step 100 times finer than the finest tested): positions and rates at 0.5, 1 and 2 s, order 2;
+//!   the same chain as a kinematic tree in joint coordinates (Featherstone's ABA): RK4 with
+//!   order 4 and semi-implicit Euler with order 1 against the same reference;
 //! - a fixed joint holds two bodies as one: against one body of the combined mass properties;
 //! - spherical pendulums (a body on a `SphericalJoint`, a body on a `DistanceConstraint`) over
 //!   100,000 steps at rho_inf = 1: energy and the vertical angular momentum bounded;
@@ -25,6 +27,7 @@ use mbs_core::system::{
     ItemRef, Marker, MassPointSpec, NoSink, NodeIndex, ObjectIndex, RigidBodySpec, Sensor,
     SliceSink, SystemSettings, TorsionalSpringDamper,
 };
+use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::{Error, OutputValue, OutputVariableType};
 use nalgebra::{Matrix2, Matrix3, Rotation3, Unit, UnitQuaternion, Vector2, Vector3};
 use system_support::{rigid, slope};
@@ -244,6 +247,85 @@ fn double_pendulum_on_oblique_revolute_joints_is_second_order_against_minimal_co
     }
     assert!(coarse < 1e-9, "{coarse}");
     assert!(worst_residual < 1e-9, "{worst_residual}");
+}
+
+/// The same chain as a kinematic tree ([`dp::tree`]): at `q = 0` its links' COMs and angular
+/// velocities are the system's start; stepped by RK4 and by semi-implicit Euler (ABA's
+/// accelerations), positions and rates at 0.5, 1 and 2 s converge to the minimal-coordinate
+/// reference with orders 4 and 1.
+#[test]
+fn double_pendulum_as_a_kinematic_tree_converges_with_the_order_of_its_scheme() {
+    let ch = chain();
+    let times = [0.5, 1.0, 2.0];
+    let reference = reference(&ch, &times, 2.5e-6);
+    let tree = dp::tree::<f64, 2, 2>().unwrap();
+    let v3 = |a: [f64; 3]| Vector3::new(a[0], a[1], a[2]);
+    // Each link's COM in its link frame: R_k^T (c_k - o_k), R_k from nalgebra.
+    let joints = [v3(dp::O1), v3(dp::O2)];
+    let local: Vec<Vector3<f64>> = (0..2)
+        .map(|k| ch.r[k].transpose() * (ch.c[k] - joints[k]))
+        .collect();
+    // Link COMs (m, world) and angular velocities (rad/s, world) at q, v.
+    let sample = |data: &mut TreeData<f64, 2, 2>, q: &[f64], v: &[f64]| {
+        tree.forward_kinematics(data, q, Some(v)).unwrap();
+        let mut c = [Vector3::zeros(); 2];
+        let mut w = [Vector3::zeros(); 2];
+        for k in 0..2 {
+            let x = data.link_pose(k).unwrap();
+            c[k] = x.translation + x.rotation * local[k];
+            w[k] = x.rotation * data.link_velocity(k).unwrap().angular;
+        }
+        (c, w)
+    };
+    let mut data = TreeData::<f64, 2, 2>::new();
+    let (c0, w0) = sample(&mut data, &[0.0; 2], &dp::RATES);
+    let start = kinematics(
+        &ch,
+        &Vector2::zeros(),
+        &Vector2::new(dp::RATES[0], dp::RATES[1]),
+    );
+    for k in 0..2 {
+        assert!((c0[k] - start.0[k]).norm() < 1e-15, "COM {k}");
+        assert!((w0[k] - start.1[k]).norm() < 1e-14, "w {k}");
+    }
+    let runs = [
+        (TreeScheme::RungeKutta4, [4e-3, 2e-3, 1e-3, 5e-4], 3.8..4.3),
+        (
+            TreeScheme::SemiImplicitEuler,
+            [4e-3, 2e-3, 1e-3, 5e-4],
+            0.9..1.15,
+        ),
+    ];
+    for (scheme, dts, orders) in runs {
+        let settings = TreeStepSettings::with_scheme(scheme);
+        let mut errs = vec![vec![]; times.len()];
+        for h in dts {
+            let (mut q, mut v) = ([0.0; 2], dp::RATES);
+            let mut t = 0.0;
+            for (k, tk) in times.iter().enumerate() {
+                for _ in 0..((tk - t) / h).round() as usize {
+                    tree.step(&mut data, &mut q, &mut v, &[0.0; 2], h, &settings)
+                        .unwrap();
+                }
+                t = *tk;
+                let (c, w) = sample(&mut data, &q, &v);
+                let (c_ref, w_ref) = &reference[k];
+                let e = (0..2).fold(0.0f64, |e, i| {
+                    e.max((c[i] - c_ref[i]).norm())
+                        .max((w[i] - w_ref[i]).norm() * 0.1)
+                });
+                errs[k].push(e);
+            }
+        }
+        for (k, tk) in times.iter().enumerate() {
+            let order = slope(&dts, &errs[k]);
+            println!(
+                "tree {scheme:?}, t = {tk} s: errors {:?}, order {order:.3}",
+                errs[k]
+            );
+            assert!(orders.contains(&order), "{scheme:?} t {tk}: order {order}");
+        }
+    }
 }
 
 /// The reference at its step against twice its step (its error is 16 times smaller).

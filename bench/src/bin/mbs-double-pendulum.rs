@@ -4,15 +4,19 @@
 //! `mbs_system_step` runs), in f64, and prints one JSON object: the step, the spectral radius,
 //! ns per step (min and median over repeated runs of the whole trajectory), Newton updates per
 //! step and link 2's COM (m) at the end, for `bench/double_pendulum.sh` to set beside Exudyn
-//! and MuJoCo on the same model.
+//! and MuJoCo on the same model. With `--tree rk4` or `--tree euler` the same chain in joint
+//! coordinates instead (`double_pendulum::tree`, a `KinematicTree` stepped by
+//! `KinematicTree::step` with RK4 or semi-implicit Euler: the formulation MuJoCo uses).
 //!
-//! Usage: `mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N]`
-//! (defaults 2000, 2, 0.9 (Exudyn's default), 20).
+//! Usage: `mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N]
+//! [--tree rk4|euler]` (defaults 2000, 2, 0.9 (Exudyn's default), 20, the system).
 
 #[path = "../../../firmware/rust/src/double_pendulum.rs"]
 mod double_pendulum;
 
 use mbs_core::system::{Coupling, NoSink, NodeState, System, SystemSettings};
+use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
+use nalgebra::Vector3;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,6 +25,7 @@ type Sys = System<f64, 2, 3, 6, 2, 1, 1, 0, 2, 26>;
 
 fn main() -> ExitCode {
     let (mut steps, mut t_end, mut rho, mut repeats) = (2000usize, 2.0f64, 0.9f64, 20usize);
+    let mut tree = None;
     let mut args = std::env::args().skip(1);
     while let Some(k) = args.next() {
         let v = args.next().unwrap_or_default();
@@ -29,14 +34,28 @@ fn main() -> ExitCode {
             "--t-end" => v.parse().map(|x| t_end = x).is_ok(),
             "--rho" => v.parse().map(|x| rho = x).is_ok(),
             "--repeats" => v.parse().map(|x| repeats = x).is_ok(),
+            "--tree" => {
+                tree = match v.as_str() {
+                    "rk4" => Some(TreeScheme::RungeKutta4),
+                    "euler" => Some(TreeScheme::SemiImplicitEuler),
+                    _ => None,
+                };
+                tree.is_some()
+            }
             _ => false,
         };
         if !ok {
-            eprintln!("usage: mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N]");
+            eprintln!(
+                "usage: mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N] \
+                 [--tree rk4|euler]"
+            );
             return ExitCode::from(2);
         }
     }
     let h = t_end / steps as f64;
+    if let Some(scheme) = tree {
+        return tree_run(scheme, h, steps, repeats);
+    }
     let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
     settings.alpha.spectral_radius = rho;
     let (mut times, mut newton, mut com) = (Vec::new(), 0u64, [f64::NAN; 3]);
@@ -75,6 +94,58 @@ fn main() -> ExitCode {
         times[0],
         times[times.len() / 2],
         newton as f64 / steps as f64,
+        com[0],
+        com[1],
+        com[2]
+    );
+    ExitCode::SUCCESS
+}
+
+/// The chain in joint coordinates: `steps` steps of `h` by `scheme` from the start, `repeats`
+/// times; prints the JSON line of the system's run (`newton_per_step` 0) with the scheme.
+fn tree_run(scheme: TreeScheme, h: f64, steps: usize, repeats: usize) -> ExitCode {
+    let Ok(tree) = double_pendulum::tree::<f64, 2, 2>() else {
+        eprintln!("building the tree failed");
+        return ExitCode::from(1);
+    };
+    let settings = TreeStepSettings::with_scheme(scheme);
+    let mut data = TreeData::<f64, 2, 2>::new();
+    let (mut times, mut com) = (Vec::new(), [f64::NAN; 3]);
+    for _ in 0..repeats {
+        let (mut q, mut v) = ([0.0; 2], double_pendulum::RATES);
+        let start = Instant::now();
+        for _ in 0..steps {
+            if let Err(e) = tree.step(&mut data, &mut q, &mut v, &[0.0; 2], h, &settings) {
+                eprintln!("step: {e:?}");
+                return ExitCode::from(1);
+            }
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e9 / steps as f64);
+        // Link 2's COM: its link-frame position R_2^T (c_2 - o_2) carried by the link's pose.
+        let (r2, c2, o2) = (
+            double_pendulum::orientations::<f64>()[1].to_matrix(),
+            Vector3::from(double_pendulum::COM[1]),
+            Vector3::from(double_pendulum::O2),
+        );
+        let local = r2.transpose() * (c2 - o2);
+        let pose = tree
+            .forward_kinematics(&mut data, &q, None)
+            .ok()
+            .and_then(|_| data.link_pose(1));
+        if let Some(x) = pose {
+            let c = x.translation + x.rotation * local;
+            com = [c.x, c.y, c.z];
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let name = match scheme {
+        TreeScheme::RungeKutta4 => "rk4",
+        TreeScheme::SemiImplicitEuler => "euler",
+    };
+    println!(
+        "{{\"h\":{h},\"tree\":\"{name}\",\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":0,\"com2\":[{:.17e},{:.17e},{:.17e}]}}",
+        times[0],
+        times[times.len() / 2],
         com[0],
         com[1],
         com[2]

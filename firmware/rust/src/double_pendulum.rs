@@ -3,12 +3,14 @@
 //! 2 to link 1), under gravity `(0, -9.81, 0)`, started with both joints turning. Built from a
 //! system's items as Exudyn builds such a chain (rigid bodies, `MarkerBodyRigid`s whose frames
 //! put z along the joint axes, `RevoluteJoint`s); stepped by the generalized-alpha coupling (the
-//! links in Euler parameters). Compiled into the firmware and, through `#[path]`, into the host
-//! tests and benchmarks.
+//! links in Euler parameters). The same chain in joint coordinates ([`tree`]: a
+//! `KinematicTree` of two revolute joints, Featherstone's algorithms) is the other formulation
+//! of it. Compiled into the firmware and, through `#[path]`, into the host tests and benchmarks.
 
 use mbs_core::inertia::MassProperties;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{Constraint, Marker, NodeIndex, RigidBodySpec, System};
+use mbs_core::tree::{Joint, KinematicTree, Transform};
 use mbs_core::{Real, Result};
 use nalgebra::{Matrix3, Vector3};
 
@@ -129,4 +131,30 @@ pub fn add_to_system<
     sys.add_constraint(Constraint::revolute_joint(j1)?)?;
     sys.add_constraint(Constraint::revolute_joint(j2)?)?;
     Ok([b0.node, b1.node])
+}
+
+/// The chain in joint coordinates: link `k`'s frame is link `k`'s body frame at the start with
+/// its origin at joint `k` (so the start is `q = 0`, `v` = [`RATES`]); joint 1 turns link 1 about
+/// `R_1^T a_1` from the world pose `(R_1, o_1)`, joint 2 link 2 about `R_2^T a_2` from the pose
+/// `(R_1^T R_2, R_1^T (o_2 - o_1))` in link 1's frame. Capacity `L` links, `D` coordinates
+/// (at least 2 each).
+pub fn tree<T: Real, const L: usize, const D: usize>() -> Result<KinematicTree<T, L, D>> {
+    let o = [v::<T>(O1), v::<T>(O2)];
+    let a = [unit::<T>(A1), unit::<T>(A2)];
+    let q = orientations::<T>();
+    let r = [q[0].to_matrix(), q[1].to_matrix()];
+    let mut t = KinematicTree::new(v(GRAVITY))?;
+    for k in 0..2 {
+        let rt = r[k].transpose();
+        let inertia = Matrix3::from_row_slice(&INERTIA[k].map(T::c));
+        let mp = MassProperties::new(T::c(MASS[k]), rt * (v::<T>(COM[k]) - o[k]), inertia)?;
+        let (parent, pose) = if k == 0 {
+            (None, Transform::new(r[0], o[0]))
+        } else {
+            let r1t = r[0].transpose();
+            (Some(0), Transform::new(r1t * r[1], r1t * (o[1] - o[0])))
+        };
+        t.add_link(parent, Joint::revolute(rt * a[k])?, pose, &mp)?;
+    }
+    Ok(t)
 }

@@ -21,6 +21,7 @@
 mod arm;
 mod arm_probes;
 mod double_pendulum;
+mod pendulum_tree_probes;
 mod probe;
 mod semihost;
 mod slider_crank;
@@ -338,6 +339,7 @@ fn stack_steps() -> u32 {
         prepared_cylinder::<f64>(),
         cylinder_step::<f64>,
     ) + arm_probes::stack_lines()
+        + pendulum_tree_probes::stack_lines()
         + if SLIDER_CRANK {
             stack_line(
                 "slider_crank_step",
@@ -439,7 +441,7 @@ fn count() {
     hprintln!(
         "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64{}",
         if SLIDER_CRANK {
-            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32,arm_aba/f32,arm_rnea/f32,arm_euler_step/f32"
+            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32,arm_aba/f32,arm_rnea/f32,arm_euler_step/f32,double_pendulum_tree_rk4/f32,double_pendulum_tree_euler/f32"
         } else {
             ""
         }
@@ -482,6 +484,7 @@ fn count() {
         probe::counted(double_pendulum_step::<f32>, &mut d32);
         ok &= d32.ok;
         ok &= arm_probes::counted();
+        ok &= pendulum_tree_probes::counted();
     }
     if !ok {
         hprintln!("count FAIL (a step failed)");
