@@ -491,7 +491,7 @@ mod tests {
     /// matrix, against nalgebra's rotation of the same quaternion, and orthonormal, for
     /// scales far from 1; not finite for a zero `q`.
     #[test]
-    fn matrix_of_a_non_unit_quaternion_is_its_direction_s() {
+    fn to_matrix_normalized_is_the_rotation_of_the_direction() {
         let l = libm::sqrt(0.8 * 0.8 + 0.2 * 0.2 + 0.4 * 0.4 + 0.4 * 0.4);
         let u = Quaternion::new(0.8 / l, 0.2 / l, -0.4 / l, 0.4 / l);
         let want = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(

@@ -20,6 +20,8 @@
 #[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))]
 mod arm;
 mod arm_probes;
+// Its tree form is probed on the Cortex-M4F only (`pendulum_tree_probes`).
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))]
 mod double_pendulum;
 mod pendulum_tree_probes;
 mod probe;
