@@ -16,7 +16,6 @@ mod double_pendulum;
 
 use mbs_core::system::{Coupling, NoSink, NodeState, System, SystemSettings};
 use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
-use nalgebra::Vector3;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -111,6 +110,7 @@ fn tree_run(scheme: TreeScheme, h: f64, steps: usize, repeats: usize) -> ExitCod
     let settings = TreeStepSettings::with_scheme(scheme);
     let mut data = TreeData::<f64, 2, 2>::new();
     let (mut times, mut com) = (Vec::new(), [f64::NAN; 3]);
+    let local = double_pendulum::tree_com::<f64>(1);
     for _ in 0..repeats {
         let (mut q, mut v) = ([0.0; 2], double_pendulum::RATES);
         let start = Instant::now();
@@ -121,13 +121,7 @@ fn tree_run(scheme: TreeScheme, h: f64, steps: usize, repeats: usize) -> ExitCod
             }
         }
         times.push(start.elapsed().as_secs_f64() * 1e9 / steps as f64);
-        // Link 2's COM: its link-frame position R_2^T (c_2 - o_2) carried by the link's pose.
-        let (r2, c2, o2) = (
-            double_pendulum::orientations::<f64>()[1].to_matrix(),
-            Vector3::from(double_pendulum::COM[1]),
-            Vector3::from(double_pendulum::O2),
-        );
-        let local = r2.transpose() * (c2 - o2);
+        // Link 2's COM: its link-frame position carried by the link's pose.
         let pose = tree
             .forward_kinematics(&mut data, &q, None)
             .ok()

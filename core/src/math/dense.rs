@@ -207,9 +207,10 @@ mod tests {
     use super::*;
     use nalgebra::{SMatrix, SVector};
 
-    /// Reproducible numbers uniform in [-1, 1) from `seed` (a 64-bit LCG's upper bits).
-    fn uniform(seed: u64) -> impl FnMut() -> f64 {
-        let mut lcg = seed;
+    /// Reproducible numbers uniform in [-1, 1) from the state `start` (a 64-bit LCG's upper
+    /// bits).
+    fn uniform(start: u64) -> impl FnMut() -> f64 {
+        let mut lcg = start;
         move || {
             lcg = lcg
                 .wrapping_mul(6364136223846793005)

@@ -147,7 +147,7 @@ pub fn tree<T: Real, const L: usize, const D: usize>() -> Result<KinematicTree<T
     for k in 0..2 {
         let rt = r[k].transpose();
         let inertia = Matrix3::from_row_slice(&INERTIA[k].map(T::c));
-        let mp = MassProperties::new(T::c(MASS[k]), rt * (v::<T>(COM[k]) - o[k]), inertia)?;
+        let mp = MassProperties::new(T::c(MASS[k]), tree_com(k), inertia)?;
         let (parent, pose) = if k == 0 {
             (None, Transform::new(r[0], o[0]))
         } else {
@@ -157,4 +157,10 @@ pub fn tree<T: Real, const L: usize, const D: usize>() -> Result<KinematicTree<T
         t.add_link(parent, Joint::revolute(rt * a[k])?, pose, &mp)?;
     }
     Ok(t)
+}
+
+/// Link `k`'s centre of mass in its frame of [`tree`] (m): `R_k^T (c_k - o_k)`.
+pub fn tree_com<T: Real>(k: usize) -> Vector3<T> {
+    let r = orientations::<T>()[k].to_matrix();
+    r.transpose() * (v::<T>(COM[k]) - v::<T>([O1, O2][k]))
 }
