@@ -1,8 +1,9 @@
 """The 3D double pendulum (firmware/rust/src/double_pendulum.rs) in mbs, Exudyn and MuJoCo, in one
 run: per step cost and the error of link 2's centre of mass at t = 2 s against a reference
 (MuJoCo's RK4 at 1e-5 s, minimal coordinates) for a sweep of steps, then each code's cost per
-simulated second at the largest step of the sweep within a target error (1e-5 m). mbs: `mbs-double-pendulum` (System::step, generalized-alpha, rho_inf 0.9, f64; and with `--tree`
-the same chain as a kinematic tree in joint coordinates, RK4 and semi-implicit Euler); Exudyn:
+simulated second at the largest step of the sweep within a target error (1e-5 m). mbs: `mbs-double-pendulum` (System::step, generalized-alpha, rho_inf 0.9, f64, iterated to
+the tolerances and in real-time mode with one Newton update a step; and with `--tree` the same
+chain as a kinematic tree in joint coordinates, RK4 and semi-implicit Euler); Exudyn:
 SolveDynamic (generalized-alpha, rho_inf 0.9, its default modified Newton); MuJoCo: mj_step with
 RK4 and with Euler (mujoco.rollout: the step loop in C, with its per-step copy of the state).
 Times are the minimum over repeats on one core.
@@ -25,8 +26,8 @@ STEPS = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4]
 TARGET = 1e-5
 
 
-def mbs(binary, h, tree=None):
-    extra = ["--tree", tree] if tree else []
+def mbs(binary, h, tree=None, real_time=0):
+    extra = (["--tree", tree] if tree else []) + ["--real-time", str(real_time)]
     out = subprocess.run([binary, "--steps", str(round(T_END / h)), "--t-end", str(T_END),
                           "--repeats", "5", *extra], capture_output=True, text=True, check=True)
     r = json.loads(out.stdout)
@@ -87,6 +88,7 @@ def main():
     _, ref = mj_dp.run(1e-5, round(T_END / 1e-5), "RK4", repeats=1)
     codes = {
         "mbs (generalized-alpha)": lambda h: mbs(binary, h),
+        "mbs (generalized-alpha, real-time, 1 update)": lambda h: mbs(binary, h, real_time=1),
         "mbs tree RK4 (joint coordinates)": lambda h: mbs(binary, h, "rk4"),
         "mbs tree semi-implicit Euler": lambda h: mbs(binary, h, "euler"),
         "Exudyn 1.13.6 (generalized-alpha)": exudyn,
@@ -115,6 +117,9 @@ def main():
     m = e1["mbs (generalized-alpha)"]
     print("\nper step at h = 1e-3 s: " + ", ".join(f"{k} {v:,.0f} ns ({v / m:.1f}x mbs)"
                                                   for k, v in e1.items()))
+    rt = e1["mbs (generalized-alpha, real-time, 1 update)"]
+    exu = e1["Exudyn 1.13.6 (generalized-alpha)"]
+    print(f"Exudyn per step / mbs per step at h = 1e-3 s: {exu / m:.1f}x iterated, {exu / rt:.1f}x real-time")
 
 
 if __name__ == "__main__":

@@ -112,6 +112,32 @@ static void test_run(void) {
         /* the link hangs from its pin: its centre stays 0.25 m from (3, 0) */
         CHECK(fabs(hypot(3.25 + st.q[0] - 3.0, st.q[1]) - 0.25) < 1e-9);
     }
+    /* Real-time mode, one Newton update a step: never more, the iterate after it not evaluated
+     * (the report's history one entry short), the lengths still held. */
+    {
+        mbs_system_settings st;
+        int updated = 0;
+        CHECK_STATUS(mbs_system_get_settings(&sys, &st), MBS_OK);
+        CHECK(st.alpha_real_time_updates == 0);
+        st.alpha_real_time_updates = 1;
+        CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);
+        CHECK_STATUS(mbs_system_assemble(&sys, &failed), MBS_OK);
+        worst_c = 0;
+        for (i = 0; i < 1000; i++) {
+            CHECK_STATUS(mbs_system_step(&sys, 5e-4, &r, &failed), MBS_OK);
+            CHECK(r.newton_iterations <= 1);
+            CHECK_STATUS(mbs_system_newton_report(&sys, &nr), MBS_OK);
+            CHECK(nr.history_len == 1 && nr.iterations == r.newton_iterations);
+            updated += (int)r.newton_iterations;
+            CHECK_STATUS(mbs_system_constraint_output(&sys, dist, MBS_OUTPUT_CONSTRAINT_RESIDUAL, c, 3, &n),
+                         MBS_OK);
+            if (fabs(c[0]) > worst_c) worst_c = fabs(c[0]);
+        }
+        printf("real-time, 1000 steps: %d updates, max residual %.2e m\n", updated, worst_c);
+        CHECK(updated > 900 && worst_c < 1e-9);
+        st.alpha_real_time_updates = 0;
+        CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);
+    }
 }
 
 static void test_refusals(void) {
@@ -186,6 +212,8 @@ static void test_refusals(void) {
         bad = st, bad.alpha_newton_max_iterations = 0;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
         bad = st, bad.alpha_step_halving = 17;
+        REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
+        bad = st, bad.alpha_real_time_updates = bad.alpha_newton_max_iterations + 1;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
         bad = st, bad.alpha_assembly_tolerance = -1.0;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);

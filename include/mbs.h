@@ -114,13 +114,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 19552
+#define MBS_SYSTEM_WORDS 19584
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 156416
+#define MBS_SYSTEM_SIZE 156672
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -1218,15 +1218,18 @@ typedef struct mbs_newton_report {
    */
   uint32_t history_capacity;
   /**
-   * `|r_1|`, the residual of the equations of motion at convergence (N).
+   * `|r_1|`, the residual of the equations of motion at convergence (N); in real-time mode
+   * (`alpha_real_time_updates`) of the last evaluated iterate, before the last update.
    */
   double force_residual;
   /**
-   * `|C(q)|` at convergence (m or rad).
+   * `|C(q)|` at convergence (m or rad), as `force_residual`.
    */
   double constraint_residual;
   /**
-   * The Newton residual before each update and at convergence (first `history_len`).
+   * The Newton residual before each update and at convergence (first `history_len`). When
+   * the real-time mode took the last update without evaluating it, `history_len` equals
+   * `iterations`.
    */
   double history[MBS_NEWTON_HISTORY];
 } mbs_newton_report;
@@ -1614,9 +1617,13 @@ typedef struct mbs_system_settings {
    */
   uint32_t alpha_step_halving;
   /**
-   * Zero: padding made explicit, so that every byte of the struct is defined.
+   * Generalized-alpha real-time mode: at most this many Newton updates per step, the
+   * iterate after the last one taken without the evaluation that would only confirm it, so
+   * that a step's cost is bounded (no `MBS_ERR_NEWTON_NOT_CONVERGED`; the Newton report's
+   * residuals are then those before the last update, and its `history_len` equals its
+   * `iterations`). At most `alpha_newton_max_iterations`; default 0: off.
    */
-  uint32_t _pad1;
+  uint32_t alpha_real_time_updates;
   /**
    * Generalized-alpha start: the largest accepted `|C(q0)|` (m or rad; default 1e-8).
    */
@@ -4194,7 +4201,7 @@ mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
  * Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
  * orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
  * correction; for generalized-alpha Exudyn's defaults (spectral radius 0.9, Newton 1e-8 /
- * 1e-10 / 25 iterations, index 3, no step halving, start tolerances 1e-8 (positions) and 1e-4
+ * 1e-10 / 25 iterations, index 3, no step halving, no real-time mode, start tolerances 1e-8 (positions) and 1e-4
  * (velocities, relative), no assembly).
  *
  * # Safety

@@ -176,3 +176,32 @@ fn the_energy_over_100000_steps() {
     // the undamped run.
     assert!(end[2] < end[0], "{end:?}");
 }
+
+/// Real-time mode's updates per step are at most the Newton settings' `max_iterations`, whichever
+/// is set first; a refused setting leaves the scheme as it was.
+#[test]
+fn real_time_updates_are_at_most_max_iterations() {
+    let few = NewtonSettings {
+        max_iterations: 2,
+        ..NewtonSettings::default()
+    };
+    let solver = ConstrainedAlpha::<f64>::new(0.9).unwrap();
+    assert_eq!(solver.real_time_updates(), 0);
+    let rt = solver.with_real_time_updates(25).unwrap();
+    assert_eq!(rt.real_time_updates(), 25);
+    assert_eq!(
+        solver.with_real_time_updates(26).unwrap_err(),
+        mbs_core::Error::OutOfRange(mbs_core::Param::Setting)
+    );
+    assert!(rt.with_newton(few).is_err());
+    let rt2 = solver
+        .with_newton(few)
+        .unwrap()
+        .with_real_time_updates(2)
+        .unwrap();
+    assert!(rt2.with_real_time_updates(3).is_err());
+    assert_eq!(
+        rt2.with_real_time_updates(0).unwrap().real_time_updates(),
+        0
+    );
+}

@@ -3,7 +3,8 @@
 //! stepped by the system's generalized-alpha coupling. The slider-crank is checked against the
 //! same mechanism written by hand as one constrained model (`firmware/rust/src/slider_crank.rs`,
 //! itself checked against a minimal-coordinate reference in `constrained_slider_crank.rs`);
-//! the pendulum against its closed forms (energy, the rod's tension). Then every refusal.
+//! the pendulum against its closed forms (energy, the rod's tension); the real-time mode against
+//! the iterated steps and the loop closure. Then every refusal.
 
 mod constrained_support;
 
@@ -101,6 +102,118 @@ fn the_slider_crank_of_items_is_the_hand_written_model() {
         );
         assert!(c.norm() < 1e-10, "{k}: {c}");
     }
+}
+
+/// The slider-crank's coordinates (absolute, as the hand-written model's) from its nodes.
+fn slider_crank_coordinates(sys: &Sys, [crank, rod, slider]: [NodeIndex; 3]) -> [f64; 8] {
+    let q0 = slider_crank::start_coordinates::<f64>();
+    let NodeState::RigidBody2D(c) = *sys.node_state(crank).unwrap() else {
+        panic!()
+    };
+    let NodeState::RigidBody2D(r) = *sys.node_state(rod).unwrap() else {
+        panic!()
+    };
+    let NodeState::Point2D(p) = *sys.node_state(slider).unwrap() else {
+        panic!()
+    };
+    let q = [c.q.x, c.q.y, c.q.z, r.q.x, r.q.y, r.q.z, p.q.x, p.q.y];
+    core::array::from_fn(|i| q[i] + q0[i])
+}
+
+/// Real-time mode (at most `k` Newton updates a step, the iterate after the last one taken
+/// without evaluating it) on the slider-crank:
+/// - at Exudyn's step (0.1 ms), where iterating to the tolerances converges within one update
+///   at every step, one update a step gives the same bits at every step over 1 s;
+/// - at 25 ms, where iterating takes a second update at some steps, no step makes more than
+///   `k`; the slider sits where the loop closure puts it for the crank angle to a residual that
+///   falls with `k` (one update: a few micrometres), and the crank angle at 1 s is the iterated
+///   one to a hundredth of the scheme's error there (against a run at 1 ms);
+/// - with tolerances no iteration can meet, iterating is refused (`NewtonNotConverged`) while
+///   the real-time step takes its `k` updates and says so (`history_len == k`);
+/// - more real-time updates than `max_iterations` is refused, the settings unchanged.
+#[test]
+fn real_time_mode_bounds_the_updates_and_keeps_the_iterated_bits_where_one_converges() {
+    let with = |k: u32| {
+        let mut s = alpha_settings();
+        s.alpha.real_time_updates = k;
+        s
+    };
+    let (mut a, nodes) = slider_crank(alpha_settings());
+    let (mut b, _) = slider_crank(with(1));
+    a.assemble().unwrap();
+    b.assemble().unwrap();
+    for step in 0..10_000 {
+        let ra = a.step(1e-4, &mut NoSink).unwrap();
+        let rb = b.step(1e-4, &mut NoSink).unwrap();
+        assert!(ra.newton_iterations <= 1, "step {step}: {ra:?}");
+        assert_eq!(ra.newton_iterations, rb.newton_iterations);
+        let (qa, qb) = (
+            slider_crank_coordinates(&a, nodes),
+            slider_crank_coordinates(&b, nodes),
+        );
+        assert!(
+            qa.iter().zip(&qb).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "step {step}: {qa:?} {qb:?}"
+        );
+    }
+    // Steps of h over 1 s: the most updates of a step, the largest |x - x(phi)| (m) and phi.
+    let run = |settings: SystemSettings<f64>, h: f64| {
+        let (mut s, nodes) = slider_crank(settings);
+        s.assemble().unwrap();
+        let (mut most, mut closure) = (0u32, 0.0f64);
+        for _ in 0..(1.0 / h).round() as usize {
+            let r = s.step(h, &mut NoSink).unwrap();
+            most = most.max(r.newton_iterations);
+            let q = slider_crank_coordinates(&s, nodes);
+            closure = closure.max((q[6] - constrained_support::loop_closure(q[2]).1).abs());
+        }
+        (most, closure, slider_crank_coordinates(&s, nodes)[2])
+    };
+    let (_, _, phi_fine) = run(alpha_settings(), 1e-3);
+    let (most, closure, phi) = run(alpha_settings(), 2.5e-2);
+    let scheme_error = (phi - phi_fine).abs();
+    eprintln!(
+        "25 ms, iterated: most updates {most}, |x - x(phi)| {closure:.1e}, phi {phi} \
+         (scheme's error {scheme_error:.1e} rad)"
+    );
+    assert!(most >= 2, "{most}");
+    let mut last = f64::INFINITY;
+    for k in [1, 2] {
+        let (most_k, closure_k, phi_k) = run(with(k), 2.5e-2);
+        eprintln!("25 ms, real-time k = {k}: |x - x(phi)| {closure_k:.1e}, phi {phi_k}");
+        assert_eq!(most_k, k);
+        assert!(closure_k < last.min(1e-5), "{closure_k}");
+        assert!((phi_k - phi).abs() <= 0.01 * scheme_error, "{phi_k} {phi}");
+        last = closure_k;
+    }
+    // Tolerances that no iterate meets.
+    let impossible = |k: u32| {
+        let mut s = with(k);
+        s.alpha.newton.relative_tolerance = 0.0;
+        s.alpha.newton.absolute_tolerance = 0.0;
+        s.alpha.newton.max_iterations = 3;
+        let (mut sys, _) = slider_crank(s);
+        sys.assemble().unwrap();
+        let r = sys.step(1e-3, &mut NoSink);
+        (sys, r)
+    };
+    assert_eq!(
+        impossible(0).1.unwrap_err().error,
+        Error::NewtonNotConverged
+    );
+    let (mut sys, r) = impossible(3);
+    assert_eq!(r.unwrap().newton_iterations, 3);
+    let report = sys.newton_report().unwrap();
+    assert_eq!((report.newton_iterations, report.history_len), (3, 3));
+    // At most max_iterations.
+    let before = *sys.settings();
+    let mut bad = before;
+    bad.alpha.real_time_updates = 4;
+    assert_eq!(
+        sys.set_settings(bad).unwrap_err(),
+        Error::OutOfRange(Param::Setting)
+    );
+    assert_eq!(*sys.settings(), before);
 }
 
 /// The pendulum of `pendulum2Dconstraint.py`: a mass point on a distance constraint to the

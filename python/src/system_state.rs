@@ -133,7 +133,9 @@ impl System {
     /// dict: `spectral_radius`, `newton_relative_tolerance`, `newton_absolute_tolerance`,
     /// `max_newton_iterations`, `step_halving`, `formulation` ("index3" or
     /// "stabilized_index2"), `assembly_tolerance` (m or rad), `assembly_velocity_tolerance`,
-    /// `solve_assembly` (project inconsistent initial positions instead of refusing them).
+    /// `solve_assembly` (project inconsistent initial positions instead of refusing them),
+    /// `real_time_updates` (at most this many Newton updates a step, the last one taken
+    /// without the evaluation that would only confirm it: a bounded step cost; 0 = off).
     fn alpha_settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let a = &self.model.sys.settings().alpha;
         let d = PyDict::new(py);
@@ -150,6 +152,7 @@ impl System {
         d.set_item("assembly_tolerance", a.assembly.tolerance)?;
         d.set_item("assembly_velocity_tolerance", a.assembly.velocity_tolerance)?;
         d.set_item("solve_assembly", a.assembly.solve)?;
+        d.set_item("real_time_updates", a.real_time_updates)?;
         Ok(d)
     }
 
@@ -188,6 +191,7 @@ impl System {
                     a.assembly.velocity_tolerance = v.extract().map_err(bad)?
                 }
                 "solve_assembly" => a.assembly.solve = v.extract().map_err(bad)?,
+                "real_time_updates" => a.real_time_updates = v.extract().map_err(bad)?,
                 other => return Err(invalid(&format!("unknown setting {other:?}"))),
             }
         }
@@ -197,7 +201,9 @@ impl System {
 
     /// What the Newton iteration of the last generalized-alpha step did: `iterations`,
     /// `halvings`, `force_residual` (N), `constraint_residual` (m or rad) at convergence, and
-    /// `history` (the residual before each update and at convergence); None before a step.
+    /// `history` (the residual before each update and at convergence); None before a step. A
+    /// real-time step whose last update was taken unevaluated reports the residuals before it,
+    /// and its `history` has `iterations` entries instead of `iterations + 1`.
     fn newton_report<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(r) = self.model.sys.newton_report() else {
             return Ok(None);

@@ -290,3 +290,25 @@ def test_settings_round_trip_and_the_newton_report_shows_fast_convergence():
         assert all(b < 1e-2 * a or b < 1e-11 for a, b in zip(h[-3:], h[-2:])), h
         iterations.append(r["iterations"])
     assert 2 <= max(iterations) <= 6, iterations
+
+
+def test_real_time_mode_bounds_the_newton_updates_of_a_step():
+    # Real-time mode at 1 ms steps: at most one update a step, its iterate not evaluated (the
+    # history then one entry long, where an iterated step's has two), the joints closed.
+    s, _, _ = example("slider_crank").slider_crank()
+    assert s.alpha_settings()["real_time_updates"] == 0
+    with pytest.raises(mbsdyn.MbsError):
+        s.set_alpha_settings({"real_time_updates": 26})  # above max_newton_iterations (25)
+    assert s.alpha_settings()["real_time_updates"] == 0
+    s.set_alpha_settings({"real_time_updates": 1})
+    assert s.alpha_settings()["real_time_updates"] == 1
+    s.assemble()
+    updates = 0
+    for _ in range(200):
+        s.step(1e-3)
+        r = s.newton_report()
+        assert r["iterations"] <= 1 and len(r["history"]) == 1, r
+        updates += r["iterations"]
+    assert updates > 150, updates
+    for k in range(4):  # three revolute joints and the slider's coordinate constraint
+        assert np.linalg.norm(s.constraint_output(k, "ConstraintResidual")) < 1e-9

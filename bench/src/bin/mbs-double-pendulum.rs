@@ -6,10 +6,13 @@
 //! step and link 2's COM (m) at the end, for `bench/double_pendulum.sh` to set beside Exudyn
 //! and MuJoCo on the same model. With `--tree rk4` or `--tree euler` the same chain in joint
 //! coordinates instead (`double_pendulum::tree`, a `KinematicTree` stepped by
-//! `KinematicTree::step` with RK4 or semi-implicit Euler: the formulation MuJoCo uses).
+//! `KinematicTree::step` with RK4 or semi-implicit Euler: the formulation MuJoCo uses). With
+//! `--real-time K` the system's steps run in real-time mode: at most K Newton updates a step,
+//! the iterate after the last one taken without the evaluation that would only confirm it.
 //!
 //! Usage: `mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N]
-//! [--tree rk4|euler]` (defaults 2000, 2, 0.9 (Exudyn's default), 20, the system).
+//! [--tree rk4|euler] [--real-time K]` (defaults 2000, 2, 0.9 (Exudyn's default), 20, the
+//! system, off).
 
 #[path = "../../../firmware/rust/src/double_pendulum.rs"]
 mod double_pendulum;
@@ -25,6 +28,7 @@ type Sys = System<f64, 2, 3, 6, 2, 1, 1, 0, 2, 26>;
 fn main() -> ExitCode {
     let (mut steps, mut t_end, mut rho, mut repeats) = (2000usize, 2.0f64, 0.9f64, 20usize);
     let mut tree = None;
+    let mut real_time = 0u32;
     let mut args = std::env::args().skip(1);
     while let Some(k) = args.next() {
         let v = args.next().unwrap_or_default();
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
             "--t-end" => v.parse().map(|x| t_end = x).is_ok(),
             "--rho" => v.parse().map(|x| rho = x).is_ok(),
             "--repeats" => v.parse().map(|x| repeats = x).is_ok(),
+            "--real-time" => v.parse().map(|x| real_time = x).is_ok(),
             "--tree" => {
                 tree = match v.as_str() {
                     "rk4" => Some(TreeScheme::RungeKutta4),
@@ -46,7 +51,7 @@ fn main() -> ExitCode {
         if !ok {
             eprintln!(
                 "usage: mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N] \
-                 [--tree rk4|euler]"
+                 [--tree rk4|euler] [--real-time K]"
             );
             return ExitCode::from(2);
         }
@@ -57,6 +62,7 @@ fn main() -> ExitCode {
     }
     let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
     settings.alpha.spectral_radius = rho;
+    settings.alpha.real_time_updates = real_time;
     let (mut times, mut newton, mut com) = (Vec::new(), 0u64, [f64::NAN; 3]);
     for _ in 0..repeats {
         let mut sys = Box::new(Sys::new());
@@ -89,7 +95,7 @@ fn main() -> ExitCode {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"com2\":[{:.17e},{:.17e},{:.17e}]}}",
+        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},\"real_time\":{real_time},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"com2\":[{:.17e},{:.17e},{:.17e}]}}",
         times[0],
         times[times.len() / 2],
         newton as f64 / steps as f64,

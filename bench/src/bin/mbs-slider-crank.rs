@@ -9,8 +9,11 @@
 //! (`slider_crank::add_to_system`: nodes, bodies, markers, joints, a load) and stepped by the
 //! system's generalized-alpha coupling (`System::step`, what `mbs_system_step` runs).
 //!
-//! Usage: `mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N] [--system]`
-//! (defaults 10000, 1, 0.5, 20: Exudyn's example uses rho_inf = 0.5).
+//! With `--real-time K` the steps run in real-time mode: at most K Newton updates a step, the
+//! iterate after the last one taken without the evaluation that would only confirm it.
+//!
+//! Usage: `mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N] [--system]
+//! [--real-time K]` (defaults 10000, 1, 0.5, 20, off: Exudyn's example uses rho_inf = 0.5).
 
 #[path = "../../../firmware/rust/src/slider_crank.rs"]
 #[allow(dead_code)]
@@ -28,6 +31,7 @@ fn main() -> ExitCode {
     let mut rho = 0.5f64;
     let mut repeats = 20usize;
     let mut system = false;
+    let mut real_time = 0u32;
     let mut args = std::env::args().skip(1);
     while let Some(k) = args.next() {
         if k == "--system" {
@@ -40,21 +44,24 @@ fn main() -> ExitCode {
             "--t-end" => v.parse().map(|x| t_end = x).is_ok(),
             "--rho" => v.parse().map(|x| rho = x).is_ok(),
             "--repeats" => v.parse().map(|x| repeats = x).is_ok(),
+            "--real-time" => v.parse().map(|x| real_time = x).is_ok(),
             _ => false,
         };
         if !ok {
             eprintln!(
-                "usage: mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N] [--system]"
+                "usage: mbs-slider-crank [--steps N] [--t-end S] [--rho R] [--repeats N] [--system] \
+                 [--real-time K]"
             );
             return ExitCode::from(2);
         }
     }
     if system {
-        return run_system(steps, t_end, rho, repeats);
+        return run_system(steps, t_end, rho, repeats, real_time);
     }
     let model = SliderCrank { torque: 10.0 };
-    let Ok(solver) = ConstrainedAlpha::new(rho) else {
-        eprintln!("bad rho {rho}");
+    let solver = ConstrainedAlpha::new(rho).and_then(|s| s.with_real_time_updates(real_time));
+    let Ok(solver) = solver else {
+        eprintln!("bad rho {rho} or real-time updates {real_time}");
         return ExitCode::from(2);
     };
     let h = t_end / steps as f64;
@@ -90,7 +97,7 @@ fn main() -> ExitCode {
         newton = n;
         x = s.q[6];
     }
-    print_result(h, rho, steps, false, &mut times, newton, x);
+    print_result(h, rho, steps, false, real_time, &mut times, newton, x);
     ExitCode::SUCCESS
 }
 
@@ -107,13 +114,16 @@ fn timed_steps(
     Ok((start.elapsed().as_secs_f64() * 1e9 / steps as f64, newton))
 }
 
-/// Prints the JSON line of a run: the step, spectral radius, ns per step (min and median over
-/// the repeats), Newton iterations per step, the slider's final x (m).
+/// Prints the JSON line of a run: the step, spectral radius, real-time updates (0: off), ns per
+/// step (min and median over the repeats), Newton iterations per step, the slider's final x
+/// (m).
+#[allow(clippy::too_many_arguments)]
 fn print_result(
     h: f64,
     rho: f64,
     steps: usize,
     system: bool,
+    real_time: u32,
     times: &mut [f64],
     newton: u64,
     x: f64,
@@ -121,7 +131,7 @@ fn print_result(
     times.sort_by(f64::total_cmp);
     let kind = if system { "\"system\":true," } else { "" };
     println!(
-        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},{kind}\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
+        "{{\"h\":{h},\"rho\":{rho},\"steps\":{steps},{kind}\"real_time\":{real_time},\"ns_per_step_min\":{:.1},\"ns_per_step_median\":{:.1},\"newton_per_step\":{:.3},\"x_slider\":{x:.15}}}",
         times[0],
         times[times.len() / 2],
         newton as f64 / steps as f64
@@ -129,11 +139,12 @@ fn print_result(
 }
 
 /// The system of items, stepped by `System::step` (module docs).
-fn run_system(steps: usize, t_end: f64, rho: f64, repeats: usize) -> ExitCode {
+fn run_system(steps: usize, t_end: f64, rho: f64, repeats: usize, real_time: u32) -> ExitCode {
     type Sys = System<f64, 8, 8, 16, 4, 1, 1, 0, 4, 16>;
     let h = t_end / steps as f64;
     let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
     settings.alpha.spectral_radius = rho;
+    settings.alpha.real_time_updates = real_time;
     let mut times = Vec::new();
     let (mut x, mut newton) = (f64::NAN, 0u64);
     for _ in 0..repeats {
@@ -163,6 +174,6 @@ fn run_system(steps: usize, t_end: f64, rho: f64, repeats: usize) -> ExitCode {
             x = 2.0 * slider_crank::A0 + 2.0 * slider_crank::A1 + p.q.x;
         }
     }
-    print_result(h, rho, steps, true, &mut times, newton, x);
+    print_result(h, rho, steps, true, real_time, &mut times, newton, x);
     ExitCode::SUCCESS
 }

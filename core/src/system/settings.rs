@@ -44,6 +44,11 @@ pub struct AlphaSettings<T: Real> {
     /// constraints, and whether to project them onto the constraints (Exudyn's initial
     /// assembly) instead of refusing them.
     pub assembly: Assembly<T>,
+    /// Real-time mode: at most this many Newton updates a step, the iterate after the last
+    /// one taken without the evaluation that would only confirm it, so that a step's cost is
+    /// bounded ([`ConstrainedAlpha::with_real_time_updates`]); at most `newton.max_iterations`.
+    /// Default 0: off (iterate until the tolerances are met, as Exudyn does).
+    pub real_time_updates: u32,
 }
 
 impl<T: Real> Default for AlphaSettings<T> {
@@ -54,6 +59,7 @@ impl<T: Real> Default for AlphaSettings<T> {
             formulation: Formulation::Index3,
             step_halving: 0,
             assembly: Assembly::default(),
+            real_time_updates: 0,
         }
     }
 }
@@ -70,6 +76,7 @@ impl<T: Real> AlphaSettings<T> {
         Ok(ConstrainedAlpha::new(self.spectral_radius)?
             .with_newton(self.newton)?
             .with_step_halving(self.step_halving)?
+            .with_real_time_updates(self.real_time_updates)?
             .with_formulation(self.formulation))
     }
 }

@@ -320,11 +320,14 @@ pub struct mbs_newton_report {
     pub history_len: u32,
     /// Entries `history` holds (`MBS_NEWTON_HISTORY`).
     pub history_capacity: u32,
-    /// `|r_1|`, the residual of the equations of motion at convergence (N).
+    /// `|r_1|`, the residual of the equations of motion at convergence (N); in real-time mode
+    /// (`alpha_real_time_updates`) of the last evaluated iterate, before the last update.
     pub force_residual: f64,
-    /// `|C(q)|` at convergence (m or rad).
+    /// `|C(q)|` at convergence (m or rad), as `force_residual`.
     pub constraint_residual: f64,
-    /// The Newton residual before each update and at convergence (first `history_len`).
+    /// The Newton residual before each update and at convergence (first `history_len`). When
+    /// the real-time mode took the last update without evaluating it, `history_len` equals
+    /// `iterations`.
     pub history: [f64; MBS_NEWTON_HISTORY],
 }
 

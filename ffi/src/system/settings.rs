@@ -85,8 +85,12 @@ pub struct mbs_system_settings {
     /// Generalized-alpha: halve a step whose Newton iteration fails up to this many times
     /// (0..=16, default 0; Exudyn's automatic step reduction).
     pub alpha_step_halving: u32,
-    /// Zero: padding made explicit, so that every byte of the struct is defined.
-    pub _pad1: u32,
+    /// Generalized-alpha real-time mode: at most this many Newton updates per step, the
+    /// iterate after the last one taken without the evaluation that would only confirm it, so
+    /// that a step's cost is bounded (no `MBS_ERR_NEWTON_NOT_CONVERGED`; the Newton report's
+    /// residuals are then those before the last update, and its `history_len` equals its
+    /// `iterations`). At most `alpha_newton_max_iterations`; default 0: off.
+    pub alpha_real_time_updates: u32,
     /// Generalized-alpha start: the largest accepted `|C(q0)|` (m or rad; default 1e-8).
     pub alpha_assembly_tolerance: f64,
     /// Generalized-alpha start: the largest accepted `|C_q v0|` relative to `1 + |v0|`
@@ -130,11 +134,11 @@ impl mbs_system_settings {
                 _ => MBS_FORMULATION_INDEX3,
             },
             alpha_step_halving: s.alpha.step_halving,
+            alpha_real_time_updates: s.alpha.real_time_updates,
             alpha_assembly_tolerance: s.alpha.assembly.tolerance,
             alpha_assembly_velocity_tolerance: s.alpha.assembly.velocity_tolerance,
             alpha_assembly_solve: u8::from(s.alpha.assembly.solve),
             _pad0: Default::default(),
-            _pad1: Default::default(),
             _pad2: Default::default(),
         }
     }
@@ -173,6 +177,7 @@ impl mbs_system_settings {
             _ => return Err(MBS_ERR_INVALID_ARGUMENT),
         };
         alpha.step_halving = self.alpha_step_halving;
+        alpha.real_time_updates = self.alpha_real_time_updates;
         alpha.assembly.tolerance = finite(self.alpha_assembly_tolerance)?;
         alpha.assembly.velocity_tolerance = finite(self.alpha_assembly_velocity_tolerance)?;
         alpha.assembly.solve = flag(self.alpha_assembly_solve)?;
@@ -190,7 +195,7 @@ impl mbs_system_settings {
 /// Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
 /// orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
 /// correction; for generalized-alpha Exudyn's defaults (spectral radius 0.9, Newton 1e-8 /
-/// 1e-10 / 25 iterations, index 3, no step halving, start tolerances 1e-8 (positions) and 1e-4
+/// 1e-10 / 25 iterations, index 3, no step halving, no real-time mode, start tolerances 1e-8 (positions) and 1e-4
 /// (velocities, relative), no assembly).
 ///
 /// # Safety

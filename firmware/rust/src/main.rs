@@ -151,6 +151,18 @@ fn main() -> ! {
             DOUBLE_PENDULUM_TOL_F32,
         );
         failures += check(
+            "slider_crank_system_real_time",
+            "f32",
+            workload::slider_crank_system_real_time::<f32>(SLIDER_CRANK_STEPS, 1),
+            SLIDER_CRANK_TOL_F32,
+        );
+        failures += check(
+            "double_pendulum_real_time",
+            "f32",
+            workload::double_pendulum_real_time::<f32>(workload::DOUBLE_PENDULUM_STEPS, 1),
+            DOUBLE_PENDULUM_TOL_F32,
+        );
+        failures += check(
             "double_pendulum_recording",
             "f32",
             workload::double_pendulum_recording::<f32>(workload::DOUBLE_PENDULUM_STEPS),
@@ -226,21 +238,46 @@ fn double_pendulum_step<T: Real>(p: &mut Prepared<DoublePendulumSystem<T>>) {
     p.ok &= p.sim.step().is_ok();
 }
 
-/// The 3D double pendulum at its start, stepped once (the start computed).
-fn prepared_double_pendulum<T: Real>() -> Option<Prepared<DoublePendulumSystem<T>>> {
+/// The 3D double pendulum at its start, stepped `n` times (the first computes the start); in
+/// real-time mode with `k` Newton updates a step (0: off).
+fn prepared_double_pendulum<T: Real>(k: u32, n: u32) -> Option<Prepared<DoublePendulumSystem<T>>> {
     let mut p = Prepared {
-        sim: DoublePendulumSystem::<T>::new().ok()?,
+        sim: DoublePendulumSystem::<T>::new(k).ok()?,
         ok: true,
     };
-    double_pendulum_step(&mut p);
+    for _ in 0..n {
+        double_pendulum_step(&mut p);
+    }
+    p.ok.then_some(p)
+}
+
+/// Steps before the probed step of each mechanism that iterating in f32 ends after two Newton
+/// updates (step 101 of the slider-crank from rest, step 31 of the double pendulum).
+const SLIDER_CRANK_TWO_UPDATES_AFTER: u32 = 100;
+const DOUBLE_PENDULUM_TWO_UPDATES_AFTER: u32 = 30;
+
+/// The system's slider-crank from rest, stepped `n` times; in real-time mode with `k` Newton
+/// updates a step (0: off).
+fn prepared_slider_crank_system_at<T: Real>(
+    k: u32,
+    n: u32,
+) -> Option<Prepared<SliderCrankSystem<T>>> {
+    let mut p = Prepared {
+        sim: SliderCrankSystem::<T>::new(k).ok()?,
+        ok: true,
+    };
+    for _ in 0..n {
+        slider_crank_system_step(&mut p);
+    }
     p.ok.then_some(p)
 }
 
 /// The system's slider-crank with the crank at 1 rad turning at 5 rad/s, stepped once (the
-/// start computed), as [`prepared_slider_crank`].
-fn prepared_slider_crank_system<T: Real>() -> Option<Prepared<SliderCrankSystem<T>>> {
+/// start computed), as [`prepared_slider_crank`]; in real-time mode with `k` Newton updates a
+/// step (0: off).
+fn prepared_slider_crank_system<T: Real>(k: u32) -> Option<Prepared<SliderCrankSystem<T>>> {
     let mut p = Prepared {
-        sim: SliderCrankSystem::<T>::in_motion(1.0, 5.0).ok()?,
+        sim: SliderCrankSystem::<T>::in_motion(1.0, 5.0, k).ok()?,
         ok: true,
     };
     slider_crank_system_step(&mut p);
@@ -356,12 +393,22 @@ fn stack_steps() -> u32 {
             ) + stack_line(
                 "slider_crank_system_step",
                 "f32",
-                prepared_slider_crank_system::<f32>(),
+                prepared_slider_crank_system::<f32>(0),
                 slider_crank_system_step::<f32>,
             ) + stack_line(
                 "double_pendulum_step",
                 "f32",
-                prepared_double_pendulum::<f32>(),
+                prepared_double_pendulum::<f32>(0, 1),
+                double_pendulum_step::<f32>,
+            ) + stack_line(
+                "slider_crank_system_real_time_step",
+                "f32",
+                prepared_slider_crank_system_at::<f32>(1, SLIDER_CRANK_TWO_UPDATES_AFTER),
+                slider_crank_system_step::<f32>,
+            ) + stack_line(
+                "double_pendulum_real_time_step",
+                "f32",
+                prepared_double_pendulum::<f32>(1, DOUBLE_PENDULUM_TWO_UPDATES_AFTER),
                 double_pendulum_step::<f32>,
             )
         } else {
@@ -443,7 +490,7 @@ fn count() {
     hprintln!(
         "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64{}",
         if SLIDER_CRANK {
-            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32,arm_aba/f32,arm_rnea/f32,arm_euler_step/f32,double_pendulum_tree_rk4/f32,double_pendulum_tree_euler/f32"
+            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32,arm_aba/f32,arm_rnea/f32,arm_euler_step/f32,double_pendulum_tree_rk4/f32,double_pendulum_tree_euler/f32,slider_crank_system_two_updates_step/f32,slider_crank_system_real_time_2_step/f32,slider_crank_system_real_time_step/f32,double_pendulum_two_updates_step/f32,double_pendulum_real_time_2_step/f32,double_pendulum_real_time_step/f32"
         } else {
             ""
         }
@@ -473,13 +520,13 @@ fn count() {
         probe::counted(slider_crank_step::<f32>, &mut s32);
         probe::counted(slider_crank_step::<f64>, &mut s64);
         ok &= s32.ok && s64.ok;
-        let Some(mut y32) = prepared_slider_crank_system::<f32>() else {
+        let Some(mut y32) = prepared_slider_crank_system::<f32>(0) else {
             hprintln!("count FAIL (setup)");
             semihost::exit(1);
         };
         probe::counted(slider_crank_system_step::<f32>, &mut y32);
         ok &= y32.ok;
-        let Some(mut d32) = prepared_double_pendulum::<f32>() else {
+        let Some(mut d32) = prepared_double_pendulum::<f32>(0, 1) else {
             hprintln!("count FAIL (setup)");
             semihost::exit(1);
         };
@@ -487,6 +534,29 @@ fn count() {
         ok &= d32.ok;
         ok &= arm_probes::counted();
         ok &= pendulum_tree_probes::counted();
+        // A step that iterating ends after two updates (three evaluations), and the same step
+        // in real-time mode with two and with one update (the iterate after the last one not
+        // evaluated): the bounded steps. Each checks the updates it made.
+        for (k, updates) in [(0, 2), (2, 2), (1, 1)] {
+            let Some(mut y32) =
+                prepared_slider_crank_system_at::<f32>(k, SLIDER_CRANK_TWO_UPDATES_AFTER)
+            else {
+                hprintln!("count FAIL (setup)");
+                semihost::exit(1);
+            };
+            probe::counted(slider_crank_system_step::<f32>, &mut y32);
+            ok &= y32.ok && y32.sim.updates() == updates;
+        }
+        for (k, updates) in [(0, 2), (2, 2), (1, 1)] {
+            let Some(mut d32) =
+                prepared_double_pendulum::<f32>(k, DOUBLE_PENDULUM_TWO_UPDATES_AFTER)
+            else {
+                hprintln!("count FAIL (setup)");
+                semihost::exit(1);
+            };
+            probe::counted(double_pendulum_step::<f32>, &mut d32);
+            ok &= d32.ok && d32.sim.updates() == updates;
+        }
     }
     if !ok {
         hprintln!("count FAIL (a step failed)");

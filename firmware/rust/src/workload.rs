@@ -361,10 +361,12 @@ fn newton_for_precision<T: Real>() -> NewtonSettings<T> {
 }
 
 /// The mechanisms' system settings: the generalized-alpha coupling with rho_inf = 0.9, Newton
-/// tolerances by precision, and the start projected onto the constraints (positions and rates
-/// rounded to T satisfy them only to T's rounding).
-fn mechanism_settings<T: Real>() -> SystemSettings<T> {
+/// tolerances by precision, the start projected onto the constraints (positions and rates
+/// rounded to T satisfy them only to T's rounding), and the real-time mode's `k` Newton updates
+/// a step (0: off).
+fn mechanism_settings<T: Real>(k: u32) -> SystemSettings<T> {
     let mut alpha = AlphaSettings::default();
+    alpha.real_time_updates = k;
     alpha.spectral_radius = T::c(0.9);
     alpha.newton = newton_for_precision();
     alpha.assembly.tolerance = T::EPS * T::c(64.0);
@@ -525,10 +527,11 @@ pub struct SliderCrankSystem<T: Real> {
 }
 
 impl<T: Real> SliderCrankSystem<T> {
-    /// Built and assembled from rest in the straight configuration.
-    pub fn new() -> Result<Self> {
+    /// Built and assembled from rest in the straight configuration; in real-time mode with `k`
+    /// Newton updates a step (0: off).
+    pub fn new(k: u32) -> Result<Self> {
         let mut sys = FirmwareConstrainedSystem::<T>::new();
-        sys.set_settings(mechanism_settings())?;
+        sys.set_settings(mechanism_settings(k))?;
         let nodes = add_to_system(&mut sys, T::c(SLIDER_CRANK_TORQUE))?;
         sys.assemble().map_err(|e| e.error)?;
         Ok(Self { sys, nodes })
@@ -537,8 +540,8 @@ impl<T: Real> SliderCrankSystem<T> {
     /// Built with the crank at `phi` (rad) turning at `omega` (rad/s):
     /// [`SliderCrankRun::in_motion`]'s positions and velocities as the nodes' states (the first
     /// step computes the consistent start from them).
-    pub fn in_motion(phi: f64, omega: f64) -> Result<Self> {
-        let mut run = Self::new()?;
+    pub fn in_motion(phi: f64, omega: f64, k: u32) -> Result<Self> {
+        let mut run = Self::new(k)?;
         let q = SliderCrankRun::<f64>::angle_coordinates(phi);
         let v = SliderCrankRun::<f64>::angle_rates(phi, omega);
         let z = nalgebra::Vector3::zeros();
@@ -573,6 +576,11 @@ impl<T: Real> SliderCrankSystem<T> {
             .map_err(|e| e.error)
     }
 
+    /// Newton updates of the last step (0 before the first).
+    pub fn updates(&self) -> u32 {
+        self.sys.newton_report().map_or(0, |r| r.newton_iterations)
+    }
+
     /// The crank angle (rad) and the slider's x (m, absolute).
     fn angle_and_slider(&self) -> (f64, f64) {
         let phi = match self.sys.node_state(self.nodes[0]) {
@@ -591,7 +599,12 @@ impl<T: Real> SliderCrankSystem<T> {
 /// and accelerations after every step, and the largest deviation of the slider from the loop
 /// closure (m).
 pub fn slider_crank_system<T: Real>(steps: u32) -> Outcome {
-    let Ok(mut run) = SliderCrankSystem::<T>::new() else {
+    slider_crank_system_real_time::<T>(steps, 0)
+}
+
+/// [`slider_crank_system`] in real-time mode with `k` Newton updates a step (0: off).
+pub fn slider_crank_system_real_time<T: Real>(steps: u32, k: u32) -> Outcome {
+    let Ok(mut run) = SliderCrankSystem::<T>::new(k) else {
         return Outcome::failed(0, FNV_OFFSET);
     };
     let mut h = FNV_OFFSET;
@@ -640,10 +653,11 @@ pub struct DoublePendulumSystem<T: Real> {
 }
 
 impl<T: Real> DoublePendulumSystem<T> {
-    /// Built and assembled at its start (joints turning).
-    pub fn new() -> Result<Self> {
+    /// Built and assembled at its start (joints turning); in real-time mode with `k` Newton
+    /// updates a step (0: off).
+    pub fn new(k: u32) -> Result<Self> {
         let mut sys = DoublePendulumSys::<T>::new();
-        sys.set_settings(mechanism_settings())?;
+        sys.set_settings(mechanism_settings(k))?;
         let nodes = double_pendulum::add_to_system(&mut sys)?;
         sys.assemble().map_err(|e| e.error)?;
         Ok(Self { sys, nodes })
@@ -655,6 +669,11 @@ impl<T: Real> DoublePendulumSystem<T> {
             .step(T::c(DOUBLE_PENDULUM_DT), &mut NoSink)
             .map(|_| ())
             .map_err(|e| e.error)
+    }
+
+    /// Newton updates of the last step (0 before the first).
+    pub fn updates(&self) -> u32 {
+        self.sys.newton_report().map_or(0, |r| r.newton_iterations)
     }
 
     /// The largest residual of the two joints (m, and -: the norms of their translation and
@@ -680,7 +699,12 @@ impl<T: Real> DoublePendulumSystem<T> {
 /// orientations, velocities and angular velocities after every step, and the largest joint
 /// residual (m, -).
 pub fn double_pendulum<T: Real>(steps: u32) -> Outcome {
-    let Ok(mut run) = DoublePendulumSystem::<T>::new() else {
+    double_pendulum_real_time::<T>(steps, 0)
+}
+
+/// [`double_pendulum`] in real-time mode with `k` Newton updates a step (0: off).
+pub fn double_pendulum_real_time<T: Real>(steps: u32, k: u32) -> Outcome {
+    let Ok(mut run) = DoublePendulumSystem::<T>::new(k) else {
         return Outcome::failed(0, FNV_OFFSET);
     };
     let mut h = FNV_OFFSET;
@@ -736,7 +760,7 @@ pub const RECORD_EVERY: u32 = 25;
 /// by speed, body numbers) every [`RECORD_EVERY`] steps: the hash of the text and, as the
 /// value, its length in bytes. The same text on every target: the run and the formatting.
 pub fn double_pendulum_recording<T: Real>(steps: u32) -> Outcome {
-    let Ok(mut run) = DoublePendulumSystem::<T>::new() else {
+    let Ok(mut run) = DoublePendulumSystem::<T>::new(0) else {
         return Outcome::failed(0, FNV_OFFSET);
     };
     let mut vis = VisualizationSettings::default();

@@ -30,6 +30,17 @@
 //! `rho_inf < 1` damps the spurious oscillations of the multipliers that index 3 brings;
 //! Exudyn's default is 0.9. The positions satisfy the constraints to the Newton tolerance at
 //! every step: no drift.
+//!
+//! Real-time mode ([`ConstrainedAlpha::with_real_time_updates`]): a step makes at most `k`
+//! Newton updates and takes the iterate after the `k`-th without evaluating it, so that its cost
+//! is bounded by `k` evaluations, tangents and factorizations: what a control loop at a fixed
+//! rate needs. The evaluations before each update still test convergence (a step whose
+//! predictor or earlier iterate meets the tolerances stops there); what is given up is the
+//! evaluation that only confirms the last update, and with it the `NewtonNotConverged`
+//! refusal. Where the iteration converges within `k` updates, the committed state is the same
+//! iterate as without the mode, bit for bit. Where it would need more, the step is taken less
+//! converged; the next step solves `C(q_{n+1}) = 0` again from its predictor, so the
+//! constraint residual left behind does not accumulate.
 
 // Index loops read as the equations (row i, column j of a block).
 #![allow(clippy::needless_range_loop)]
@@ -72,6 +83,8 @@ pub struct ConstrainedAlpha<T: Real> {
     newton: NewtonSettings<T>,
     max_halvings: u32,
     formulation: Formulation,
+    /// Real-time mode's updates per step (module docs); 0: off.
+    real_time_updates: u32,
 }
 
 /// What a step did.
@@ -82,12 +95,14 @@ pub struct ConstrainedReport<T> {
     pub newton_iterations: u32,
     /// How often the step was halved (Exudyn's automatic step reduction); 0 normally.
     pub halvings: u32,
-    /// `|r_1|` at convergence (units of the force).
+    /// `|r_1|` of the last evaluated iterate (units of the force): at convergence, or in
+    /// real-time mode before the last update.
     pub force_residual: T,
-    /// `|C(q)|` at convergence (m or rad).
+    /// `|C(q)|` of the last evaluated iterate (m or rad), as `force_residual`.
     pub constraint_residual: T,
     /// The Newton residual `|[r_1; C]|` before each update and at convergence, of the last
-    /// (sub-)step (first `history_len` entries).
+    /// (sub-)step (first `history_len` entries). A real-time step that took its last update
+    /// without evaluating it has `history_len == newton_iterations` (one entry fewer).
     pub residual_history: [T; RESIDUAL_HISTORY],
     /// Number of valid entries of `residual_history`.
     pub history_len: u32,
@@ -144,6 +159,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             newton: NewtonSettings::default(),
             max_halvings: 0,
             formulation: Formulation::Index3,
+            real_time_updates: 0,
         })
     }
 
@@ -153,11 +169,31 @@ impl<T: Real> ConstrainedAlpha<T> {
         self
     }
 
-    /// The same scheme with other Newton settings (validated).
+    /// The same scheme with other Newton settings (validated; `OutOfRange(Setting)` if
+    /// `max_iterations` is below the real-time mode's updates).
     pub fn with_newton(mut self, newton: NewtonSettings<T>) -> Result<Self> {
         newton.validate()?;
+        if newton.max_iterations < self.real_time_updates {
+            return Err(Error::OutOfRange(Param::Setting));
+        }
         self.newton = newton;
         Ok(self)
+    }
+
+    /// The same scheme in real-time mode with at most `k` Newton updates a step, the iterate
+    /// after the `k`-th taken without evaluating it (module docs); `k = 0` turns the mode off.
+    /// `OutOfRange(Setting)` if `k` exceeds the Newton settings' `max_iterations`.
+    pub fn with_real_time_updates(mut self, k: u32) -> Result<Self> {
+        if k > self.newton.max_iterations {
+            return Err(Error::OutOfRange(Param::Setting));
+        }
+        self.real_time_updates = k;
+        Ok(self)
+    }
+
+    /// The real-time mode's updates per step (0: off).
+    pub fn real_time_updates(&self) -> u32 {
+        self.real_time_updates
     }
 
     /// The same scheme halving a step whose Newton iteration fails, up to `levels` times
@@ -460,6 +496,15 @@ impl<T: Real> ConstrainedAlpha<T> {
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p)?;
             let (dx, xx) = newton_update(work, n, m, k, ggl)?;
             report.newton_iterations += 1;
+            if report.newton_iterations == self.real_time_updates {
+                // Real-time mode: the iterate taken without its evaluation.
+                stage(work, n, c_a, h2b, hg);
+                if ggl {
+                    position_correction(model, t1, work, n, m, h2b)?;
+                }
+                commit(state, work, t1, n, m)?;
+                return Ok(report);
+            }
             stagnated =
                 rc <= self.newton.absolute_tolerance.sqrt_l() && dx.sqrt_l() <= eps8 * xx.sqrt_l();
         }
