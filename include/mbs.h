@@ -4201,8 +4201,8 @@ mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
  * Fills `*out` with the default system settings: kick-drift-kick, midpoint with mean-rate
  * orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
  * correction; for generalized-alpha Exudyn's defaults (spectral radius 0.9, Newton 1e-8 /
- * 1e-10 / 25 iterations, index 3, no step halving, no real-time mode, start tolerances 1e-8 (positions) and 1e-4
- * (velocities, relative), no assembly).
+ * 1e-10 / 25 iterations, index 3, no step halving, no real-time mode, start tolerances 1e-8
+ * (positions) and 1e-4 (velocities, relative), no assembly).
  *
  * # Safety
  * `out` is null or writable.

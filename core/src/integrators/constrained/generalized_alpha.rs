@@ -102,7 +102,8 @@ pub struct ConstrainedReport<T> {
     pub constraint_residual: T,
     /// The Newton residual `|[r_1; C]|` before each update and at convergence, of the last
     /// (sub-)step (first `history_len` entries). A real-time step that took its last update
-    /// without evaluating it has `history_len == newton_iterations` (one entry fewer).
+    /// without evaluating it has one entry fewer: `history_len == newton_iterations` (while
+    /// the history has room).
     pub residual_history: [T; RESIDUAL_HISTORY],
     /// Number of valid entries of `residual_history`.
     pub history_len: u32,
