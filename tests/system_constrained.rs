@@ -123,7 +123,8 @@ fn slider_crank_coordinates(sys: &Sys, [crank, rod, slider]: [NodeIndex; 3]) -> 
 ///   one to a hundredth of the scheme's error there (against a run at 1 ms);
 /// - with tolerances no iteration can meet, iterating is refused (`NewtonNotConverged`) while
 ///   the real-time step takes its `k` updates and says so (`history_len == k`);
-/// - more real-time updates than `max_iterations` is refused, the settings unchanged.
+/// - more real-time updates than `max_iterations` is refused, the settings unchanged, and so is
+///   a run (`solve_dynamic`) whose Newton settings allow fewer, the system unchanged.
 #[test]
 fn real_time_mode_bounds_the_updates_and_keeps_the_iterated_bits_where_one_converges() {
     let with = |k: u32| {
@@ -207,6 +208,24 @@ fn real_time_mode_bounds_the_updates_and_keeps_the_iterated_bits_where_one_conve
         Error::OutOfRange(Param::Setting)
     );
     assert_eq!(*sys.settings(), before);
+    // A run whose Newton settings allow fewer updates than the system's real-time mode takes:
+    // refused at its start, the system as it was.
+    let (mut sys, _) = slider_crank(with(2));
+    sys.assemble().unwrap();
+    let run = SimulationSettings {
+        newton: mbs_core::solver::NewtonSettings {
+            max_iterations: 1,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let copy = sys.clone();
+    let e = sys.solve_dynamic(&run, &mut NoSink).unwrap_err();
+    assert_eq!(
+        (e.error, e.item),
+        (Error::OutOfRange(Param::Setting), ItemRef::System)
+    );
+    assert!(sys == copy);
 }
 
 /// The pendulum of `pendulum2Dconstraint.py`: a mass point on a distance constraint to the
