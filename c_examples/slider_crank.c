@@ -23,6 +23,13 @@ static mbs_system sys; /* caller-owned storage, no malloc */
         }                                                                      \
     } while (0)
 
+/* The slider's x (m) that the loop closure gives for the crank angle `phi` (rad). */
+static double loop_closure(double phi) {
+    const double a0 = 0.25, a1 = 0.5;
+    double psi = asin(-(a0 / a1) * sin(phi));
+    return 2 * a0 * cos(phi) + 2 * a1 * cos(psi);
+}
+
 /* What a run of 2000 steps of 1 ms found. */
 typedef struct {
     double x_slider, phi, worst, force[3];
@@ -103,12 +110,10 @@ static int run(uint32_t real_time_updates, run_result *r) {
 }
 
 int main(void) {
-    const double a0 = 0.25, a1 = 0.5;
     run_result it, rt;
     if (run(0, &it) != 0 || run(1, &rt) != 0) return 1;
     {
-        double psi = asin(-(a0 / a1) * sin(it.phi));
-        double x_closure = 2 * a0 * cos(it.phi) + 2 * a1 * cos(psi);
+        double x_closure = loop_closure(it.phi);
         printf("slider-crank at t = 2 s (2000 steps of 1 ms, generalized-alpha, rho_inf 0.5)\n");
         printf("crank angle phi = %.6f rad\n", it.phi);
         printf("slider x = %.12f m\n", it.x_slider);
@@ -118,10 +123,8 @@ int main(void) {
         printf("ground joint force on the ground = [%.4f, %.4f] N\n", it.force[0], it.force[1]);
         printf("Newton iterations per step = %.3f\n", it.iterations / 2000.0);
         printf("real-time mode, at most 1 update a step: most updates in a step = %u\n", rt.most);
-        psi = asin(-(a0 / a1) * sin(rt.phi));
-        x_closure = 2 * a0 * cos(rt.phi) + 2 * a1 * cos(psi);
         printf("real-time slider x = %.12f m, loop closure error = %.3e m, minus iterated = %.3e m\n",
-               rt.x_slider, fabs(rt.x_slider - x_closure), rt.x_slider - it.x_slider);
+               rt.x_slider, fabs(rt.x_slider - loop_closure(rt.phi)), rt.x_slider - it.x_slider);
     }
     return 0;
 }

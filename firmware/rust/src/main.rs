@@ -485,6 +485,21 @@ fn system_ram<T: Real>(ty: &str) {
     );
 }
 
+/// Counts one `step` of a prepared workload (exits on a failed setup); `true` if the step
+/// succeeded and `made` accepts the Newton updates it made.
+fn counted_with_updates<S>(
+    prepared: Option<Prepared<S>>,
+    step: fn(&mut Prepared<S>),
+    made: impl Fn(&S) -> bool,
+) -> bool {
+    let Some(mut p) = prepared else {
+        hprintln!("count FAIL (setup)");
+        semihost::exit(1);
+    };
+    probe::counted(step, &mut p);
+    p.ok && made(&p.sim)
+}
+
 /// One step of each workload between the count markers; the order is printed first.
 fn count() {
     hprintln!(
@@ -538,24 +553,18 @@ fn count() {
         // in real-time mode with two and with one update (the iterate after the last one not
         // evaluated): the bounded steps. Each checks the updates it made.
         for (k, updates) in [(0, 2), (2, 2), (1, 1)] {
-            let Some(mut y32) =
-                prepared_slider_crank_system_at::<f32>(k, SLIDER_CRANK_TWO_UPDATES_AFTER)
-            else {
-                hprintln!("count FAIL (setup)");
-                semihost::exit(1);
-            };
-            probe::counted(slider_crank_system_step::<f32>, &mut y32);
-            ok &= y32.ok && y32.sim.updates() == updates;
+            ok &= counted_with_updates(
+                prepared_slider_crank_system_at::<f32>(k, SLIDER_CRANK_TWO_UPDATES_AFTER),
+                slider_crank_system_step::<f32>,
+                |s| s.updates() == updates,
+            );
         }
         for (k, updates) in [(0, 2), (2, 2), (1, 1)] {
-            let Some(mut d32) =
-                prepared_double_pendulum::<f32>(k, DOUBLE_PENDULUM_TWO_UPDATES_AFTER)
-            else {
-                hprintln!("count FAIL (setup)");
-                semihost::exit(1);
-            };
-            probe::counted(double_pendulum_step::<f32>, &mut d32);
-            ok &= d32.ok && d32.sim.updates() == updates;
+            ok &= counted_with_updates(
+                prepared_double_pendulum::<f32>(k, DOUBLE_PENDULUM_TWO_UPDATES_AFTER),
+                double_pendulum_step::<f32>,
+                |s| s.updates() == updates,
+            );
         }
     }
     if !ok {
