@@ -20,12 +20,14 @@
 //! velocity terms: [`crate::constraints::planar`]); loads analytic (a force at a point `p` of a
 //! 2D rigid body gives `dQ_theta/dtheta = -(R p) . f`; torques and forces on points do not depend
 //! on `q`); `f_v` analytic (of a 3D body its velocity Jacobian only); connectors by forward
-//! differences over their two 2D nodes' coordinates and velocities (one evaluation of that
-//! connector per coordinate); 3D joints' `d(C_q^T lambda)/dq` analytic
-//! ([`crate::constraints::spatial`], a tree link's through its Jacobian columns); every force's
-//! dependence on the tree's coordinates and velocities by forward differences. Left out of the Newton matrix, as the derivative of
-//! `M(q)` is: how a 3D body's loads, connectors and `f_v` change with its `e` (terms of order
-//! `h^2` against `M`; the iteration converges linearly with that rate).
+//! differences over the coordinates and velocities of their two nodes (2D nodes, and 3D rigid
+//! nodes' positions and Euler parameters, a 3D body's generalized force mapped by the `Gb^T`
+//! of the perturbed `e` as the residual maps it; one evaluation of that connector per
+//! coordinate); 3D joints' `d(C_q^T lambda)/dq` analytic ([`crate::constraints::spatial`], a
+//! tree link's through its Jacobian columns); every force's dependence on the tree's
+//! coordinates and velocities by forward differences. Left out of the Newton matrix, as the
+//! derivative of `M(q)` is: how a 3D body's loads and `f_v` change with its `e` (terms of
+//! order `h^2` against `M`; the iteration converges linearly with that rate).
 
 use super::zeros;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
@@ -82,6 +84,18 @@ fn coordinates_of<T: Real>(node: &Node<T>) -> usize {
         Node::RigidBody(_) => EP_COORDINATES,
         n => n.coordinates(),
     }
+}
+
+/// A 3D rigid node's generalized force `g = [f; tau_ref]` as entries of its coordinates,
+/// `[f; Gb(e)^T tau_ref]`, with its Euler parameters `e` at `o + 3` in `q`.
+fn euler_parameter_force<T: Real>(
+    g: &Generalized<T>,
+    q: &[T],
+    o: usize,
+) -> Result<[T; EP_COORDINATES]> {
+    let tau = Vector3::new(g[3], g[4], g[5]);
+    let ge = ep::g_body(&vec4(q, o + 3)?).transpose() * tau;
+    Ok([g[0], g[1], g[2], ge[0], ge[1], ge[2], ge[3]])
 }
 
 impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
@@ -681,10 +695,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             };
             let o = usize::from(*o);
             if let Node::RigidBody(_) = node {
-                let tau = Vector3::new(gi[3], gi[4], gi[5]);
-                let ge = ep::g_body(&vec4(q, o + 3)?).transpose() * tau;
-                let all = [gi[0], gi[1], gi[2], ge[0], ge[1], ge[2], ge[3]];
-                add_at(f, o, &all);
+                add_at(f, o, &euler_parameter_force(gi, q, o)?);
                 continue;
             }
             for k in 0..node.coordinates() {
@@ -1048,8 +1059,8 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
 
     /// Adds `a dQ_c/dq + b dQ_c/dq_t` of connector `k` at `q`, `v` (`links`: the tree links'
     /// states there, [`Self::with_links`]) by forward differences: each coordinate (and, for a
-    /// damper, velocity) of its ends' 2D nodes perturbed by `sqrt(eps) (1 + |x|)` in a copy of
-    /// `q` (`v`), one evaluation of the connector each.
+    /// damper, velocity) of its ends' 2D and 3D rigid nodes perturbed by `sqrt(eps) (1 + |x|)`
+    /// in a copy of `q` (`v`), one evaluation of the connector each.
     #[allow(clippy::too_many_arguments)]
     fn connector_jacobian<const S: usize>(
         &self,
@@ -1078,7 +1089,9 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 continue; // both ends on one node
             }
             let count = match self.nodes.get(node.get()) {
-                Some(nd @ (Node::Point2D(_) | Node::RigidBody2D(_))) => nd.coordinates(),
+                Some(nd @ (Node::Point2D(_) | Node::RigidBody2D(_) | Node::RigidBody(_))) => {
+                    coordinates_of(nd)
+                }
                 _ => continue,
             };
             let col0 = self.offset(node)?;
@@ -1095,20 +1108,32 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                     *x = x0 + sqrt_eps * (T::one() + x0.abs_l());
                     let dx = *x - x0;
                     let pert = self.connector_ends(c, k, &self.view_at(&qp[..n], &vp[..n], links));
-                    qp[col0 + i] = q[col0 + i];
-                    vp[col0 + i] = v[col0 + i];
                     for (p, b0) in pert?.iter().zip(base.iter()) {
                         let (Some(NodeForce { q: g1, node: n1 }), Some(NodeForce { q: g0, .. })) =
                             (p, b0)
                         else {
                             continue;
                         };
+                        let Some(nd) = self.nodes.get(n1.get()) else {
+                            continue;
+                        };
+                        // Each force as the residual takes it (a 3D body's torque mapped by
+                        // the Gb(e) of its own coordinates).
                         let row0 = self.offset(*n1)?;
-                        let rows = self.nodes.get(n1.get()).map_or(0, |n| n.coordinates());
-                        for r in 0..rows {
+                        if let Node::RigidBody(_) = nd {
+                            let f1 = euler_parameter_force(g1, &qp[..n], row0)?;
+                            let f0 = euler_parameter_force(g0, q, row0)?;
+                            for r in 0..EP_COORDINATES {
+                                out.add(row0 + r, col0 + i, scale * (f1[r] - f0[r]) / dx);
+                            }
+                            continue;
+                        }
+                        for r in 0..nd.coordinates() {
                             out.add(row0 + r, col0 + i, scale * (g1[r] - g0[r]) / dx);
                         }
                     }
+                    qp[col0 + i] = q[col0 + i];
+                    vp[col0 + i] = v[col0 + i];
                 }
             }
         }
