@@ -137,6 +137,94 @@ pub fn quadratic_velocity_jacobian<T: Real>(
     out
 }
 
+/// `d(Gb(e) x)/de` (3 x 4; `Gb(e) x` is linear in `e`): `2 [x_v, [x_v]x - x0 E]`.
+fn g_body_derivative<T: Real>(x: &Vector4<T>) -> Matrix3x4<T> {
+    let xv = Vector3::new(x[1], x[2], x[3]);
+    let b = (skew(&xv) - Matrix3::identity() * x[0]) * T::c(2.0);
+    let mut out = Matrix3x4::zeros();
+    out.set_column(0, &(xv * T::c(2.0)));
+    out.fixed_view_mut::<3, 3>(0, 1).copy_from(&b);
+    out
+}
+
+/// `d(Gb(e)^T y)/de` (4 x 4; linear in `e`): `2 [[0, -y^T], [y, -[y]x]]`.
+fn g_body_transpose_derivative<T: Real>(y: &Vector3<T>) -> SMatrix<T, 4, 4> {
+    let two = T::c(2.0);
+    let mut out = SMatrix::<T, 4, 4>::zeros();
+    let ny = skew(y) * (-two);
+    for i in 0..3 {
+        out[(0, 1 + i)] = -y[i] * two;
+        out[(1 + i, 0)] = y[i] * two;
+        for j in 0..3 {
+            out[(1 + i, 1 + j)] = ny[(i, j)];
+        }
+    }
+    out
+}
+
+/// `d(R(e) x)/de` (3 x 4) of `R(e) = E + 2 ([e_v]x^2 + s e0 [e_v]x)` ([`Quaternion::to_matrix`]
+/// of `e`, not normalized; `s = 1`, and `s = -1` for `R^T`):
+/// `[2 s e_v x x, 2 ((e_v . x) E + e_v x^T - 2 x e_v^T) - 2 s e0 [x]x]`.
+fn rotation_derivative<T: Real>(e: &Vector4<T>, x: &Vector3<T>, s: T) -> Matrix3x4<T> {
+    let two = T::c(2.0);
+    let ev = Vector3::new(e[1], e[2], e[3]);
+    let dv = (Matrix3::identity() * ev.dot(x) + ev * x.transpose() - x * ev.transpose() * two)
+        * two
+        - skew(x) * (two * s * e[0]);
+    let mut out = Matrix3x4::zeros();
+    out.set_column(0, &(ev.cross(x) * (two * s)));
+    out.fixed_view_mut::<3, 3>(0, 1).copy_from(&dv);
+    out
+}
+
+/// `d(M(e) q_tt - T^T f_v)/de` (7 x 4, the columns of `e`) at `e`, with the accelerations
+/// `q_tt = [a; e_tt]` and the rates `e_t` held: the position Jacobian of the inertial terms
+/// ([`mass_matrix`] times `q_tt`, less [`quadratic_velocity_force`]). With `w = Gb e_t`,
+/// `w_t = Gb e_tt` and `z = w x (w x c)`:
+///
+/// ```text
+/// M q_tt - T^T f_v = [ m a + m R (z - [c]x w_t) ; Gb^T (m [c]x R^T a + J w_t + w x J w) ]
+/// ```
+///
+/// differentiated through `R(e)`, `Gb(e)` and `w`, `w_t` (`d(w x (w x c))/dw = -[w x c]x -
+/// [w]x [c]x`, `d(w x J w)/dw = [w]x J - [J w]x`).
+pub fn inertia_position_jacobian<T: Real>(
+    body: &RigidBody<T>,
+    e: &Vector4<T>,
+    e_t: &Vector4<T>,
+    q_tt: &[T; EP_COORDINATES],
+) -> SMatrix<T, 7, 4> {
+    let m = body.mass();
+    let c = body.center_of_mass();
+    let cx = skew(c);
+    let j = inertia_at_reference(body);
+    let g = g_body(e);
+    let a = Vector3::new(q_tt[0], q_tt[1], q_tt[2]);
+    let e_tt = Vector4::new(q_tt[3], q_tt[4], q_tt[5], q_tt[6]);
+    let (w, w_t) = (g * e_t, g * e_tt);
+    let (dw, dw_t) = (g_body_derivative(e_t), g_body_derivative(&e_tt));
+    let r = quaternion(e).to_matrix();
+    let one = T::one();
+    let wx = skew(&w);
+    let jw = j * w;
+    let z = w.cross(&w.cross(c));
+    let dz = skew(&w.cross(c)) + wx * cx;
+    let top = (rotation_derivative(e, &(z - cx * w_t), one) - r * (dz * dw + cx * dw_t)) * m;
+    let y = cx * (r.transpose() * a) * m + j * w_t + w.cross(&jw);
+    let bottom = g_body_transpose_derivative(&y)
+        + g.transpose()
+            * (cx * rotation_derivative(e, &a, -one) * m + j * dw_t + (wx * j - skew(&jw)) * dw);
+    stack(&top, &bottom)
+}
+
+/// `[top; bottom]` (7 x 4).
+fn stack<T: Real>(top: &Matrix3x4<T>, bottom: &SMatrix<T, 4, 4>) -> SMatrix<T, 7, 4> {
+    let mut out = SMatrix::<T, 7, 4>::zeros();
+    out.fixed_view_mut::<3, 4>(0, 0).copy_from(top);
+    out.fixed_view_mut::<4, 4>(3, 0).copy_from(bottom);
+    out
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -209,6 +297,54 @@ mod tests {
                     jac[(i, k)]
                 );
             }
+        }
+    }
+    /// Central differences over `e` (not normalized) of `f` (7 entries) against `jac`.
+    fn check_e_jacobian(
+        e: &Vector4<f64>,
+        jac: &SMatrix<f64, 7, 4>,
+        f: impl Fn(&Vector4<f64>) -> [f64; 7],
+        what: &str,
+    ) {
+        let d = 1e-6;
+        for k in 0..4 {
+            let (mut p, mut m) = (*e, *e);
+            p[k] += d;
+            m[k] -= d;
+            let (fp, fm) = (f(&p), f(&m));
+            for i in 0..7 {
+                let num = (fp[i] - fm[i]) / (2.0 * d);
+                let tol = 1e-7 * (1.0 + num.abs());
+                assert!(
+                    (num - jac[(i, k)]).abs() < tol,
+                    "{what} {i} {k}: {num} {}",
+                    jac[(i, k)]
+                );
+            }
+        }
+    }
+
+    /// `d(M(e) q_tt - T^T f_v)/de` against central differences of [`mass_matrix`] times `q_tt`
+    /// less [`quadratic_velocity_force`], at a unit and at a non-unit `e` (Newton's iterates
+    /// are not unit).
+    #[test]
+    fn inertia_position_jacobian_matches_differences() {
+        let b = body();
+        let q_tt = [0.4, -1.2, 0.9, 0.3, -0.8, 0.5, 1.1];
+        let x = nalgebra::SVector::<f64, 7>::from_column_slice(&q_tt);
+        for e in [unit_e(), unit_e() * 1.1, unit_e() * 0.9] {
+            let e_t = rates(&e, &Vector3::new(1.0, -2.0, 0.5)) + e * 0.3;
+            let jac = inertia_position_jacobian(&b, &e, &e_t, &q_tt);
+            check_e_jacobian(
+                &e,
+                &jac,
+                |e| {
+                    let mx = mass_matrix(&b, e) * x;
+                    let fv = quadratic_velocity_force(&b, e, &e_t);
+                    core::array::from_fn(|i| mx[i] - fv[i])
+                },
+                "M q_tt - f_v",
+            );
         }
     }
 }

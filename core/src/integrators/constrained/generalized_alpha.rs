@@ -24,7 +24,8 @@
 //!
 //! The constraint rows are scaled by `1/(h^2 beta)` as Exudyn scales them, which keeps the
 //! matrix's condition independent of `h` (an unscaled index-3 matrix grows like `1/h^2`);
-//! the derivative of `M(q)` is left out (it changes the convergence rate, not the solution).
+//! the derivative of `M(q) q_tt` is the model's where it has one (else left out: it changes
+//! the convergence rate, not the solution).
 //! The Newton matrix is built anew every iteration (quadratic convergence).
 //!
 //! `rho_inf < 1` damps the spurious oscillations of the multipliers that index 3 brings;
@@ -494,7 +495,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 return Err(Error::NewtonNotConverged);
             }
             iteration_matrix(work, n, m, c_a, ggl);
-            self.add_tangent(model, t1, work, n, m, beta_p, gamma_p)?;
+            self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl)?;
             let (dx, xx) = newton_update(work, n, m, k, ggl)?;
             report.newton_iterations += 1;
             if report.newton_iterations == self.real_time_updates {
@@ -590,9 +591,11 @@ impl<T: Real> ConstrainedAlpha<T> {
         work.lambda[..m].copy_from_slice(&s0.lambda[..m]);
     }
 
-    /// Adds `beta' (d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the upper-left block, the
-    /// model's Jacobians where it has them, forward differences where not (at `work.q`,
-    /// `work.v`, with `work.f` the force there).
+    /// Adds `beta' (d(M x)/dq + d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the upper-left
+    /// block, the model's Jacobians where it has them (`d(M x)/dq` only then), forward
+    /// differences where not (at `work.q`, `work.v`, with `work.f` the force there); for the
+    /// stabilized index 2 also `beta' / (h gamma) (C_q v)_q` to the rows of `r_3` where the
+    /// model has it.
     // Out of line, as `evaluate`: the model's temporaries are on the stack one call at a time.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
@@ -605,6 +608,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         m: usize,
         beta_p: T,
         gamma_p: T,
+        ggl: bool,
     ) -> Result<()> {
         let Workspace {
             jac,
@@ -614,10 +618,21 @@ impl<T: Real> ConstrainedAlpha<T> {
             f2,
             q,
             v,
+            x,
             lambda,
             ..
         } = work;
         let lambda = &*lambda;
+        if let Some(r) = model.mass_jacobian(
+            t,
+            &q[..n],
+            &v[..n],
+            &x[..n],
+            beta_p,
+            &mut Block::new(jac, 0, 0, n, n),
+        ) {
+            r?;
+        }
         let analytic = model.force_jacobians(
             t,
             &q[..n],
@@ -657,6 +672,19 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
         if m == 0 {
             return Ok(());
+        }
+        if ggl {
+            // r_3 = C_q v / (h gamma) through q (dq/dx = beta'; h gamma = gamma' / c).
+            let c_a = (T::one() - self.alpha_f) / (T::one() - self.alpha_m);
+            if let Some(r) = model.constraint_velocity_jacobian(
+                t,
+                &q[..n],
+                &v[..n],
+                beta_p * c_a / gamma_p,
+                &mut Block::new(jac, n + m, 0, m, n),
+            ) {
+                r?;
+            }
         }
         let analytic = model.constraint_force_jacobian(
             t,

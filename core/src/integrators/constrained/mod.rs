@@ -110,6 +110,22 @@ pub trait ConstrainedModel<T: Real> {
         None
     }
 
+    /// Adds `a d(M(q) q_tt)/dq` (`n x n`, the accelerations `q_tt` held) to `out`, if the model
+    /// has it (without it the Newton iteration converges linearly where `M` depends on `q`). A
+    /// model whose force holds inertial terms `f_v(q, q_t)` (centrifugal, gyroscopic) may add
+    /// their `-a df_v/dq` here, with `M`'s, instead of in [`Self::force_jacobians`].
+    fn mass_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        _v: &[T],
+        _q_tt: &[T],
+        _a: T,
+        _out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        None
+    }
+
     /// Writes the constraint residual `C(q)` (`m`) to `c`.
     fn constraint(&self, t: T, q: &[T], c: &mut [T]) -> Result<()>;
 
@@ -141,6 +157,20 @@ pub trait ConstrainedModel<T: Real> {
         _t: T,
         _q: &[T],
         _lambda: &[T],
+        _a: T,
+        _out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        None
+    }
+
+    /// Adds `a (C_q(q) q_t)_q` (`m x n`, `q_t` held), the position Jacobian of the velocity
+    /// constraints `C_q q_t` of the stabilized index 2, to `out`, if the model has it (rows it
+    /// leaves out make the iteration converge linearly at the rate of the term).
+    fn constraint_velocity_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        _v: &[T],
         _a: T,
         _out: &mut Block<'_, T, S>,
     ) -> Option<Result<()>> {

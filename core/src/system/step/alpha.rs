@@ -25,9 +25,13 @@
 //! of the perturbed `e` as the residual maps it; one evaluation of that connector per
 //! coordinate); 3D joints' `d(C_q^T lambda)/dq` analytic ([`crate::constraints::spatial`], a
 //! tree link's through its Jacobian columns); every force's dependence on the tree's
-//! coordinates and velocities by forward differences. Left out of the Newton matrix, as the
-//! derivative of `M(q)` is: how a 3D body's loads and `f_v` change with its `e` (terms of
-//! order `h^2` against `M`; the iteration converges linearly with that rate).
+//! coordinates and velocities by forward differences; a 3D body's `d(M q_tt - f_v)/de`
+//! analytic ([`ep::inertia_position_jacobian`]: terms of order `beta' omega^2` against `M`,
+//! which a fast-spinning body needs), and, for the stabilized index 2, its normalization's
+//! velocity row `(C_q v)_q = 2 e_t^T`. Left out (the iteration converges linearly at their
+//! rate, of order `h^2` against `M`): how a 3D body's loads change with its `e`, a 2D body's
+//! `d(M q_tt)/dtheta` (an offset centre of mass), and the joints' `(C_q v)_q` in the index-2
+//! velocity rows.
 
 use super::zeros;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
@@ -83,6 +87,21 @@ fn coordinates_of<T: Real>(node: &Node<T>) -> usize {
     match node {
         Node::RigidBody(_) => EP_COORDINATES,
         n => n.coordinates(),
+    }
+}
+
+/// Adds `a d` to the rows of a 3D rigid node at `off` (its 7 coordinates) and the columns of
+/// its Euler parameters (`off + 3..off + 7`).
+fn add_e_columns<T: Real, const S: usize>(
+    out: &mut Block<'_, T, S>,
+    off: usize,
+    d: &nalgebra::SMatrix<T, EP_COORDINATES, 4>,
+    a: T,
+) {
+    for i in 0..EP_COORDINATES {
+        for k in 0..4 {
+            out.add(off + i, off + 3 + k, a * d[(i, k)]);
+        }
     }
 }
 
@@ -1281,6 +1300,21 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         Ok(())
     }
 
+    /// `a d(M q_tt - f_v)/dq` of the 3D bodies in Euler parameters, their inertial forces'
+    /// with their mass matrices' (a mass point's `M` is constant; a 2D body's with an offset
+    /// centre of mass is left out).
+    fn mass_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        v: &[T],
+        q_tt: &[T],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        Some(self.add_mass_jacobian(q, v, q_tt, a, out))
+    }
+
     /// `a dQ/dq + b dQ/dq_t` (module docs: loads and `f_v` analytic, connectors by differences).
     fn force_jacobians<const S: usize>(
         &self,
@@ -1316,6 +1350,26 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
         self.equations(q, Some(c), Some(out))
+    }
+
+    /// The normalizations' `(C_q v)_q = 2 e_t^T` (the joints' rows are left out).
+    fn constraint_velocity_jacobian<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        v: &[T],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        for (row, o) in self.normalizations() {
+            for k in 0..4 {
+                let Some(e_t) = v.get(o + 3 + k) else {
+                    return Some(Err(Error::UnknownIndex));
+                };
+                out.add(row, o + 3 + k, a * T::c(2.0) * *e_t);
+            }
+        }
+        Some(Ok(()))
     }
 
     #[inline(never)]
@@ -1481,6 +1535,29 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
         })
     }
 
+    /// `a d(M q_tt - f_v)/dq` of the 3D bodies added to `out` (their columns of `e`).
+    #[inline(never)]
+    fn add_mass_jacobian<const S: usize>(
+        &self,
+        q: &[T],
+        v: &[T],
+        q_tt: &[T],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) -> Result<()> {
+        for (body, off) in self.rigid_bodies_3d() {
+            let x = q_tt
+                .get(off..off + EP_COORDINATES)
+                .ok_or(Error::UnknownIndex)?;
+            let mut acc = [T::zero(); EP_COORDINATES];
+            acc.copy_from_slice(x);
+            let (e, e_t) = (vec4(q, off + 3)?, vec4(v, off + 3)?);
+            let d = ep::inertia_position_jacobian(body, &e, &e_t, &acc);
+            add_e_columns(out, off, &d, a);
+        }
+        Ok(())
+    }
+
     /// `a dQ/dq + b dQ/dq_t` added to `out` (module docs).
     #[inline(never)]
     fn add_force_jacobians<const S: usize>(
@@ -1508,16 +1585,12 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 out.add(off + i, off + 2, a * dq[i] + b * dv[i]);
             }
         }
-        // A 3D body's f_v: its velocity Jacobian (module docs).
+        // A 3D body's f_v: its velocity Jacobian (its position Jacobian is `mass_jacobian`'s).
         if b != T::zero() {
             for (body, off) in self.rigid_bodies_3d() {
                 let (e, e_t) = (vec4(q, off + 3)?, vec4(v, off + 3)?);
                 let d = ep::quadratic_velocity_jacobian(body, &e, &e_t);
-                for i in 0..EP_COORDINATES {
-                    for k in 0..4 {
-                        out.add(off + i, off + 3 + k, b * d[(i, k)]);
-                    }
-                }
+                add_e_columns(out, off, &d, b);
             }
         }
         // Every force's dependence on the tree's coordinates and velocities (its own function:
