@@ -299,6 +299,7 @@ mod tests {
             }
         }
     }
+
     /// Central differences over `e` (not normalized) of `f` (7 entries) against `jac`.
     fn check_e_jacobian(
         e: &Vector4<f64>,

@@ -16,22 +16,21 @@
 //! The orientation the node states carry is `e / |e|`: a unit quaternion to round-off, while
 //! `e` itself keeps `|e| = 1` to the Newton tolerance.
 //!
-//! The Newton matrix's Jacobians: constraints analytic (`C_q`, `d(C_q^T lambda)/dq`, the
-//! velocity terms: [`crate::constraints::planar`]); loads analytic (a force at a point `p` of a
-//! 2D rigid body gives `dQ_theta/dtheta = -(R p) . f`; torques and forces on points do not depend
-//! on `q`); `f_v` analytic (of a 3D body its velocity Jacobian only); connectors by forward
+//! The Newton matrix's Jacobians: constraints analytic (`C_q`, `d(C_q^T lambda)/dq`, the velocity
+//! terms: [`crate::constraints::planar`]); loads analytic (a force at a point `p` of a 2D rigid
+//! body gives `dQ_theta/dtheta = -(R p) . f`; torques and forces on points do not depend on `q`);
+//! `f_v` analytic (a 3D body's over `e` with its mass matrix's, below); connectors by forward
 //! differences over the coordinates and velocities of their two nodes (2D nodes, and 3D rigid
-//! nodes' positions and Euler parameters, a 3D body's generalized force mapped by the `Gb^T`
-//! of the perturbed `e` as the residual maps it; one evaluation of that connector per
-//! coordinate); 3D joints' `d(C_q^T lambda)/dq` analytic ([`crate::constraints::spatial`], a
-//! tree link's through its Jacobian columns); every force's dependence on the tree's
-//! coordinates and velocities by forward differences; a 3D body's `d(M q_tt - f_v)/de`
-//! analytic ([`ep::inertia_position_jacobian`]: terms of order `beta' omega^2` against `M`,
-//! which a fast-spinning body needs), and, for the stabilized index 2, its normalization's
-//! velocity row `(C_q v)_q = 2 e_t^T`. Left out (the iteration converges linearly at their
-//! rate, of order `h^2` against `M`): how a 3D body's loads change with its `e`, a 2D body's
-//! `d(M q_tt)/dtheta` (an offset centre of mass), and the joints' `(C_q v)_q` in the index-2
-//! velocity rows.
+//! nodes' positions and Euler parameters, a 3D body's generalized force mapped by the `Gb^T` of the
+//! perturbed `e` as the residual maps it; one evaluation of that connector per coordinate); 3D
+//! joints' `d(C_q^T lambda)/dq` analytic ([`crate::constraints::spatial`], a tree link's through
+//! its Jacobian columns); every force's dependence on the tree's coordinates and velocities by
+//! forward differences; a 3D body's `d(M q_tt - f_v)/de` analytic
+//! ([`ep::inertia_position_jacobian`]: terms of order `beta' omega^2` against `M`, which a
+//! fast-spinning body needs), and, for the stabilized index 2, its normalization's velocity row
+//! `(C_q v)_q = 2 e_t^T`. Left out (the iteration converges linearly at their rate, of order `h^2`
+//! against `M`): how a 3D body's loads change with its `e`, a 2D body's `d(M q_tt)/dtheta` (an
+//! offset centre of mass), and the joints' `(C_q v)_q` in the index-2 velocity rows.
 
 use super::zeros;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
