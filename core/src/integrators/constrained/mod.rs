@@ -54,6 +54,36 @@ impl<'a, T: Real, const S: usize> Block<'a, T, S> {
         }
     }
 
+    /// Adds `a d` to the entries at rows `i..i + R`, columns `j..j + C` of the block (a dense
+    /// sub-block: one bounds check for all of it; entries outside the block are ignored, as
+    /// [`Self::add`] ignores them).
+    pub fn add_scaled<const R: usize, const C: usize>(
+        &mut self,
+        i: usize,
+        j: usize,
+        d: &nalgebra::SMatrix<T, R, C>,
+        a: T,
+    ) {
+        let inside = i + R <= self.rows && j + C <= self.cols;
+        let (r0, c0) = (self.row + i, self.col + j);
+        match self.a.get_mut(r0..r0 + R) {
+            Some(rows) if inside && c0 + C <= S => {
+                for (r, row) in rows.iter_mut().enumerate() {
+                    for (c, x) in row[c0..c0 + C].iter_mut().enumerate() {
+                        *x += a * d[(r, c)];
+                    }
+                }
+            }
+            _ => {
+                for r in 0..R {
+                    for c in 0..C {
+                        self.add(i + r, j + c, a * d[(r, c)]);
+                    }
+                }
+            }
+        }
+    }
+
     /// The same block without its first `k` rows (row `i` of the result is row `k + i`).
     pub fn shifted(&mut self, k: usize) -> Block<'_, T, S> {
         Block {
@@ -330,6 +360,39 @@ pub(crate) fn zero_block<T: Real, const S: usize>(a: &mut [[T; S]; S], k: usize)
     } else {
         for row in a[..k].iter_mut() {
             row[..k].fill(T::zero());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::SMatrix;
+
+    /// `add_scaled` adds what `add` adds entry by entry: inside the block, and where the
+    /// sub-block reaches past the block's rows, its columns or the array (those entries
+    /// ignored, the rest added).
+    #[test]
+    fn a_scaled_sub_block_adds_what_entry_by_entry_adds() {
+        let d = SMatrix::<f64, 3, 2>::from_fn(|r, c| (1 + 2 * r + c) as f64);
+        // (block row, col, rows, cols; sub-block at i, j)
+        let cases = [
+            (1, 1, 4, 4, 0, 1), // inside
+            (1, 1, 4, 4, 2, 3), // past the block's rows and columns
+            (3, 4, 3, 3, 1, 1), // past the array's rows and columns
+        ];
+        for (row, col, rows, cols, i, j) in cases {
+            let mut a = [[0.5f64; 6]; 6];
+            let mut b = a;
+            Block::new(&mut a, row, col, rows, cols).add_scaled(i, j, &d, -2.0);
+            let mut block = Block::new(&mut b, row, col, rows, cols);
+            for r in 0..3 {
+                for c in 0..2 {
+                    block.add(i + r, j + c, -2.0 * d[(r, c)]);
+                }
+            }
+            assert_eq!(a, b);
+            assert_ne!(a, [[0.5f64; 6]; 6]);
         }
     }
 }

@@ -97,11 +97,7 @@ fn add_e_columns<T: Real, const S: usize>(
     d: &nalgebra::SMatrix<T, EP_COORDINATES, 4>,
     a: T,
 ) {
-    for i in 0..EP_COORDINATES {
-        for k in 0..4 {
-            out.add(off + i, off + 3 + k, a * d[(i, k)]);
-        }
-    }
+    out.add_scaled(off, off + 3, d, a);
 }
 
 /// A 3D rigid node's generalized force `g = [f; tau_ref]` as entries of its coordinates,
