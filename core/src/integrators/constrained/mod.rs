@@ -55,8 +55,8 @@ impl<'a, T: Real, const S: usize> Block<'a, T, S> {
     }
 
     /// Adds `a d` to the entries at rows `i..i + R`, columns `j..j + C` of the block (a dense
-    /// sub-block: one bounds check for all of it; entries outside the block are ignored, as
-    /// [`Self::add`] ignores them).
+    /// sub-block, bounds-checked once a row instead of once an entry; entries outside the block
+    /// are ignored, as [`Self::add`] ignores them).
     pub fn add_scaled<const R: usize, const C: usize>(
         &mut self,
         i: usize,
