@@ -50,7 +50,7 @@ use crate::integrators::constrained::Block;
 use crate::math::skew;
 use crate::tree::Motion;
 use crate::Real;
-use nalgebra::{Matrix3, Matrix3x4, Vector3, Vector4};
+use nalgebra::{Matrix3, Matrix3x4, Matrix4, Vector3, Vector4};
 
 /// Where a 3D marker sits (module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -672,11 +672,7 @@ impl<'f, T: Real> Tangent<'f, T> {
                     continue;
                 };
                 let ee = gk.transpose() * self.t_th[k][j] * gj;
-                for i in 0..4 {
-                    for c in 0..4 {
-                        out.add(ok + 3 + i, oj + 3 + c, a * ee[(i, c)]);
-                    }
-                }
+                out.add_scaled(ok + 3, oj + 3, &ee, a);
                 if let Some(f) = self.forces.as_deref() {
                     write_force_blocks(f, [gk, gj], k, j, [ok, oj], a, out);
                 }
@@ -702,17 +698,16 @@ impl<'f, T: Real> Tangent<'f, T> {
         let n2 = e.dot(e);
         let gt = g.transpose() * t;
         let tx = skew(&t);
-        for i in 0..4 {
-            for c in 0..4 {
-                let h = match (i, c) {
-                    (0, 0) => T::zero(),
-                    (0, c) => -two * t[c - 1],
-                    (i, 0) => two * t[i - 1],
-                    (i, c) => -two * tx[(i - 1, c - 1)],
-                };
-                out.add(ok + 3 + i, ok + 3 + c, a * (h - two * gt[i] * e[c]) / n2);
-            }
-        }
+        let d = Matrix4::from_fn(|i, c| {
+            let h = match (i, c) {
+                (0, 0) => T::zero(),
+                (0, c) => -two * t[c - 1],
+                (i, 0) => two * t[i - 1],
+                (i, c) => -two * tx[(i - 1, c - 1)],
+            };
+            a * (h - two * gt[i] * e[c]) / n2
+        });
+        out.add_scaled(ok + 3, ok + 3, &d, T::one());
     }
 }
 
@@ -734,15 +729,9 @@ fn write_force_blocks<T: Real, const S: usize>(
     let rr = f.f_r[k][j];
     let re = f.f_th[k][j] * g[1];
     let er = g[0].transpose() * f.t_r[k][j];
-    for i in 0..3 {
-        for c in 0..3 {
-            out.add(ok + i, oj + c, a * rr[(i, c)]);
-        }
-        for c in 0..4 {
-            out.add(ok + i, oj + 3 + c, a * re[(i, c)]);
-            out.add(ok + 3 + c, oj + i, a * er[(c, i)]);
-        }
-    }
+    out.add_scaled(ok, oj, &rr, a);
+    out.add_scaled(ok, oj + 3, &re, a);
+    out.add_scaled(ok + 3, oj, &er, a);
 }
 
 impl<T: Real> Tangent<'_, T> {

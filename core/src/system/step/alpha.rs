@@ -1238,20 +1238,11 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
             }
         }
         for (body, config, off) in self.rigid_bodies(q, q) {
-            let m = body.mass_matrix(&config);
-            for i in 0..3 {
-                for j in 0..3 {
-                    out.add(off + i, off + j, m[(i, j)]);
-                }
-            }
+            out.add_scaled(off, off, &body.mass_matrix(&config), T::one());
         }
         for (body, off) in self.rigid_bodies_3d() {
             let m = ep::mass_matrix(body, &vec4(q, off + 3)?);
-            for i in 0..EP_COORDINATES {
-                for j in 0..EP_COORDINATES {
-                    out.add(off + i, off + j, m[(i, j)]);
-                }
-            }
+            out.add_scaled(off, off, &m, T::one());
         }
         if let (Some((tree, n)), Some((q_t, _))) = (self.tree.tree(), self.tree_coordinates(q, q)) {
             let mut data = self
