@@ -267,8 +267,9 @@ impl<T: Real> ConstrainedAlpha<T> {
         let t = s.t;
         work.q[..n].copy_from_slice(&s.q[..n]);
         work.v[..n].copy_from_slice(&s.v[..n]);
-        evaluate(model, t, work, n, m, n + m, true, 0)?;
-        mirror_constraint_jacobian(&mut work.jac, n, m, n, 0);
+        let order = Order::coordinates_first(n);
+        evaluate(model, t, work, n, m, n + m, true, order)?;
+        mirror_constraint_jacobian(&mut work.jac, n, m, order);
         work.rhs = work.f;
         if m > 0 {
             velocity_term(model, t, &s.q[..n], &s.v[..n], work, n, m)?;
@@ -484,7 +485,8 @@ impl<T: Real> ConstrainedAlpha<T> {
                 position_correction(model, t1, work, n, m, h2b)?;
             }
             // M, C_q, f and C at q_{n+1}, v_{n+1}.
-            evaluate(model, t1, work, n, m, k, cleared < k, k - n)?;
+            let order = Order::multipliers_first(m, ggl);
+            evaluate(model, t1, work, n, m, k, cleared < k, order)?;
             cleared = 0;
             let (converged, rc) = self.converged(work, n, m, h2b, hg, ggl, &mut report)?;
             if converged || stagnated {
@@ -526,7 +528,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         ggl: bool,
         report: &mut ConstrainedReport<T>,
     ) -> Result<(bool, T)> {
-        let co = coordinates_at(m, ggl);
+        let co = Order::multipliers_first(m, ggl).coordinates;
         let (inertia, reaction) = residual(work, n, m, co, h2b);
         // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
         let mut rv = T::zero();
@@ -597,10 +599,10 @@ impl<T: Real> ConstrainedAlpha<T> {
     }
 
     /// Adds `beta' (d(M x)/dq + d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the
-    /// coordinates' block, the model's Jacobians where it has them (`d(M x)/dq` only then), forward
-    /// differences where not (at `work.q`, `work.v`, with `work.f` the force there); for the
-    /// stabilized index 2 also `beta' / (h gamma) (C_q v)_q` to the rows of `r_3` where the
-    /// model has it.
+    /// coordinates' block, the model's Jacobians where it has them (`d(M x)/dq` only then),
+    /// forward differences where not (at `work.q`, `work.v`, with `work.f` the force there);
+    /// for the stabilized index 2 also `beta' / (h gamma) (C_q v)_q` to the rows of `r_3` where
+    /// the model has it.
     // Out of line, as `evaluate`: the model's temporaries are on the stack one call at a time.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
@@ -628,7 +630,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             ..
         } = work;
         let lambda = &*lambda;
-        let co = coordinates_at(m, ggl);
+        let co = Order::multipliers_first(m, ggl).coordinates;
         if let Some(r) = model.mass_jacobian(
             t,
             &q[..n],
@@ -791,10 +793,11 @@ fn commit<T: Real, const S: usize>(
     Ok(())
 }
 
-/// The iteration matrix's constraint blocks, multipliers first ([`coordinates_at`]): `C_q^T`
-/// (the coordinates' rows, from the evaluated `C_q`) and `c C_q` (the first rows) (and for stabilized index 2 the rows of `r_3`, `c C_q`, and the
-/// columns of `mu~`, `C_q C_q^T` in the rows of `r_2`); the coordinates' block gets its
-/// tangent from [`ConstrainedAlpha::add_tangent`].
+/// The iteration matrix's constraint blocks, multipliers first ([`Order::multipliers_first`]):
+/// `C_q^T` (the coordinates' rows, from the evaluated `C_q`) and `c C_q` (the first rows); for
+/// stabilized index 2 also the rows of `r_3`, `c C_q`, and the columns of `mu~`, `C_q C_q^T` in
+/// the rows of `r_2`. The coordinates' block gets its tangent from
+/// [`ConstrainedAlpha::add_tangent`].
 #[inline(never)]
 fn iteration_matrix<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
@@ -803,7 +806,7 @@ fn iteration_matrix<T: Real, const S: usize>(
     c_a: T,
     ggl: bool,
 ) {
-    let co = coordinates_at(m, ggl);
+    let co = Order::multipliers_first(m, ggl).coordinates;
     // C_q^T from C_q, then c C_q: one pass over C_q's rows.
     let (c_rows, q_rows) = work.jac.split_at_mut(co);
     for (k, c_row) in c_rows[..m].iter_mut().enumerate() {
@@ -843,7 +846,7 @@ fn newton_update<T: Real, const S: usize>(
         *r = -*r;
     }
     solve_newton(work, n, m, k, ggl)?;
-    let co = k - n;
+    let co = Order::multipliers_first(m, ggl).coordinates;
     let (mut dx, mut xx) = (T::zero(), T::zero());
     for i in 0..n {
         let d = work.rhs[co + i];
@@ -863,9 +866,9 @@ fn newton_update<T: Real, const S: usize>(
 }
 
 /// The residual `r_2 = C / (h^2 beta)` (rows `0..m`) and `r_1 = M x + C_q^T lambda - f` (rows
-/// from `co`) into `work.rhs`, from
-/// the blocks [`evaluate`] wrote (`C_q^T` read as the columns of `C_q`: a converged step never
-/// mirrors it); returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
+/// from `co`) into `work.rhs`, from the blocks [`evaluate`] wrote (`C_q^T` read as the columns
+/// of `C_q`: a converged step never mirrors it); returns `(|M x|^2, |C_q^T lambda|^2)`, the
+/// scales of `r_1`.
 // Out of line: its unrolled loops' spilled addresses are off the stack before the tangent's
 // evaluation runs.
 #[inline(never)]
@@ -898,12 +901,13 @@ fn residual<T: Real, const S: usize>(
 
 /// Solves the Newton system `[0 c C_q; C_q^T A] [dl; dx] = rhs` (leading `k x k` block of
 /// `work.jac`, multipliers first; `c = (1 - alpha_f) / (1 - alpha_m) > 0`,
-/// [`iteration_matrix`]) in place into `work.rhs`. When `A` (the coordinates' `n x n` block) is diagonal and positive, as for bodies
-/// whose mass matrix is diagonal and whose joints' `d(C_q^T lambda)/dq` is (planar revolute
-/// joints between body centres), by the Schur complement: `S dl = c C_q A^-1 r_1 - r_2` with
-/// `S = c C_q A^-1 C_q^T`, symmetric and positive definite for independent constraints (its
-/// upper triangle and [`solve_symmetric_in_place`]; dependent ones make it singular and are
-/// refused), then `dx = A^-1 (r_1 - C_q^T dl)`; else by the LU of the whole block.
+/// [`iteration_matrix`]) in place into `work.rhs`. When `A` (the coordinates' `n x n` block)
+/// is diagonal and positive, as for bodies whose mass matrix is diagonal and whose joints'
+/// `d(C_q^T lambda)/dq` is (planar revolute joints between body centres), by the Schur
+/// complement: `S dl = c C_q A^-1 r_1 - r_2` with `S = c C_q A^-1 C_q^T`, symmetric and
+/// positive definite for independent constraints (its upper triangle and
+/// [`solve_symmetric_in_place`]; dependent ones make it singular and are refused), then
+/// `dx = A^-1 (r_1 - C_q^T dl)`; else by the LU of the whole block.
 /// `SingularMatrix` if the system is singular.
 fn solve_newton<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
@@ -914,7 +918,7 @@ fn solve_newton<T: Real, const S: usize>(
 ) -> Result<()> {
     // Positive exactly on the diagonal (the zeros left and right of it tested as runs).
     let zero = |r: &[T]| r.iter().all(|x| *x == T::zero());
-    let co = k - n;
+    let co = Order::multipliers_first(m, ggl).coordinates;
     let diagonal = !ggl
         && m > 0
         && work.jac[co..co + n].iter().enumerate().all(|(i, row)| {
@@ -976,11 +980,9 @@ fn solve_newton<T: Real, const S: usize>(
     }
 }
 
-/// The model at `work.q`, `work.v`: the blocks `M` (rows and columns from `co`) and `C_q` of
-/// the leading `k x k` block of `work.jac` (zeroed first with `zero`), the force into `work.f`
-/// and the constraints into `work.c`. `C_q` is in rows `0..m` when the coordinates start at
-/// `co > 0` (the Newton matrix, [`coordinates_at`]), else in rows `n..n + m` (the start's
-/// solves, coordinates first).
+/// The model at `work.q`, `work.v`: the blocks `M` and `C_q` of the leading `k x k` block of
+/// `work.jac` (zeroed first with `zero`) where `order` puts them, the force into `work.f` and
+/// the constraints into `work.c`.
 // Out of line: the model's temporaries are on the stack one call at a time (a firmware's
 // stack holds the largest evaluation, not the sum of all).
 #[inline(never)]
@@ -993,8 +995,12 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
     m: usize,
     k: usize,
     zero: bool,
-    co: usize,
+    order: Order,
 ) -> Result<()> {
+    let Order {
+        constraints: cr,
+        coordinates: co,
+    } = order;
     if zero {
         zero_block(&mut work.jac, k);
     }
@@ -1010,7 +1016,6 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
     }
     // C into work.c, C_q into its rows (mirrored into the coordinates' rows when a linear
     // solve follows: `iteration_matrix`).
-    let cr = if co == 0 { n } else { 0 };
     model.constraint_with_jacobian(
         t,
         &work.q[..n],
@@ -1050,20 +1055,24 @@ fn constraint_jacobian_both<T: Real, M: ConstrainedModel<T>, const S: usize>(
     if m == 0 {
         return Ok(());
     }
+    let order = Order::coordinates_first(n);
     model.constraint_jacobian(t, q, &mut Block::new(jac, n, 0, m, n))?;
-    mirror_constraint_jacobian(jac, n, m, n, 0);
+    mirror_constraint_jacobian(jac, n, m, order);
     Ok(())
 }
 
-/// `C_q^T` (rows `co..co + n`, columns `cr..cr + m`) from `C_q` (rows `cr..cr + m`, columns
-/// `co..co + n`).
+/// `C_q^T` (the coordinates' rows, the constraints' columns) from `C_q` (the constraints'
+/// rows, the coordinates' columns), where `order` puts them.
 fn mirror_constraint_jacobian<T: Real, const S: usize>(
     jac: &mut [[T; S]; S],
     n: usize,
     m: usize,
-    cr: usize,
-    co: usize,
+    order: Order,
 ) {
+    let Order {
+        constraints: cr,
+        coordinates: co,
+    } = order;
     for k in 0..m {
         for j in 0..n {
             jac[co + j][cr + k] = jac[cr + k][co + j];
@@ -1071,17 +1080,35 @@ fn mirror_constraint_jacobian<T: Real, const S: usize>(
     }
 }
 
-/// Where the Newton matrix's coordinates start: after the constraint rows (`m`, and `m` more
-/// of the stabilized index 2). Unknowns and equations are ordered multipliers first,
-/// `[0 c C_q; C_q^T A]`: partial pivoting then takes each constraint's column first, on a
-/// coordinate row, and the coordinates' columns that follow are mostly eliminated by then
-/// (a minimum-degree order of such saddle-point matrices). On the 3D double pendulum that
-/// halves the row operations against coordinates first (89 against 175).
-fn coordinates_at(m: usize, ggl: bool) -> usize {
-    if ggl {
-        2 * m
-    } else {
-        m
+/// Where a matrix over the unknowns `[q; lambda]` holds the constraints' rows (and the
+/// multipliers' columns) and the coordinates' rows (and columns): the same index for rows and
+/// columns.
+#[derive(Clone, Copy, Debug)]
+struct Order {
+    constraints: usize,
+    coordinates: usize,
+}
+
+impl Order {
+    /// `[A C_q^T; C_q 0]`: the start's solves.
+    fn coordinates_first(n: usize) -> Self {
+        Self {
+            constraints: n,
+            coordinates: 0,
+        }
+    }
+
+    /// `[0 c C_q; C_q^T A]`, the Newton matrix: the coordinates after the constraint rows
+    /// (`m`, and `m` more of the stabilized index 2). Partial pivoting then takes each
+    /// constraint's column first, on a coordinate row, and the coordinates' columns that follow
+    /// are mostly eliminated by then (a minimum-degree order of such saddle-point matrices). On
+    /// the 3D double pendulum that halves the row operations against coordinates first (89
+    /// against 175).
+    fn multipliers_first(m: usize, ggl: bool) -> Self {
+        Self {
+            constraints: 0,
+            coordinates: if ggl { 2 * m } else { m },
+        }
     }
 }
 
