@@ -47,7 +47,7 @@
 
 use crate::bodies::euler_parameters::{g_body, quaternion};
 use crate::integrators::constrained::Block;
-use crate::math::skew;
+use crate::math::{skew, skew_product};
 use crate::tree::Motion;
 use crate::Real;
 use nalgebra::{Matrix3, Matrix3x4, Matrix4, Vector3, Vector4};
@@ -577,9 +577,9 @@ impl<'f, T: Real> Tangent<'f, T> {
     // Out of line, as the other terms: the caller's frame holds no products.
     #[inline(never)]
     fn point(&mut self, m: &SpatialState<T>, k: usize, v: &Vector3<T>) {
-        let av = m.rotation.transpose() * v;
+        let av = m.rotation.tr_mul(v);
         self.tau[k] += m.local.cross(&av);
-        self.t_th[k][k] += skew(&m.local) * skew(&av);
+        self.t_th[k][k] += skew_product(&m.local, &av);
     }
 
     /// The terms of `mu (a . d)`, `a = A_0 w` marker 0's axis `i` (world), `d = p_1 - p_0`:
@@ -614,8 +614,10 @@ impl<'f, T: Real> Tangent<'f, T> {
         self.t_th[0][0] += wx * (skew(&a0d) + skew(&m0.local)) * mu;
     }
 
-    /// The terms of `mu (u_0 . u_1)`, `u_k = A_k b_k` (axis `p` of marker 0, `q` of marker 1):
-    /// `tau_0 = mu b_0 x A_0^T u_1`, `tau_1 = mu b_1 x A_1^T u_0`.
+    /// The terms of `mu (u_0 . u_1)`, `u_k = A_k b_k` (axis `p` of marker 0, `q` of marker 1),
+    /// with `r01 = A_0^T A_1`: `tau_0 = mu b_0 x A_0^T u_1`, `tau_1 = mu b_1 x A_1^T u_0`;
+    /// `d tau_0 / d theta_1 = -mu [b_0]x r01 [b_1]x`, and `d tau_1 / d theta_0` its transpose
+    /// (skews are antisymmetric).
     #[inline(never)]
     fn perpendicular_axes(
         &mut self,
@@ -625,16 +627,16 @@ impl<'f, T: Real> Tangent<'f, T> {
         q: usize,
         mu: T,
     ) {
-        let (a0, a1) = (&m0.rotation, &m1.rotation);
+        let r01 = m0.rotation.tr_mul(&m1.rotation);
         let (b0, b1) = (m0.axis_local(p), m1.axis_local(q));
-        let (b0x, b1x) = (skew(&b0), skew(&b1));
-        let (a0u1, a1u0) = (a0.transpose() * m1.axis(q), a1.transpose() * m0.axis(p));
+        let (a0u1, a1u0) = (r01 * b1, r01.tr_mul(&b0));
         self.tau[0] += b0.cross(&a0u1) * mu;
         self.tau[1] += b1.cross(&a1u0) * mu;
-        self.t_th[0][0] += b0x * skew(&a0u1) * mu;
-        self.t_th[1][1] += b1x * skew(&a1u0) * mu;
-        self.t_th[0][1] -= b0x * a0.transpose() * a1 * b1x * mu;
-        self.t_th[1][0] -= b1x * a1.transpose() * a0 * b0x * mu;
+        self.t_th[0][0] += skew_product(&b0, &a0u1) * mu;
+        self.t_th[1][1] += skew_product(&b1, &a1u0) * mu;
+        let cross = skew(&b0) * r01 * skew(&b1) * mu;
+        self.t_th[0][1] -= cross;
+        self.t_th[1][0] -= cross.transpose();
     }
 
     /// Adds `a d(C_q^T lambda)/dq` to `out` at the ends' columns (module docs): the blocks of

@@ -13,11 +13,12 @@
 use crate::Real;
 
 /// Solves `A x = b` for the leading `n x n` block of `a` and the first `n` entries of `b`,
-/// in place: on success `b` holds `x`; `a` is overwritten (its upper triangle holds the `U`
-/// of the row-permuted LU factors, the rest is scratch). `None` if `n` exceeds the capacity,
-/// an entry of `b` is not finite, a pivot is zero or not finite, the smallest pivot is not
-/// above `n EPS` times the largest entry the elimination met (numerically singular), or the
-/// result is not finite; `a` and `b` are then overwritten with partial results.
+/// in place: on success `b` holds `x`; `a` and the rest of `b`'s first `n` entries are
+/// overwritten with the factors and scratch (the rows are exchanged through a map, not moved:
+/// `U`'s row `k` is `a`'s row `perm[k]`). `None` if `n` exceeds the capacity, an entry of `b` is
+/// not finite, a pivot is zero or not finite, the smallest pivot is not above `n EPS` times the
+/// largest entry the elimination met (numerically singular), or the result is not finite; `a`
+/// and `b` are then overwritten with partial results.
 ///
 /// The entries the elimination meets are every pivot column below its pivot and every pivot
 /// row right of its pivot, as they are when the pivot is taken: all of `A`'s first column and
@@ -41,6 +42,11 @@ pub fn solve_in_place<T: Real, const S: usize>(
     // which also order NaNs).
     let mut scale = T::zero();
     let mut smallest = T::zero();
+    // The row of `a` (and entry of `b`) that holds the `k`-th equation after the exchanges.
+    let mut perm = [0usize; S];
+    for (k, p) in perm.iter_mut().enumerate() {
+        *p = k;
+    }
     // The pivot row's nonzero columns past the pivot and their values, and the rows below the
     // pivot with a nonzero in its column: a Newton matrix of a mechanism is mostly zeros, which
     // subtract nothing.
@@ -48,21 +54,24 @@ pub fn solve_in_place<T: Real, const S: usize>(
     let mut vals = [T::zero(); S];
     let mut rows = [0usize; S];
     for k in 0..n {
-        // Pivot: the largest |a_ik|, i >= k (the first of equals), found in the pass that lists
-        // the rows below k with a nonzero a_ik.
+        // Pivot: the largest |a_ik| of the equations i >= k (the first of equals), found in the
+        // pass that lists the rows below k with a nonzero a_ik.
         let mut p = k;
-        let mut best = a[k][k].abs_l();
+        let mut listed_at = 0;
+        let mut best = a[perm[k]][k].abs_l();
         let mut nr = 0;
         for i in k + 1..n {
-            let x = a[i][k];
+            let r = perm[i];
+            let x = a[r][k];
             if x != T::zero() {
-                rows[nr] = i;
-                nr += 1;
+                rows[nr] = r;
                 let v = x.abs_l();
                 if v > best {
                     best = v;
                     p = i;
+                    listed_at = nr;
                 }
+                nr += 1;
             }
         }
         // A zero or NaN pivot: nothing to divide by. A tiny one is refused at the end, against
@@ -77,21 +86,17 @@ pub fn solve_in_place<T: Real, const S: usize>(
             smallest
         };
         if p != k {
-            // Columns k.. only: the columns left of the pivot are eliminated and never read
-            // again (`b` carries the forward substitution, so `L` is not kept). Row p now holds
-            // the old row k: it stays listed and is skipped below if its a_pk is zero.
-            for j in k..n {
-                let t = a[k][j];
-                a[k][j] = a[p][j];
-                a[p][j] = t;
-            }
-            b.swap(k, p);
+            // The pivot's row takes equation k's place; equation k's row takes the pivot's
+            // place in the list (skipped below if its a_ik is zero).
+            rows[listed_at] = perm[k];
+            perm.swap(k, p);
         }
-        let pivot = a[k][k];
-        let bk = b[k];
+        let pr = perm[k];
+        let pivot = a[pr][k];
+        let bk = b[pr];
         let mut nc = 0;
         for j in k + 1..n {
-            let x = a[k][j];
+            let x = a[pr][j];
             if x != T::zero() {
                 cols[nc] = j;
                 vals[nc] = x;
@@ -121,7 +126,18 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if !(scale.finite() && smallest > scale * T::EPS * T::of_u32(n as u32)) {
         return None;
     }
-    back_substitute(a, b, n)
+    // x_k = (y_k - sum_j>k u_kj x_j) / u_kk, `U`'s row k in row perm[k], `x` into `vals`.
+    let x = &mut vals;
+    for k in (0..n).rev() {
+        let row = &a[perm[k]];
+        let mut v = b[perm[k]];
+        for j in k + 1..n {
+            v -= row[j] * x[j];
+        }
+        x[k] = v / row[k];
+    }
+    b[..n].copy_from_slice(&x[..n]);
+    b.iter().take(n).all(|x| x.finite()).then_some(())
 }
 
 /// Solves `S x = b` for a symmetric positive definite `S`, the leading `n x n` block of `s`,
@@ -183,9 +199,9 @@ pub fn solve_symmetric_in_place<T: Real, const S: usize>(
     back_substitute(s, b, n)
 }
 
-/// The back substitution of both eliminations: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
-/// the upper triangle of `u` (the LU's `U`, or the symmetric one's `D U`), `y` in `b` and
-/// replaced by `x`; `None` if `x` is not finite.
+/// The symmetric elimination's back substitution: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
+/// the upper triangle of `u` (its `D U`), `y` in `b` and replaced by `x`; `None` if `x` is not
+/// finite.
 fn back_substitute<T: Real, const S: usize>(
     u: &[[T; S]; S],
     b: &mut [T; S],

@@ -10,4 +10,4 @@ pub mod skew;
 pub mod solve3;
 
 pub use quaternion::Quaternion;
-pub use skew::skew;
+pub use skew::{skew, skew_product};

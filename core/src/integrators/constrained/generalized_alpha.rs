@@ -53,7 +53,6 @@ use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::math::dense::{solve_in_place, solve_symmetric_in_place};
 use crate::solver::settings::NewtonSettings;
 use crate::{Error, Param, Real, Result};
-use heapless::Vec;
 
 /// How the constraints enter the step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -268,7 +267,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         work.q[..n].copy_from_slice(&s.q[..n]);
         work.v[..n].copy_from_slice(&s.v[..n]);
         let order = Order::coordinates_first(n);
-        evaluate(model, t, work, n, m, n + m, true, order)?;
+        evaluate(model, t, work, n, m, n + m, true, order, None)?;
         mirror_constraint_jacobian(&mut work.jac, n, m, order);
         work.rhs = work.f;
         if m > 0 {
@@ -486,7 +485,11 @@ impl<T: Real> ConstrainedAlpha<T> {
             }
             // M, C_q, f and C at q_{n+1}, v_{n+1}.
             let order = Order::multipliers_first(m, ggl);
-            evaluate(model, t1, work, n, m, k, cleared < k, order)?;
+            // The first evaluation of a step is nearly always followed by an update: the
+            // constraints' Hessian is taken with their Jacobian then, from the same markers.
+            let first = report.newton_iterations == 0;
+            let with_hessian = first.then_some(beta_p);
+            let hessian = evaluate(model, t1, work, n, m, k, cleared < k, order, with_hessian)?;
             cleared = 0;
             let (converged, rc) = self.converged(work, n, m, h2b, hg, ggl, &mut report)?;
             if converged || stagnated {
@@ -497,7 +500,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 return Err(Error::NewtonNotConverged);
             }
             iteration_matrix(work, n, m, c_a, ggl);
-            self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl)?;
+            self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl, hessian)?;
             let (dx, xx) = newton_update(work, n, m, k, ggl)?;
             report.newton_iterations += 1;
             if report.newton_iterations == self.real_time_updates {
@@ -598,9 +601,10 @@ impl<T: Real> ConstrainedAlpha<T> {
         work.lambda[..m].copy_from_slice(&s0.lambda[..m]);
     }
 
-    /// Adds `beta' (d(M x)/dq + d(C_q^T lambda)/dq - df/dq) - gamma' df/dq_t` to the
-    /// coordinates' block, the model's Jacobians where it has them (`d(M x)/dq` only then),
-    /// forward differences where not (at `work.q`, `work.v`, with `work.f` the force there);
+    /// Adds `beta' (d(C_q^T lambda)/dq + d(M x)/dq - df/dq) - gamma' df/dq_t` to the
+    /// coordinates' block (the first term unless `hessian_done`: [`evaluate`] added it), the
+    /// model's Jacobians where it has them (`d(M x)/dq` only then), forward differences where
+    /// not (at `work.q`, `work.v`, with `work.f` the force there);
     /// for the stabilized index 2 also `beta' / (h gamma) (C_q v)_q` to the rows of `r_3` where
     /// the model has it.
     // Out of line, as `evaluate`: the model's temporaries are on the stack one call at a time.
@@ -616,6 +620,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         beta_p: T,
         gamma_p: T,
         ggl: bool,
+        hessian_done: bool,
     ) -> Result<()> {
         let Workspace {
             jac,
@@ -631,6 +636,51 @@ impl<T: Real> ConstrainedAlpha<T> {
         } = work;
         let lambda = &*lambda;
         let co = Order::multipliers_first(m, ggl).coordinates;
+        // d(C_q^T lambda)/dq first (unless the evaluation took it with C_q), so that the block
+        // sums the same terms in the same order either way.
+        if m > 0 && !hessian_done {
+            let analytic = model.constraint_force_jacobian(
+                t,
+                &q[..n],
+                &lambda[..m],
+                beta_p,
+                &mut Block::new(jac, co, co, n, n),
+            );
+            match analytic {
+                Some(r) => r?,
+                None => {
+                    // d(C_q^T lambda)/dq by forward differences of C_q.
+                    *scratch_used = (*scratch_used).max(n.max(m));
+                    let sqrt_eps = T::EPS.sqrt_l();
+                    let base = |scratch: &mut [[T; S]; S], g: &mut [T; S]| {
+                        for (i, gi) in g.iter_mut().enumerate().take(n) {
+                            *gi = (0..m).fold(T::zero(), |acc, k| acc + scratch[k][i] * lambda[k]);
+                        }
+                    };
+                    zero_block(scratch, n.max(m));
+                    model.constraint_jacobian(t, &q[..n], &mut Block::new(scratch, 0, 0, m, n))?;
+                    base(scratch, f2);
+                    let g0 = *f2;
+                    for j in 0..n {
+                        let q0 = q[j];
+                        q[j] = q0 + sqrt_eps * (T::one() + q0.abs_l());
+                        let dq = q[j] - q0;
+                        zero_block(scratch, n.max(m));
+                        let r = model.constraint_jacobian(
+                            t,
+                            &q[..n],
+                            &mut Block::new(scratch, 0, 0, m, n),
+                        );
+                        q[j] = q0;
+                        r?;
+                        base(scratch, f2);
+                        for i in 0..n {
+                            jac[co + i][co + j] += beta_p * (f2[i] - g0[i]) / dq;
+                        }
+                    }
+                }
+            }
+        }
         if let Some(r) = model.mass_jacobian(
             t,
             &q[..n],
@@ -678,9 +728,6 @@ impl<T: Real> ConstrainedAlpha<T> {
                 }
             }
         }
-        if m == 0 {
-            return Ok(());
-        }
         if ggl {
             // r_3 = C_q v / (h gamma) through q (dq/dx = beta'; h gamma = gamma' / c).
             let c_a = (T::one() - self.alpha_f) / (T::one() - self.alpha_m);
@@ -692,44 +739,6 @@ impl<T: Real> ConstrainedAlpha<T> {
                 &mut Block::new(jac, m, co, m, n),
             ) {
                 r?;
-            }
-        }
-        let analytic = model.constraint_force_jacobian(
-            t,
-            &q[..n],
-            &lambda[..m],
-            beta_p,
-            &mut Block::new(jac, co, co, n, n),
-        );
-        match analytic {
-            Some(r) => r?,
-            None => {
-                // d(C_q^T lambda)/dq by forward differences of C_q.
-                *scratch_used = (*scratch_used).max(n.max(m));
-                let sqrt_eps = T::EPS.sqrt_l();
-                let base = |scratch: &mut [[T; S]; S], g: &mut [T; S]| {
-                    for (i, gi) in g.iter_mut().enumerate().take(n) {
-                        *gi = (0..m).fold(T::zero(), |acc, k| acc + scratch[k][i] * lambda[k]);
-                    }
-                };
-                zero_block(scratch, n.max(m));
-                model.constraint_jacobian(t, &q[..n], &mut Block::new(scratch, 0, 0, m, n))?;
-                base(scratch, f2);
-                let g0 = *f2;
-                for j in 0..n {
-                    let q0 = q[j];
-                    q[j] = q0 + sqrt_eps * (T::one() + q0.abs_l());
-                    let dq = q[j] - q0;
-                    zero_block(scratch, n.max(m));
-                    let r =
-                        model.constraint_jacobian(t, &q[..n], &mut Block::new(scratch, 0, 0, m, n));
-                    q[j] = q0;
-                    r?;
-                    base(scratch, f2);
-                    for i in 0..n {
-                        jac[co + i][co + j] += beta_p * (f2[i] - g0[i]) / dq;
-                    }
-                }
             }
         }
         Ok(())
@@ -866,7 +875,7 @@ fn newton_update<T: Real, const S: usize>(
 }
 
 /// The residual `r_2 = C / (h^2 beta)` (rows `0..m`) and `r_1 = M x + C_q^T lambda - f` (rows
-/// from `co`) into `work.rhs`, from the blocks [`evaluate`] wrote (`C_q^T` read as the columns
+/// from `co`) into `work.rhs`, from what [`evaluate`] wrote (`C_q^T` read as the columns
 /// of `C_q`: a converged step never mirrors it); returns `(|M x|^2, |C_q^T lambda|^2)`, the
 /// scales of `r_1`.
 // Out of line: its unrolled loops' spilled addresses are off the stack before the tangent's
@@ -881,10 +890,7 @@ fn residual<T: Real, const S: usize>(
 ) -> (T, T) {
     let (mut inertia, mut reaction) = (T::zero(), T::zero());
     for i in 0..n {
-        let mx = work.jac[co + i][co..co + n]
-            .iter()
-            .zip(&work.x[..n])
-            .fold(T::zero(), |acc, (a, x)| acc + *a * *x);
+        let mx = work.f2[i];
         let cl = work.jac[..m]
             .iter()
             .zip(&work.lambda[..m])
@@ -941,26 +947,22 @@ fn solve_newton<T: Real, const S: usize>(
     for i in 0..n {
         inv[i] = T::one() / jac[m + i][m + i];
     }
-    // S's upper triangle and the right-hand side c C_q A^-1 r_1 - r_2: S_aj sums, over the
-    // coordinates i in order, w_i (C_q^T)_ij with w_i = c C_ai / A_ii, for j >= a. The
-    // nonzero w_i of a row are gathered first (a constraint row is sparse: a zero adds
-    // nothing and is skipped).
+    // S's upper triangle and the right-hand side c C_q A^-1 r_1 - r_2: row a of S sums, over
+    // the coordinates i in order, w_i times row i of C_q^T (right of the diagonal), with
+    // w_i = c C_ai / A_ii. A constraint row is sparse: a zero w_i adds nothing and is skipped.
     let (lower, upper) = jac.split_at(m);
     for a in 0..m {
-        let mut w: Vec<(usize, T), S> = Vec::new();
+        let s_row = &mut scratch[a][a..m];
+        s_row.fill(T::zero());
         let mut fa = T::zero();
         for (i, (c, d)) in lower[a][m..m + n].iter().zip(&inv[..n]).enumerate() {
             let wi = *c * *d;
             if wi != T::zero() {
-                // At most n <= S entries: the push cannot fail.
-                let _ = w.push((i, wi));
                 fa += wi * rhs[m + i];
+                for (s, u) in s_row.iter_mut().zip(&upper[i][a..m]) {
+                    *s += wi * *u;
+                }
             }
-        }
-        for (j, s) in scratch[a][..m].iter_mut().enumerate().skip(a) {
-            *s = w
-                .iter()
-                .fold(T::zero(), |acc, (i, wi)| acc + *wi * upper[*i][j]);
         }
         f2[a] = fa - rhs[a];
     }
@@ -981,8 +983,11 @@ fn solve_newton<T: Real, const S: usize>(
 }
 
 /// The model at `work.q`, `work.v`: the blocks `M` and `C_q` of the leading `k x k` block of
-/// `work.jac` (zeroed first with `zero`) where `order` puts them, the force into `work.f` and
-/// the constraints into `work.c`.
+/// `work.jac` (zeroed first with `zero`) where `order` puts them, `M x` into `work.f2` (the
+/// residual's inertia term, taken before a tangent is added to `M`'s block), the force into
+/// `work.f` and the constraints into `work.c`. With `hessian = Some(a)` also
+/// `a d(C_q^T lambda)/dq` into the coordinates' block where the model evaluates it with `C_q`
+/// ([`ConstrainedModel::constraint_with_jacobian_and_hessian`]); returns whether it did.
 // Out of line: the model's temporaries are on the stack one call at a time (a firmware's
 // stack holds the largest evaluation, not the sum of all).
 #[inline(never)]
@@ -996,7 +1001,8 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
     k: usize,
     zero: bool,
     order: Order,
-) -> Result<()> {
+    hessian: Option<T>,
+) -> Result<bool> {
     let Order {
         constraints: cr,
         coordinates: co,
@@ -1009,19 +1015,29 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
         &work.q[..n],
         &mut Block::new(&mut work.jac, co, co, n, n),
     )?;
+    for i in 0..n {
+        work.f2[i] = work.jac[co + i][co..co + n]
+            .iter()
+            .zip(&work.x[..n])
+            .fold(T::zero(), |acc, (a, x)| acc + *a * *x);
+    }
     work.f[..n].fill(T::zero());
     model.force(t, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
     if m == 0 {
-        return Ok(());
+        return Ok(false);
     }
     // C into work.c, C_q into its rows (mirrored into the coordinates' rows when a linear
     // solve follows: `iteration_matrix`).
-    model.constraint_with_jacobian(
-        t,
-        &work.q[..n],
-        &mut work.c[..m],
-        &mut Block::new(&mut work.jac, cr, co, m, n),
-    )
+    let mut jac = Block::new(&mut work.jac, cr, co, m, n);
+    let (q, c) = (&work.q[..n], &mut work.c[..m]);
+    if let Some(a) = hessian {
+        let lambda = &work.lambda[..m];
+        if let Some(r) = model.constraint_with_jacobian_and_hessian(t, q, lambda, a, c, &mut jac) {
+            return r.map(|()| true);
+        }
+    }
+    model.constraint_with_jacobian(t, q, c, &mut jac)?;
+    Ok(false)
 }
 
 /// `(n, m)` of `model`, or `CapacityFull` if `n + m > S`.

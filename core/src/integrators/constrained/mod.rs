@@ -95,6 +95,19 @@ impl<'a, T: Real, const S: usize> Block<'a, T, S> {
         }
     }
 
+    /// The square block on this block's columns (rows and columns `col..col + cols`): for a
+    /// block of constraint rows over the coordinates, the coordinates' own block, where
+    /// `d(C_q^T lambda)/dq` goes.
+    pub fn columns_block(&mut self) -> Block<'_, T, S> {
+        Block {
+            a: self.a,
+            row: self.col,
+            col: self.col,
+            rows: self.cols,
+            cols: self.cols,
+        }
+    }
+
     /// Number of rows of the block.
     pub fn rows(&self) -> usize {
         self.rows
@@ -179,6 +192,26 @@ pub trait ConstrainedModel<T: Real> {
     ) -> Result<()> {
         self.constraint_jacobian(t, q, out)?;
         self.constraint(t, q, c)
+    }
+
+    /// Writes `C(q)` (`m`) to `c`, adds `C_q(q)` (`m x n`) to `out` and
+    /// `a d(C_q(q)^T lambda)/dq` (`n x n`) to [`Block::columns_block`] of `out`, in one pass
+    /// (each constraint's markers evaluated once for all three), if the model evaluates them
+    /// so; it must add what [`Self::constraint_force_jacobian`] adds, in the same order. The
+    /// solver asks for it on a step's first evaluation, which an update nearly always follows.
+    /// `None` (the default): the solver calls [`Self::constraint_with_jacobian`] and, before
+    /// an update, [`Self::constraint_force_jacobian`].
+    #[allow(clippy::too_many_arguments)]
+    fn constraint_with_jacobian_and_hessian<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        _lambda: &[T],
+        _a: T,
+        _c: &mut [T],
+        _out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        None
     }
 
     /// Adds `a d(C_q(q)^T lambda)/dq` (`n x n`) to `out`, if the model has it.

@@ -1315,7 +1315,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
     }
 
     fn constraint(&self, _t: T, q: &[T], c: &mut [T]) -> Result<()> {
-        self.equations::<0>(q, Some(c), None)
+        self.equations::<0>(q, Some(c), None, None)
     }
 
     fn constraint_jacobian<const S: usize>(
@@ -1324,7 +1324,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         q: &[T],
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
-        self.equations(q, None, Some(out))
+        self.equations(q, None, Some(out), None)
     }
 
     /// One pass over the constraints' markers for both.
@@ -1335,7 +1335,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         c: &mut [T],
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
-        self.equations(q, Some(c), Some(out))
+        self.equations(q, Some(c), Some(out), None)
     }
 
     /// The normalizations' `(C_q v)_q = 2 e_t^T` (the joints' rows are left out).
@@ -1367,28 +1367,23 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         a: T,
         out: &mut Block<'_, T, S>,
     ) -> Option<Result<()>> {
-        let l = |i: usize| lambda.get(i).copied().unwrap_or(T::zero());
-        // d(2 e lambda)/de = 2 lambda E of each normalization.
-        for (row, o) in self.normalizations() {
-            for k in 0..4 {
-                out.add(o + 3 + k, o + 3 + k, a * T::c(2.0) * l(row));
-            }
-        }
+        self.normalization_hessians(lambda, a, out);
         Some(self.each(q, q, |row, c, ends| {
-            if let Evaluated::Spatial(m0, m1) = &ends {
-                match c {
-                    Constraint::Joint { axes, .. } => {
-                        spatial::joint_hessian(m0, m1, axes, lambda.get(row..)?, a, out)
-                    }
-                    _ => spatial::distance_hessian(m0, m1, l(row), a, out),
-                }
-                return Some(());
-            }
-            let Evaluated::Planar(m0, m1) = ends else {
-                return Some(()); // a coordinate constraint is linear
-            };
-            planar_hessian(c, m0, m1, [l(row), l(row + 1)], a, out)
+            constraint_hessian(c, ends, lambda, row, a, out)
         }))
+    }
+
+    /// One pass over the constraints' markers for all three.
+    fn constraint_with_jacobian_and_hessian<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        lambda: &[T],
+        a: T,
+        c: &mut [T],
+        out: &mut Block<'_, T, S>,
+    ) -> Option<Result<()>> {
+        Some(self.equations(q, Some(c), Some(out), Some((lambda, a))))
     }
 
     fn constraint_velocity_term(
@@ -1455,12 +1450,16 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
 
 impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T, N, K, J> {
     /// `C(q)` into `c` (all `m` rows) if given, and `C_q` added to `jac` if given; each
-    /// constraint writes from its row on.
+    /// constraint writes from its row on. With `hessian = (lambda, a)` (and `jac`) also
+    /// `a d(C_q^T lambda)/dq` added to `jac`'s columns block, each constraint's right after
+    /// its rows of `C_q`, from the same marker states; the same entries in the same order as
+    /// [`ConstrainedModel::constraint_force_jacobian`] adds.
     fn equations<const S: usize>(
         &self,
         q: &[T],
         mut c: Option<&mut [T]>,
         mut jac: Option<&mut Block<'_, T, S>>,
+        hessian: Option<(&[T], T)>,
     ) -> Result<()> {
         // e . e - 1 = 0 of each 3D rigid node: C_q = 2 e^T.
         for (row, o) in self.normalizations() {
@@ -1474,6 +1473,9 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 }
             }
         }
+        if let (Some(j), Some((lambda, a))) = (jac.as_deref_mut(), hessian) {
+            self.normalization_hessians(lambda, a, &mut j.columns_block());
+        }
         let mut scratch = [T::zero(); 6];
         self.each(q, q, |row, con, ends| {
             let cc: &mut [T] = match c.as_deref_mut() {
@@ -1481,44 +1483,32 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 None => &mut scratch,
             };
             let mut sub = jac.as_deref_mut().map(|b| b.shifted(row));
-            let j = sub.as_mut();
-            match (con, ends) {
-                (Constraint::Distance { distance, .. }, Evaluated::Planar(m0, m1)) => {
-                    planar::distance(m0, m1, *distance, 0, cc, j)
+            let done = constraint_equations(con, ends, q, cc, sub.as_mut());
+            drop(sub);
+            match (jac.as_deref_mut(), hessian) {
+                (Some(j), Some((lambda, a))) if done.is_some() => {
+                    constraint_hessian(con, ends, lambda, row, a, &mut j.columns_block())
                 }
-                (Constraint::Revolute2D { .. }, Evaluated::Planar(m0, m1)) => {
-                    planar::revolute(m0, m1, 0, cc, j)
-                }
-                (
-                    Constraint::Prismatic2D {
-                        axis_marker0,
-                        normal_marker1,
-                        constrain_rotation,
-                        ..
-                    },
-                    Evaluated::Planar(m0, m1),
-                ) => planar::prismatic(
-                    m0,
-                    m1,
-                    axis_marker0,
-                    normal_marker1,
-                    *constrain_rotation,
-                    0,
-                    cc,
-                    j,
-                ),
-                (Constraint::Coordinate { factor, offset, .. }, Evaluated::Coordinates(i0, i1)) => {
-                    planar::coordinate(q, *i0, *i1, *factor, *offset, 0, cc, j)
-                }
-                (Constraint::Distance { distance, .. }, Evaluated::Spatial(m0, m1)) => {
-                    spatial::distance(m0, m1, *distance, 0, cc, j)
-                }
-                (Constraint::Joint { axes, .. }, Evaluated::Spatial(m0, m1)) => {
-                    spatial::joint(m0, m1, axes, 0, cc, j)
-                }
-                _ => None,
+                _ => done,
             }
         })
+    }
+
+    /// Adds `a d(2 e lambda)/de = 2 a lambda E` of each 3D rigid node's normalization to `out`.
+    // Out of line: off the frame of `equations`, under which the constraints' Hessians run.
+    #[inline(never)]
+    fn normalization_hessians<const S: usize>(
+        &self,
+        lambda: &[T],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) {
+        for (row, o) in self.normalizations() {
+            let l = lambda.get(row).copied().unwrap_or(T::zero());
+            for k in 0..4 {
+                out.add(o + 3 + k, o + 3 + k, a * T::c(2.0) * l);
+            }
+        }
     }
 
     /// `a d(M q_tt - f_v)/dq` of the 3D bodies added to `out` (their columns of `e`).
@@ -1939,6 +1929,82 @@ impl<
     }
 }
 
+/// `C` of constraint `con` at its evaluated `ends` into `cc` (from its first row) and its rows
+/// of `C_q` added to `j` if given; `None` for a distance of zero length or a constraint whose
+/// ends are not its kind's.
+// Out of line: its temporaries are off the stack when the constraint's Hessian runs.
+#[inline(never)]
+fn constraint_equations<T: Real, const S: usize>(
+    con: &Constraint<T>,
+    ends: &Evaluated<'_, '_, T>,
+    q: &[T],
+    cc: &mut [T],
+    j: Option<&mut Block<'_, T, S>>,
+) -> Option<()> {
+    match (con, ends) {
+        (Constraint::Distance { distance, .. }, Evaluated::Planar(m0, m1)) => {
+            planar::distance(m0, m1, *distance, 0, cc, j)
+        }
+        (Constraint::Revolute2D { .. }, Evaluated::Planar(m0, m1)) => {
+            planar::revolute(m0, m1, 0, cc, j)
+        }
+        (
+            Constraint::Prismatic2D {
+                axis_marker0,
+                normal_marker1,
+                constrain_rotation,
+                ..
+            },
+            Evaluated::Planar(m0, m1),
+        ) => planar::prismatic(
+            m0,
+            m1,
+            axis_marker0,
+            normal_marker1,
+            *constrain_rotation,
+            0,
+            cc,
+            j,
+        ),
+        (Constraint::Coordinate { factor, offset, .. }, Evaluated::Coordinates(i0, i1)) => {
+            planar::coordinate(q, *i0, *i1, *factor, *offset, 0, cc, j)
+        }
+        (Constraint::Distance { distance, .. }, Evaluated::Spatial(m0, m1)) => {
+            spatial::distance(m0, m1, *distance, 0, cc, j)
+        }
+        (Constraint::Joint { axes, .. }, Evaluated::Spatial(m0, m1)) => {
+            spatial::joint(m0, m1, axes, 0, cc, j)
+        }
+        _ => None,
+    }
+}
+
+/// Adds `a d(C_q^T lambda)/dq` of constraint `c` (first row `row` of `lambda`) at its
+/// evaluated `ends` to `out`; `None` for a distance of zero length or multipliers missing.
+fn constraint_hessian<T: Real, const S: usize>(
+    c: &Constraint<T>,
+    ends: &Evaluated<'_, '_, T>,
+    lambda: &[T],
+    row: usize,
+    a: T,
+    out: &mut Block<'_, T, S>,
+) -> Option<()> {
+    let l = |i: usize| lambda.get(i).copied().unwrap_or(T::zero());
+    match ends {
+        Evaluated::Spatial(m0, m1) => {
+            match c {
+                Constraint::Joint { axes, .. } => {
+                    spatial::joint_hessian(m0, m1, axes, lambda.get(row..)?, a, out)
+                }
+                _ => spatial::distance_hessian(m0, m1, l(row), a, out),
+            }
+            Some(())
+        }
+        Evaluated::Planar(m0, m1) => planar_hessian(c, m0, m1, [l(row), l(row + 1)], a, out),
+        Evaluated::Coordinates(..) => Some(()), // a coordinate constraint is linear
+    }
+}
+
 /// Adds `a d(C_q^T lambda)/dq` of planar constraint `c` between the marker states `m0`, `m1`
 /// with its multipliers `l` (the first one for a distance) to `out`; `None` for a distance of
 /// zero length.
@@ -1976,4 +2042,151 @@ fn planar_hessian<T: Real, const S: usize>(
         Constraint::Coordinate { .. } | Constraint::Joint { .. } => {}
     }
     Some(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::bodies::RigidBody2D;
+    use crate::inertia::MassProperties;
+    use crate::math::Quaternion;
+    use crate::nodes::{NodePoint2D, NodeRigidBody2D};
+    use crate::system::{HostSystem, RigidBodySpec};
+    use nalgebra::Matrix3;
+
+    const S: usize = 40;
+
+    /// 3D: two bodies with full inertia tensors on a revolute joint about an oblique axis
+    /// (markers off the centres) to the ground and a spherical joint, plus a distance; planar:
+    /// two 2D bodies and a mass point on a revolute, a prismatic (rotation held), a distance
+    /// and a coordinate constraint. Every kind of Hessian the model has.
+    fn mechanism() -> HostSystem<f64> {
+        let mut sys = HostSystem::<f64>::new();
+        let ground = sys.create_ground(Vector3::zeros()).unwrap();
+        let inertia = Matrix3::new(0.3, 0.02, -0.01, 0.02, 0.25, 0.03, -0.01, 0.03, 0.2);
+        let mp = MassProperties::new(2.0, Vector3::zeros(), inertia).unwrap();
+        let mut spec = RigidBodySpec::at(Vector3::new(0.5, -0.2, 0.1));
+        spec.orientation = Quaternion::new(0.9, 0.1, -0.3, 0.2).normalized().unwrap();
+        let b0 = sys.create_rigid_body(&mp, &spec).unwrap();
+        spec.position = Vector3::new(1.2, -0.6, 0.3);
+        let b1 = sys.create_rigid_body(&mp, &spec).unwrap();
+        let frame = Matrix3::new(0.0, 0.6, 0.8, 0.0, 0.8, -0.6, -1.0, 0.0, 0.0);
+        let mut marker = |m: Marker<f64>| sys.add_marker(m).unwrap();
+        let g = marker(Marker::body_rigid_frame(ground, Vector3::zeros(), &frame).unwrap());
+        let m0 = marker(
+            Marker::body_rigid_frame(b0.object, Vector3::new(-0.4, 0.1, 0.0), &frame).unwrap(),
+        );
+        let m1 = marker(Marker::body_rigid(b0.object, Vector3::new(0.3, -0.2, 0.1)).unwrap());
+        let m2 = marker(Marker::body_rigid(b1.object, Vector3::new(-0.3, 0.2, 0.0)).unwrap());
+        let m3 = marker(Marker::body_rigid(b1.object, Vector3::new(0.2, 0.1, -0.1)).unwrap());
+        sys.add_constraint(Constraint::revolute_joint([g, m0]).unwrap())
+            .unwrap();
+        sys.add_constraint(Constraint::spherical_joint([m1, m2]).unwrap())
+            .unwrap();
+        sys.add_constraint(Constraint::distance([g, m3], 1.5).unwrap())
+            .unwrap();
+        let mut rigid2d = |x: f64| {
+            let node = Node::RigidBody2D(NodeRigidBody2D::at(Vector3::new(x, 0.1, 0.2)).unwrap());
+            let n = sys.add_node(node).unwrap();
+            let body = RigidBody2D::new(1.5, 0.2, Vector2::zeros()).unwrap();
+            (
+                n,
+                sys.add_object(Object::RigidBody2D { node: n, body })
+                    .unwrap(),
+            )
+        };
+        let (_, r0) = rigid2d(0.5);
+        let (_, r1) = rigid2d(1.5);
+        let p = sys.add_node(Node::Point2D(
+            NodePoint2D::at(Vector2::new(2.5, 0.3)).unwrap(),
+        ));
+        let p = p.unwrap();
+        sys.add_object(Object::mass_point_2d(p, 0.5).unwrap())
+            .unwrap();
+        let mut marker = |m: Marker<f64>| sys.add_marker(m).unwrap();
+        let at = |o, x: f64| Marker::body_rigid(o, Vector3::new(x, 0.05, 0.0)).unwrap();
+        let (g0, a0, a1, c0) = (
+            marker(at(ground, 0.0)),
+            marker(at(r0, -0.5)),
+            marker(at(r0, 0.5)),
+            marker(at(r1, -0.5)),
+        );
+        let (c1, pm) = (marker(at(r1, 0.5)), marker(Marker::node_position(p)));
+        let pc = marker(Marker::node_coordinate(p, 1));
+        let gc = marker(Marker::node_coordinate(p, 0));
+        let axis = Vector2::new(1.0, 0.2);
+        let normal = Vector2::new(-0.1, 1.0);
+        for c in [
+            Constraint::revolute_2d([g0, a0]).unwrap(),
+            Constraint::prismatic_2d([a1, c0], axis, normal, true).unwrap(),
+            Constraint::distance([c1, pm], 1.0).unwrap(),
+            Constraint::coordinate([pc, gc], 0.5, 0.1).unwrap(),
+        ] {
+            sys.add_constraint(c).unwrap();
+        }
+        sys.set_settings(
+            crate::system::SystemSettings::default()
+                .with_coupling(crate::system::Coupling::GeneralizedAlpha),
+        )
+        .unwrap();
+        sys.alpha_layout(Formulation::Index3).unwrap();
+        sys
+    }
+
+    /// The constraints' Jacobian and Hessian taken in one pass over the markers
+    /// (`constraint_with_jacobian_and_hessian`) are, bit for bit, what the separate calls add to
+    /// a matrix that already holds `M`: so a step's Newton matrix does not depend on which
+    /// evaluation took the Hessian.
+    #[test]
+    fn the_hessian_taken_with_the_jacobian_is_the_separate_one_bit_for_bit() {
+        let sys = mechanism();
+        let model = model_of!(sys);
+        let (n, m) = (model.layout.n, model.layout.m);
+        assert!(n + m <= S && m == 2 + 5 + 3 + 1 + 2 + 2 + 1 + 1, "{n} {m}");
+        // Away from the constraints' manifold and from any symmetry.
+        let q: [f64; S] = core::array::from_fn(|i| (0.37 * i as f64).sin());
+        let lambda: [f64; S] = core::array::from_fn(|i| 1.0 + 0.3 * (1.7 * i as f64).cos());
+        let a = 0.7;
+        let (mut one, mut two) = ([[0.0; S]; S], [[0.0; S]; S]);
+        let (mut c1, mut c2) = ([0.0; S], [0.0; S]);
+        for jac in [&mut one, &mut two] {
+            model
+                .mass(0.0, &q[..n], &mut Block::new(jac, m, m, n, n))
+                .unwrap();
+        }
+        let mut block = Block::new(&mut one, 0, m, m, n);
+        let r = model.constraint_with_jacobian_and_hessian(
+            0.0,
+            &q[..n],
+            &lambda[..m],
+            a,
+            &mut c1[..m],
+            &mut block,
+        );
+        r.unwrap().unwrap();
+        model
+            .constraint_with_jacobian(
+                0.0,
+                &q[..n],
+                &mut c2[..m],
+                &mut Block::new(&mut two, 0, m, m, n),
+            )
+            .unwrap();
+        let mut coordinates = Block::new(&mut two, m, m, n, n);
+        model
+            .constraint_force_jacobian(0.0, &q[..n], &lambda[..m], a, &mut coordinates)
+            .unwrap()
+            .unwrap();
+        let bits = |x: &[[f64; S]; S]| x.map(|r| r.map(f64::to_bits));
+        assert_eq!(bits(&one), bits(&two));
+        assert_eq!(c1.map(f64::to_bits), c2.map(f64::to_bits));
+        // The Hessian is there: the coordinates' block is not M alone.
+        let mut mass = [[0.0; S]; S];
+        model
+            .mass(0.0, &q[..n], &mut Block::new(&mut mass, m, m, n, n))
+            .unwrap();
+        let differ = (m..m + n).flat_map(|i| (m..m + n).map(move |j| (i, j)));
+        assert!(differ.filter(|&(i, j)| one[i][j] != mass[i][j]).count() > 3 * n);
+    }
 }
