@@ -1484,7 +1484,6 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
             };
             let mut sub = jac.as_deref_mut().map(|b| b.shifted(row));
             let done = constraint_equations(con, ends, q, cc, sub.as_mut());
-            drop(sub);
             match (jac.as_deref_mut(), hessian) {
                 (Some(j), Some((lambda, a))) if done.is_some() => {
                     constraint_hessian(con, ends, lambda, row, a, &mut j.columns_block())
