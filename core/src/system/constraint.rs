@@ -232,7 +232,20 @@ impl<T: Real> Constraint<T> {
                 return Err(Error::MarkerNotSupported);
             }
         }
-        // The node a marker moves with (`None`: the ground).
+        let [na, nb] = self.nodes(markers, nodes, objects)?;
+        if !matches!(self, Constraint::Coordinate { .. }) && na == nb {
+            return Err(Error::SameBody);
+        }
+        Ok(())
+    }
+
+    /// The nodes its two markers move with (`None`: the ground). Errors: `UnknownIndex`.
+    pub(crate) fn nodes(
+        &self,
+        markers: &[Marker<T>],
+        nodes: &[Node<T>],
+        objects: &[Object<T>],
+    ) -> Result<[Option<NodeIndex>; 2]> {
         let body = |i: MarkerIndex| -> Result<Option<NodeIndex>> {
             let node = match item(markers, i.get())? {
                 Marker::NodePosition { node } | Marker::NodeCoordinate { node, .. } => Some(*node),
@@ -243,10 +256,8 @@ impl<T: Real> Constraint<T> {
             };
             Ok(node.filter(|n| !matches!(nodes.get(n.get()), Some(Node::PointGround(_)))))
         };
-        if !matches!(self, Constraint::Coordinate { .. }) && body(a)? == body(b)? {
-            return Err(Error::SameBody);
-        }
-        Ok(())
+        let [a, b] = self.markers();
+        Ok([body(a)?, body(b)?])
     }
 }
 

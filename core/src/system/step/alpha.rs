@@ -2,7 +2,8 @@
 //! generalized-alpha coupling: the coordinates of all nodes in one vector, the bodies' mass
 //! matrices, the loads' and connectors' generalized forces, and the constraints' equations.
 //!
-//! The vector `q` holds each node's coordinates in node order (Exudyn's ODE2 coordinates): a
+//! The vector `q` holds each node's coordinates (Exudyn's ODE2 coordinates), the nodes farthest
+//! from the ground first ([`leaves_first`]: what the Newton matrix's LU fills least): a
 //! `NodePoint2D` 2 (`x, y`, m) and a `NodeRigidBody2D` 3 (`x, y` m, `theta` rad), displacements
 //! from the node's reference; a 3D rigid-body node 7, its position and Euler parameters
 //! (`r` m world, `e`: [`euler_parameters`](crate::bodies::euler_parameters), Exudyn's
@@ -119,17 +120,31 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
         self.n + 2 * self.m
     }
 
-    /// The layout of `nodes`, a tree of `tree` coordinates and `constraints` (module docs),
-    /// their ends not yet resolved; `CapacityFull` past `u16`.
-    pub fn of(nodes: &[Node<T>], tree: usize, constraints: &[Constraint<T>]) -> SystemResult<Self> {
+    /// The layout of `nodes`, a tree of `tree` coordinates and `constraints` (module docs), the
+    /// nodes' coordinates in `order` (a permutation of the nodes' indices), the constraints'
+    /// ends not yet resolved; `CapacityFull` past `u16`.
+    pub fn of(
+        nodes: &[Node<T>],
+        order: &[u16],
+        tree: usize,
+        constraints: &[Constraint<T>],
+    ) -> SystemResult<Self> {
         let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
         let mut layout = Layout::default();
         for node in nodes {
-            let at = u16::try_from(layout.n).map_err(|_| full())?;
-            layout.offsets.push(at).map_err(|_| full())?;
-            layout.n += coordinates_of(node);
-            // The normalization rows come first.
+            layout.offsets.push(0).map_err(|_| full())?;
+            // The normalization rows come first, in node order.
             layout.m += usize::from(matches!(node, Node::RigidBody(_)));
+        }
+        for &i in order {
+            let (Some(node), Some(at)) = (
+                nodes.get(usize::from(i)),
+                layout.offsets.get_mut(usize::from(i)),
+            ) else {
+                return Err(SystemError::new(Error::UnknownIndex, ItemRef::System));
+            };
+            *at = u16::try_from(layout.n).map_err(|_| full())?;
+            layout.n += coordinates_of(node);
         }
         layout.tree = layout.n;
         layout.n += tree;
@@ -140,6 +155,64 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
         }
         Ok(layout)
     }
+}
+
+/// The order of the nodes' coordinates in `q`: the nodes farthest from the ground, counted in
+/// constraints between them, first; the nodes no constraint path joins to the ground before
+/// all; ties in index order. A chain's Newton matrix is then eliminated from its free end, which
+/// its LU with partial pivoting fills least (`BENCHMARKS.md`). A constraint whose markers do not
+/// resolve adds no path (assembling reports it).
+fn leaves_first<T: Real, const N: usize>(
+    nodes: &[Node<T>],
+    objects: &[Object<T>],
+    markers: &[Marker<T>],
+    constraints: &[Constraint<T>],
+) -> SystemResult<Vec<u16, N, u16>> {
+    let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
+    // Constraints away from the ground by node: 0 not reached (yet).
+    let mut depth: Vec<u16, N, u16> = Vec::new();
+    for _ in nodes {
+        depth.push(0).map_err(|_| full())?;
+    }
+    let ends = |c: &Constraint<T>| c.nodes(markers, nodes, objects).unwrap_or([None, None]);
+    // Breadth first, a level a pass over the constraints.
+    let mut level = 1u16;
+    loop {
+        let mut reached = false;
+        for c in constraints {
+            let pairs = match ends(c) {
+                [None, Some(n)] | [Some(n), None] if level == 1 => [(None, Some(n)), (None, None)],
+                [Some(a), Some(b)] if level > 1 => [(Some(a), Some(b)), (Some(b), Some(a))],
+                _ => continue,
+            };
+            for (from, to) in pairs {
+                let Some(to) = to else { continue };
+                let from_ok = from.is_none_or(|f| depth.get(f.get()) == Some(&(level - 1)));
+                if let Some(d) = depth.get_mut(to.get()).filter(|d| **d == 0) {
+                    if from_ok {
+                        *d = level;
+                        reached = true;
+                    }
+                }
+            }
+        }
+        if !reached || level == u16::MAX {
+            break;
+        }
+        level += 1;
+    }
+    let mut order: Vec<u16, N, u16> = Vec::new();
+    for i in 0..nodes.len() {
+        order
+            .push(u16::try_from(i).map_err(|_| full())?)
+            .map_err(|_| full())?;
+    }
+    let key = |i: u16| match depth.get(usize::from(i)) {
+        Some(0) | None => u16::MAX,
+        Some(d) => *d,
+    };
+    order.sort_unstable_by_key(|&i| (core::cmp::Reverse(key(i)), i));
+    Ok(order)
 }
 
 /// The coordinates `q` and velocities `v` of a generalized-alpha iterate in a [`Layout`]'s
@@ -1777,7 +1850,9 @@ impl<
     /// within the capacity `W` (`CapacityFull` at the system).
     pub(crate) fn alpha_layout(&mut self, formulation: Formulation) -> SystemResult<()> {
         let tree = self.tree.tree().map_or(0, |(_, n)| n);
-        self.layout = Layout::of(&self.nodes, tree, &self.constraints)?;
+        let order: Vec<u16, N, u16> =
+            leaves_first(&self.nodes, &self.objects, &self.markers, &self.constraints)?;
+        self.layout = Layout::of(&self.nodes, &order, tree, &self.constraints)?;
         let (n, m) = (self.layout.n, self.layout.m);
         let need = match formulation {
             Formulation::StabilizedIndex2 => n + 2 * m,
@@ -2131,6 +2206,57 @@ mod tests {
         .unwrap();
         sys.alpha_layout(Formulation::Index3).unwrap();
         sys
+    }
+
+    /// A chain joined to the ground at its first body (added first) is laid out from its free
+    /// end; a body no constraint joins to the ground comes before it; ties in index order.
+    #[test]
+    fn the_coordinates_are_laid_out_from_the_free_ends() {
+        let mut sys = HostSystem::<f64>::new();
+        let ground = sys.create_ground(Vector3::zeros()).unwrap();
+        let mut bodies = [ground; 4];
+        for (k, b) in bodies.iter_mut().enumerate().skip(1) {
+            let node = NodeRigidBody2D::at(Vector3::new(k as f64, 0.0, 0.0)).unwrap();
+            let n = sys.add_node(Node::RigidBody2D(node)).unwrap();
+            let body = RigidBody2D::new(1.0, 0.1, Vector2::zeros()).unwrap();
+            *b = sys
+                .add_object(Object::RigidBody2D { node: n, body })
+                .unwrap();
+        }
+        let free = sys.add_node(Node::Point2D(
+            NodePoint2D::at(Vector2::new(5.0, 0.0)).unwrap(),
+        ));
+        sys.add_object(Object::mass_point_2d(free.unwrap(), 1.0).unwrap())
+            .unwrap();
+        // Nodes 0 - 1 - 2 a chain from the ground; node 3 free.
+        for (a, b) in [(0, 1), (1, 2), (2, 3)] {
+            let x = a as f64 + 0.5;
+            let m = |s: &mut HostSystem<f64>, o| {
+                s.add_marker(Marker::body_rigid(o, Vector3::new(x, 0.0, 0.0)).unwrap())
+            };
+            let (ma, mb) = (
+                m(&mut sys, bodies[a]).unwrap(),
+                m(&mut sys, bodies[b]).unwrap(),
+            );
+            sys.add_constraint(Constraint::revolute_2d([ma, mb]).unwrap())
+                .unwrap();
+        }
+        let order: Vec<u16, 8, u16> =
+            leaves_first(&sys.nodes, &sys.objects, &sys.markers, &sys.constraints).unwrap();
+        assert_eq!(order.as_slice(), &[3, 2, 1, 0]);
+        let layout = Layout::<f64, 8, 8>::of(&sys.nodes, &order, 0, &sys.constraints).unwrap();
+        assert_eq!(layout.offsets.as_slice(), &[8, 5, 2, 0]);
+        assert_eq!((layout.n, layout.m), (11, 6));
+        // A distance between nodes 0 and 2 closes a loop: node 2 is then as near the ground as 1.
+        let [m0, m2] = [bodies[1], bodies[3]].map(|o| {
+            sys.add_marker(Marker::body_rigid(o, Vector3::zeros()).unwrap())
+                .unwrap()
+        });
+        sys.add_constraint(Constraint::distance([m0, m2], 2.0).unwrap())
+            .unwrap();
+        let order: Vec<u16, 8, u16> =
+            leaves_first(&sys.nodes, &sys.objects, &sys.markers, &sys.constraints).unwrap();
+        assert_eq!(order.as_slice(), &[3, 1, 2, 0]);
     }
 
     /// The constraints' Jacobian and Hessian taken in one pass over the markers
