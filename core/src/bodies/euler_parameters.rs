@@ -64,6 +64,12 @@ pub fn accelerations<T: Real>(e: &Vector4<T>, e_t: &Vector4<T>, w_t: &Vector3<T>
     g_body(e).transpose() * w_t * T::c(0.25) - e * e_t.dot(e_t)
 }
 
+/// Whether the body's centre of mass is off its reference point: else the terms with `c` are
+/// zero and not computed (the reference at the centre of mass, as Exudyn's rigid bodies have it).
+fn offset<T: Real>(body: &RigidBody<T>) -> bool {
+    *body.center_of_mass() != Vector3::zeros()
+}
+
 /// `J = I_c - m [c]x [c]x`, the inertia about the reference point (kg m^2, body frame).
 fn inertia_at_reference<T: Real>(body: &RigidBody<T>) -> Matrix3<T> {
     let cx = skew(body.center_of_mass());
@@ -74,9 +80,12 @@ fn inertia_at_reference<T: Real>(body: &RigidBody<T>) -> Matrix3<T> {
 pub fn mass_matrix<T: Real>(body: &RigidBody<T>, e: &Vector4<T>) -> SMatrix<T, 7, 7> {
     let g = g_body(e);
     let m = body.mass();
-    let r = quaternion(e).to_matrix();
     // Translation-rotation coupling -m R [c]x Gb (3 x 4) and the rotation block Gb^T J Gb.
-    let coupling = r * skew(body.center_of_mass()) * g * (-m);
+    let coupling = if offset(body) {
+        quaternion(e).to_matrix() * skew(body.center_of_mass()) * g * (-m)
+    } else {
+        Matrix3x4::zeros()
+    };
     let rot = g.transpose() * inertia_at_reference(body) * g;
     let mut out = SMatrix::<T, 7, 7>::zeros();
     for i in 0..3 {
@@ -104,7 +113,11 @@ pub fn quadratic_velocity_force<T: Real>(
     let g = g_body(e);
     let w = g * e_t;
     let c = body.center_of_mass();
-    let ft = quaternion(e).to_matrix() * w.cross(&w.cross(c)) * (-body.mass());
+    let ft = if offset(body) {
+        quaternion(e).to_matrix() * w.cross(&w.cross(c)) * (-body.mass())
+    } else {
+        Vector3::zeros()
+    };
     let fr = g.transpose() * (-w.cross(&(inertia_at_reference(body) * w)));
     [ft.x, ft.y, ft.z, fr[0], fr[1], fr[2], fr[3]]
 }
@@ -123,7 +136,11 @@ pub fn quadratic_velocity_jacobian<T: Real>(
     let j = inertia_at_reference(body);
     // d(w x (w x c))/dw = -[w x c]x - [w]x [c]x;  d(w x J w)/dw = [w]x J - [J w]x.
     let wx = skew(&w);
-    let dt = quaternion(e).to_matrix() * (skew(&w.cross(c)) + wx * skew(c)) * body.mass() * g;
+    let dt = if offset(body) {
+        quaternion(e).to_matrix() * (skew(&w.cross(c)) + wx * skew(c)) * body.mass() * g
+    } else {
+        Matrix3x4::zeros()
+    };
     let dr = g.transpose() * (skew(&(j * w)) - wx * j) * g;
     let mut out = SMatrix::<T, 7, 4>::zeros();
     for k in 0..4 {
@@ -203,10 +220,17 @@ pub fn inertia_position_jacobian<T: Real>(
     let e_tt = Vector4::new(q_tt[3], q_tt[4], q_tt[5], q_tt[6]);
     let (w, w_t) = (g * e_t, g * e_tt);
     let (dw, dw_t) = (g_body_derivative(e_t), g_body_derivative(&e_tt));
-    let r = quaternion(e).to_matrix();
-    let one = T::one();
     let wx = skew(&w);
     let jw = j * w;
+    if !offset(body) {
+        // c = 0: M q_tt - T^T f_v = [m a; Gb^T (J w_t + w x J w)].
+        let y = j * w_t + w.cross(&jw);
+        let bottom = g_body_transpose_derivative(&y)
+            + g.transpose() * (j * dw_t + (wx * j - skew(&jw)) * dw);
+        return stack(&Matrix3x4::zeros(), &bottom);
+    }
+    let r = quaternion(e).to_matrix();
+    let one = T::one();
     let z = w.cross(&w.cross(c));
     let dz = skew(&w.cross(c)) + wx * cx;
     let top = (rotation_derivative(e, &(z - cx * w_t), one) - r * (dz * dw + cx * dw_t)) * m;
@@ -231,9 +255,11 @@ mod tests {
     use super::*;
     use crate::state::RigidState;
 
-    fn body() -> RigidBody<f64> {
+    /// A body with its centre of mass off the reference point and one with it there (whose
+    /// terms in `c` are not computed).
+    fn bodies() -> [RigidBody<f64>; 2] {
         let i = Matrix3::new(0.3, 0.02, -0.01, 0.02, 0.5, 0.03, -0.01, 0.03, 0.6);
-        RigidBody::new(2.5, i, Vector3::new(0.1, -0.2, 0.3)).unwrap()
+        [Vector3::new(0.1, -0.2, 0.3), Vector3::zeros()].map(|c| RigidBody::new(2.5, i, c).unwrap())
     }
 
     fn unit_e() -> Vector4<f64> {
@@ -258,7 +284,12 @@ mod tests {
     /// The kinetic energy `q_t^T M q_t / 2` equals the body's at the same state.
     #[test]
     fn mass_matrix_gives_the_kinetic_energy() {
-        let b = body();
+        for b in bodies() {
+            kinetic_energy_of(&b);
+        }
+    }
+
+    fn kinetic_energy_of(b: &RigidBody<f64>) {
         let e = unit_e();
         let w = Vector3::new(1.0, -2.0, 0.5);
         let v = Vector3::new(0.3, 0.1, -0.7);
@@ -266,7 +297,7 @@ mod tests {
         let qt = nalgebra::SVector::<f64, 7>::from_column_slice(&[
             v.x, v.y, v.z, e_t[0], e_t[1], e_t[2], e_t[3],
         ]);
-        let t = 0.5 * qt.dot(&(mass_matrix(&b, &e) * qt));
+        let t = 0.5 * qt.dot(&(mass_matrix(b, &e) * qt));
         let mut s = RigidState::at_rest(Vector3::zeros(), quaternion(&e));
         s.velocity = v;
         s.angular_velocity = w;
@@ -276,18 +307,23 @@ mod tests {
     /// The velocity Jacobian of the quadratic velocity force against central differences.
     #[test]
     fn quadratic_velocity_jacobian_matches_differences() {
-        let b = body();
+        for b in bodies() {
+            velocity_jacobian_of(&b);
+        }
+    }
+
+    fn velocity_jacobian_of(b: &RigidBody<f64>) {
         let e = unit_e();
         let e_t = rates(&e, &Vector3::new(1.0, -2.0, 0.5));
-        let jac = quadratic_velocity_jacobian(&b, &e, &e_t);
+        let jac = quadratic_velocity_jacobian(b, &e, &e_t);
         let d = 1e-6;
         for k in 0..4 {
             let (mut p, mut m) = (e_t, e_t);
             p[k] += d;
             m[k] -= d;
             let (fp, fm) = (
-                quadratic_velocity_force(&b, &e, &p),
-                quadratic_velocity_force(&b, &e, &m),
+                quadratic_velocity_force(b, &e, &p),
+                quadratic_velocity_force(b, &e, &m),
             );
             for i in 0..7 {
                 let num = (fp[i] - fm[i]) / (2.0 * d);
@@ -330,18 +366,23 @@ mod tests {
     /// are not unit).
     #[test]
     fn inertia_position_jacobian_matches_differences() {
-        let b = body();
+        for b in bodies() {
+            position_jacobian_of(&b);
+        }
+    }
+
+    fn position_jacobian_of(b: &RigidBody<f64>) {
         let q_tt = [0.4, -1.2, 0.9, 0.3, -0.8, 0.5, 1.1];
         let x = nalgebra::SVector::<f64, 7>::from_column_slice(&q_tt);
         for e in [unit_e(), unit_e() * 1.1, unit_e() * 0.9] {
             let e_t = rates(&e, &Vector3::new(1.0, -2.0, 0.5)) + e * 0.3;
-            let jac = inertia_position_jacobian(&b, &e, &e_t, &q_tt);
+            let jac = inertia_position_jacobian(b, &e, &e_t, &q_tt);
             check_e_jacobian(
                 &e,
                 &jac,
                 |e| {
-                    let mx = mass_matrix(&b, e) * x;
-                    let fv = quadratic_velocity_force(&b, e, &e_t);
+                    let mx = mass_matrix(b, e) * x;
+                    let fv = quadratic_velocity_force(b, e, &e_t);
                     core::array::from_fn(|i| mx[i] - fv[i])
                 },
                 "M q_tt - f_v",

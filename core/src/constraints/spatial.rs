@@ -314,15 +314,12 @@ impl<'a, T: Real> SpatialState<'a, T> {
         let Some((o, g, _)) = self.body() else {
             return;
         };
+        // As sub-blocks of one row: bounds-checked once each.
         if point {
-            for i in 0..3 {
-                out.add(row, o + i, s * u[i]);
-            }
+            out.add_scaled(row, o, &u.transpose(), s);
         }
-        let de = g.transpose() * b.cross(&(self.rotation.transpose() * u));
-        for k in 0..4 {
-            out.add(row, o + 3 + k, s * de[k]);
-        }
+        let de = g.transpose() * b.cross(&self.rotation.tr_mul(u));
+        out.add_scaled(row, o + 3, &de.transpose(), s);
     }
 
     /// The time derivative of the body-fixed vector `A b` (world) and the velocity part of its
@@ -557,15 +554,18 @@ impl<'f, T: Real> Tangent<'f, T> {
     /// The terms of a joint's equations (`axes`) with their multipliers `lambda`; a `Local`
     /// equation's force blocks go to `self.forces` (the caller gives them when `axes` has one).
     fn add_joint(&mut self, m0: &SpatialState<T>, m1: &SpatialState<T>, axes: &Axes, lambda: &[T]) {
+        // World translations (all three or none: [`equations`]) come first. Their terms are
+        // linear in the multipliers: one point term with `v = sum_i mu_i e_i`
+        // (`mu (p_1 - p_0)_i`: `tau_1 = l_1 x A_1^T mu e_i`, `tau_0` the same at `-mu l_0`).
+        if let (true, Some(&[x, y, z])) = (axes[0] && axes[1] && axes[2], lambda.get(..3)) {
+            let v = Vector3::new(x, y, z);
+            self.point(m1, 1, &v);
+            self.point(m0, 0, &(-v));
+        }
         let d = m1.position - m0.position;
         for (eq, &mu) in equations(axes).zip(lambda) {
             match eq {
-                Equation::World(i) => {
-                    // mu (p_1 - p_0)_i: tau_1 = l_1 x A_1^T mu e_i, tau_0 = -l_0 x A_0^T mu e_i.
-                    let v = Vector3::ith(i, mu);
-                    self.point(m1, 1, &v);
-                    self.point(m0, 0, &(-v));
-                }
+                Equation::World(_) => {}
                 Equation::Local(i) => self.local_translation(m0, m1, &d, i, mu),
                 Equation::Dot(p, q) => self.perpendicular_axes(m0, m1, p, q, mu),
             }

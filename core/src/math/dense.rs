@@ -13,10 +13,10 @@
 use crate::Real;
 
 /// Solves `A x = b` for the leading `n x n` block of `a` and the first `n` entries of `b`,
-/// in place: on success `b` holds `x`; `a` and the rest of `b`'s first `n` entries are
-/// overwritten with the factors and scratch (the rows are exchanged through a map, not moved:
-/// `U`'s row `k` is `a`'s row `perm[k]`). `None` if `n` exceeds the capacity, an entry of `b` is
-/// not finite, a pivot is zero or not finite, the smallest pivot is not above `n EPS` times the
+/// in place: on success `b` holds `x`; `a` is overwritten with the factors and scratch (the
+/// rows are exchanged through references to them, not moved, so `U`'s rows are `a`'s rows in
+/// the order of the exchanges). `None` if `n` exceeds the capacity, an entry of `b` is not
+/// finite, a pivot is zero or not finite, the smallest pivot is not above `n EPS` times the
 /// largest entry the elimination met (numerically singular), or the result is not finite; `a`
 /// and `b` are then overwritten with partial results.
 ///
@@ -42,11 +42,8 @@ pub fn solve_in_place<T: Real, const S: usize>(
     // which also order NaNs).
     let mut scale = T::zero();
     let mut smallest = T::zero();
-    // The row of `a` (and entry of `b`) that holds the `k`-th equation after the exchanges.
-    let mut perm = [0usize; S];
-    for (k, p) in perm.iter_mut().enumerate() {
-        *p = k;
-    }
+    // Row i of the system after the exchanges (an exchange swaps two references).
+    let mut r = a.each_mut();
     // The pivot row's nonzero columns past the pivot and their values, and the rows below the
     // pivot with a nonzero in its column: a Newton matrix of a mechanism is mostly zeros, which
     // subtract nothing.
@@ -54,24 +51,21 @@ pub fn solve_in_place<T: Real, const S: usize>(
     let mut vals = [T::zero(); S];
     let mut rows = [0usize; S];
     for k in 0..n {
-        // Pivot: the largest |a_ik| of the equations i >= k (the first of equals), found in the
-        // pass that lists the rows below k with a nonzero a_ik.
+        // Pivot: the largest |a_ik|, i >= k (the first of equals), found in the pass that lists
+        // the rows below k with a nonzero a_ik.
         let mut p = k;
-        let mut listed_at = 0;
-        let mut best = a[perm[k]][k].abs_l();
+        let mut best = r[k][k].abs_l();
         let mut nr = 0;
         for i in k + 1..n {
-            let r = perm[i];
-            let x = a[r][k];
+            let x = r[i][k];
             if x != T::zero() {
-                rows[nr] = r;
+                rows[nr] = i;
+                nr += 1;
                 let v = x.abs_l();
                 if v > best {
                     best = v;
                     p = i;
-                    listed_at = nr;
                 }
-                nr += 1;
             }
         }
         // A zero or NaN pivot: nothing to divide by. A tiny one is refused at the end, against
@@ -86,17 +80,16 @@ pub fn solve_in_place<T: Real, const S: usize>(
             smallest
         };
         if p != k {
-            // The pivot's row takes equation k's place; equation k's row takes the pivot's
-            // place in the list (skipped below if its a_ik is zero).
-            rows[listed_at] = perm[k];
-            perm.swap(k, p);
+            // Row p is now the old row k: it stays listed and is skipped below if its a_ik is
+            // zero.
+            r.swap(k, p);
+            b.swap(k, p);
         }
-        let pr = perm[k];
-        let pivot = a[pr][k];
-        let bk = b[pr];
+        let pivot = r[k][k];
+        let bk = b[k];
         let mut nc = 0;
         for j in k + 1..n {
-            let x = a[pr][j];
+            let x = r[k][j];
             if x != T::zero() {
                 cols[nc] = j;
                 vals[nc] = x;
@@ -107,14 +100,14 @@ pub fn solve_in_place<T: Real, const S: usize>(
         }
         let (cols, vals) = (&cols[..nc], &vals[..nc]);
         for &i in &rows[..nr] {
-            let aik = a[i][k];
+            let row = &mut *r[i];
+            let aik = row[k];
             if aik == T::zero() {
                 continue;
             }
             let factor = aik / pivot;
             if factor != T::zero() {
                 // Row i -= factor * row k over those columns.
-                let row = &mut a[i];
                 for (&j, &v) in cols.iter().zip(vals) {
                     row[j] -= factor * v;
                 }
@@ -126,17 +119,15 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if !(scale.finite() && smallest > scale * T::EPS * T::of_u32(n as u32)) {
         return None;
     }
-    // x_k = (y_k - sum_j>k u_kj x_j) / u_kk, `U`'s row k in row perm[k], `x` into `vals`.
-    let x = &mut vals;
+    // x_k = (y_k - sum_j>k u_kj x_j) / u_kk, `y` in `b` and replaced by `x`.
     for k in (0..n).rev() {
-        let row = &a[perm[k]];
-        let mut v = b[perm[k]];
+        let row = &*r[k];
+        let mut x = b[k];
         for j in k + 1..n {
-            v -= row[j] * x[j];
+            x -= row[j] * b[j];
         }
-        x[k] = v / row[k];
+        b[k] = x / row[k];
     }
-    b[..n].copy_from_slice(&x[..n]);
     b.iter().take(n).all(|x| x.finite()).then_some(())
 }
 
