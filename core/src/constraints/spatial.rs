@@ -391,7 +391,7 @@ enum Equation {
 
 /// The equations of a joint with the constrained axes `axes`, in row order.
 fn equations(axes: &Axes) -> impl Iterator<Item = Equation> {
-    let world = axes[0] && axes[1] && axes[2];
+    let world = world_translations(axes);
     let (pairs, count) = rotation_pairs(axes);
     let axes = *axes;
     (0..3)
@@ -409,6 +409,12 @@ fn equations(axes: &Axes) -> impl Iterator<Item = Equation> {
                 .take(count)
                 .map(|(a, b)| Equation::Dot(a, b)),
         )
+}
+
+/// Whether `axes` lock all three translations: then the joint's first three equations are
+/// `World(0..3)` ([`equations`]), else its translations are `Local`.
+fn world_translations(axes: &Axes) -> bool {
+    axes[0] && axes[1] && axes[2]
 }
 
 /// The joint's equations from `row` on into `c` and, if given, their Jacobian into `jac`
@@ -554,10 +560,10 @@ impl<'f, T: Real> Tangent<'f, T> {
     /// The terms of a joint's equations (`axes`) with their multipliers `lambda`; a `Local`
     /// equation's force blocks go to `self.forces` (the caller gives them when `axes` has one).
     fn add_joint(&mut self, m0: &SpatialState<T>, m1: &SpatialState<T>, axes: &Axes, lambda: &[T]) {
-        // World translations (all three or none: [`equations`]) come first. Their terms are
-        // linear in the multipliers: one point term with `v = sum_i mu_i e_i`
-        // (`mu (p_1 - p_0)_i`: `tau_1 = l_1 x A_1^T mu e_i`, `tau_0` the same at `-mu l_0`).
-        if let (true, Some(&[x, y, z])) = (axes[0] && axes[1] && axes[2], lambda.get(..3)) {
+        // World translations (all three or none) come first. Their terms are linear in the
+        // multipliers: one point term with `v = sum_i mu_i e_i` (`mu (p_1 - p_0)_i`:
+        // `tau_1 = l_1 x A_1^T mu e_i`, `tau_0` the same at `-mu l_0`).
+        if let (true, Some(&[x, y, z])) = (world_translations(axes), lambda.get(..3)) {
             let v = Vector3::new(x, y, z);
             self.point(m1, 1, &v);
             self.point(m0, 0, &(-v));

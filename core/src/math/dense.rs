@@ -11,6 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::Real;
+use core::borrow::Borrow;
 
 /// Solves `A x = b` for the leading `n x n` block of `a` and the first `n` entries of `b`,
 /// in place: on success `b` holds `x`; `a` is overwritten with the factors and scratch (the
@@ -119,16 +120,7 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if !(scale.finite() && smallest > scale * T::EPS * T::of_u32(n as u32)) {
         return None;
     }
-    // x_k = (y_k - sum_j>k u_kj x_j) / u_kk, `y` in `b` and replaced by `x`.
-    for k in (0..n).rev() {
-        let row = &*r[k];
-        let mut x = b[k];
-        for j in k + 1..n {
-            x -= row[j] * b[j];
-        }
-        b[k] = x / row[k];
-    }
-    b.iter().take(n).all(|x| x.finite()).then_some(())
+    back_substitute(&r, b, n)
 }
 
 /// Solves `S x = b` for a symmetric positive definite `S`, the leading `n x n` block of `s`,
@@ -187,23 +179,24 @@ pub fn solve_symmetric_in_place<T: Real, const S: usize>(
             b[i] -= factor * bk;
         }
     }
-    back_substitute(s, b, n)
+    back_substitute(s.as_slice(), b, n)
 }
 
-/// The symmetric elimination's back substitution: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
-/// the upper triangle of `u` (its `D U`), `y` in `b` and replaced by `x`; `None` if `x` is not
-/// finite.
-fn back_substitute<T: Real, const S: usize>(
-    u: &[[T; S]; S],
+/// The back substitution of both eliminations: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
+/// the upper triangle of the rows `u` (the LU's `U`, its rows in the order of the exchanges,
+/// or the symmetric one's `D U`), `y` in `b` and replaced by `x`; `None` if `x` is not finite.
+fn back_substitute<T: Real, R: Borrow<[T; S]>, const S: usize>(
+    u: &[R],
     b: &mut [T; S],
     n: usize,
 ) -> Option<()> {
     for k in (0..n).rev() {
+        let row = u[k].borrow();
         let mut x = b[k];
         for j in k + 1..n {
-            x -= u[k][j] * b[j];
+            x -= row[j] * b[j];
         }
-        b[k] = x / u[k][k];
+        b[k] = x / row[k];
     }
     b.iter().take(n).all(|x| x.finite()).then_some(())
 }
