@@ -52,6 +52,7 @@ use crate::finite::all_finite_slice;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::math::dense::{solve_in_place, solve_symmetric_in_place};
 use crate::solver::settings::NewtonSettings;
+use crate::target::IN_ORDER;
 use crate::{Error, Param, Real, Result};
 
 /// How the constraints enter the step.
@@ -499,9 +500,12 @@ impl<T: Real> ConstrainedAlpha<T> {
             if report.newton_iterations >= self.newton.max_iterations {
                 return Err(Error::NewtonNotConverged);
             }
-            iteration_matrix(work, n, m, c_a, ggl);
+            if ggl {
+                // Before the tangent: its velocity rows add to these.
+                iteration_matrix(work, n, m, c_a, ggl);
+            }
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl, hessian)?;
-            let (dx, xx) = newton_update(work, n, m, k, ggl)?;
+            let (dx, xx) = newton_update(work, n, m, k, c_a, ggl)?;
             report.newton_iterations += 1;
             if report.newton_iterations == self.real_time_updates {
                 // Real-time mode: the iterate taken without its evaluation.
@@ -849,12 +853,13 @@ fn newton_update<T: Real, const S: usize>(
     n: usize,
     m: usize,
     k: usize,
+    c_a: T,
     ggl: bool,
 ) -> Result<(T, T)> {
     for r in work.rhs.iter_mut().take(k) {
         *r = -*r;
     }
-    solve_newton(work, n, m, k, ggl)?;
+    solve_newton(work, n, m, k, c_a, ggl)?;
     let co = Order::multipliers_first(m, ggl).coordinates;
     let (mut dx, mut xx) = (T::zero(), T::zero());
     for i in 0..n {
@@ -906,34 +911,58 @@ fn residual<T: Real, const S: usize>(
 }
 
 /// Solves the Newton system `[0 c C_q; C_q^T A] [dl; dx] = rhs` (leading `k x k` block of
-/// `work.jac`, multipliers first; `c = (1 - alpha_f) / (1 - alpha_m) > 0`,
-/// [`iteration_matrix`]) in place into `work.rhs`. When `A` (the coordinates' `n x n` block)
-/// is diagonal and positive, as for bodies whose mass matrix is diagonal and whose joints'
-/// `d(C_q^T lambda)/dq` is (planar revolute joints between body centres), by the Schur
-/// complement: `S dl = c C_q A^-1 r_1 - r_2` with `S = c C_q A^-1 C_q^T`, symmetric and
-/// positive definite for independent constraints (its upper triangle and
-/// [`solve_symmetric_in_place`]; dependent ones make it singular and are refused), then
-/// `dx = A^-1 (r_1 - C_q^T dl)`; else by the LU of the whole block.
+/// `work.jac`, multipliers first; `c = (1 - alpha_f) / (1 - alpha_m) > 0`) in place into
+/// `work.rhs`. The block holds `A` (the coordinates' `n x n` block, with its tangent) and the
+/// evaluated `C_q` in the constraints' rows; for the stabilized index 2 also what
+/// [`iteration_matrix`] wrote. When `A` is diagonal and positive, as for bodies whose mass
+/// matrix is diagonal and whose joints' `d(C_q^T lambda)/dq` is (planar revolute joints
+/// between body centres), by the Schur complement from `C_q`'s rows
+/// ([`solve_schur`]); else [`iteration_matrix`] completes the block and its LU solves it.
 /// `SingularMatrix` if the system is singular.
 fn solve_newton<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
     m: usize,
     k: usize,
+    c_a: T,
     ggl: bool,
 ) -> Result<()> {
-    // Positive exactly on the diagonal (the zeros left and right of it tested as runs).
-    let zero = |r: &[T]| r.iter().all(|x| *x == T::zero());
+    // Positive on the diagonal and zero off it. In order (a microcontroller) a row's test
+    // stops at its first nonzero off the diagonal; a host counts each row's nonzeros without
+    // a branch per entry (`target::IN_ORDER`): the same answer.
     let co = Order::multipliers_first(m, ggl).coordinates;
     let diagonal = !ggl
         && m > 0
         && work.jac[co..co + n].iter().enumerate().all(|(i, row)| {
             let row = &row[co..co + n];
-            row[i] > T::zero() && zero(&row[..i]) && zero(&row[i + 1..])
+            if IN_ORDER {
+                let zero = |r: &[T]| r.iter().all(|x| *x == T::zero());
+                row[i] > T::zero() && zero(&row[..i]) && zero(&row[i + 1..])
+            } else {
+                let nonzero = row.iter().fold(0, |k, x| k + usize::from(*x != T::zero()));
+                row[i] > T::zero() && nonzero == 1
+            }
         });
-    if !diagonal {
-        return solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix);
+    if diagonal {
+        return solve_schur(work, n, m, c_a);
     }
+    if !ggl {
+        iteration_matrix(work, n, m, c_a, ggl);
+    }
+    solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix)
+}
+
+/// [`solve_newton`] for a diagonal `A`: `S dl = c C_q A^-1 r_1 - r_2` with
+/// `S = c C_q A^-1 C_q^T`, symmetric and positive definite for independent constraints (its
+/// upper triangle and [`solve_symmetric_in_place`]; dependent ones make it singular and are
+/// refused), then `dx = A^-1 (r_1 - C_q^T dl)`. `C_q` is read from its rows (`0..m`, the
+/// coordinates' columns from `m`).
+fn solve_schur<T: Real, const S: usize>(
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    c_a: T,
+) -> Result<()> {
     work.scratch(m);
     let Workspace {
         jac,
@@ -947,35 +976,33 @@ fn solve_newton<T: Real, const S: usize>(
     for i in 0..n {
         inv[i] = T::one() / jac[m + i][m + i];
     }
-    // S's upper triangle and the right-hand side c C_q A^-1 r_1 - r_2: row a of S sums, over
-    // the coordinates i in order, w_i times row i of C_q^T (right of the diagonal), with
-    // w_i = c C_ai / A_ii. A constraint row is sparse: a zero w_i adds nothing and is skipped.
-    let (lower, upper) = jac.split_at(m);
+    let cq = &jac[..m];
+    // Row a of S's upper triangle and of the right-hand side c C_q A^-1 r_1 - r_2: sums over
+    // the coordinates i (in order) of w = c C_ai / A_ii times C_q's column i below row a, and
+    // times r_1i. A constraint row is sparse: a zero C_ai adds nothing and is skipped.
     for a in 0..m {
-        let s_row = &mut scratch[a][a..m];
-        s_row.fill(T::zero());
+        let s_row = &mut scratch[a][..m];
+        s_row[a..].fill(T::zero());
         let mut fa = T::zero();
-        for (i, (c, d)) in lower[a][m..m + n].iter().zip(&inv[..n]).enumerate() {
-            let wi = *c * *d;
-            if wi != T::zero() {
-                fa += wi * rhs[m + i];
-                for (s, u) in s_row.iter_mut().zip(&upper[i][a..m]) {
-                    *s += wi * *u;
+        for i in 0..n {
+            let c_ai = cq[a][m + i];
+            if c_ai != T::zero() {
+                let w = c_ai * c_a * inv[i];
+                fa += w * rhs[m + i];
+                for b in a..m {
+                    s_row[b] += w * cq[b][m + i];
                 }
             }
         }
         f2[a] = fa - rhs[a];
     }
     solve_symmetric_in_place(scratch, f2, m).ok_or(Error::SingularMatrix)?;
-    for (i, row) in upper.iter().take(n).enumerate() {
-        let bl = row[..m]
-            .iter()
-            .zip(&f2[..m])
-            .fold(T::zero(), |acc, (b, l)| acc + *b * *l);
+    for i in 0..n {
+        let bl = (0..m).fold(T::zero(), |acc, a| acc + cq[a][m + i] * f2[a]);
         rhs[m + i] = (rhs[m + i] - bl) * inv[i];
     }
     rhs[..m].copy_from_slice(&f2[..m]);
-    if rhs[..k].iter().all(|x| x.finite()) {
+    if rhs[..m + n].iter().all(|x| x.finite()) {
         Ok(())
     } else {
         Err(Error::SingularMatrix)
