@@ -78,6 +78,32 @@ pub fn all_finite_slice<T: Real>(a: &[T]) -> bool {
     a.iter().all(|x| x.finite())
 }
 
+/// `true` if every entry of every slice in `parts` is finite: where
+/// [`sum_screen`](crate::target::sum_screen), by one test of the sum of all entries (the
+/// per-entry tests only if it fails), else by a test of each without a branch per entry.
+// Out of line: one copy for the constrained step's checks of its vectors.
+#[inline(never)]
+pub fn all_finite_slices<T: Real>(parts: &[&[T]]) -> bool {
+    if crate::target::sum_screen::<T>() {
+        sum_screened_slices(parts)
+    } else {
+        parts.iter().fold(true, |ok, p| ok & each_finite(p))
+    }
+}
+
+/// [`all_finite_slices`]'s test by the sum of all entries.
+// Inlined into `all_finite_slices`.
+#[inline(always)]
+fn sum_screened_slices<T: Real>(parts: &[&[T]]) -> bool {
+    let mut sum = T::zero();
+    for p in parts {
+        for x in *p {
+            sum += *x;
+        }
+    }
+    sum * T::zero() == T::zero() || parts.iter().all(|p| all_finite_slice(p))
+}
+
 /// [`Real::finite`] of every entry, without a branch per entry.
 // Inlined: a branch-free loop in its caller.
 #[inline(always)]
@@ -168,6 +194,18 @@ mod tests {
                         assert!(!all_finite_of(&[&vs[0], &vs[1], &vs[2]]), "{k} {i}");
                         assert!(!sum_screened_of(&[&vs[0], &vs[1], &vs[2]]), "{k} {i}");
                     }
+                }
+            }
+            // Slices of any lengths at once, both ways.
+            let (a, b) = ([big, big, T::one()], [-big, T::zero()]);
+            assert!(all_finite_slices(&[&a, &b, &a]) && sum_screened_slices(&[&a, &b, &[]]));
+            for bad in [T::c(f64::NAN), inf, -inf] {
+                for (k, i) in [(0, 0), (0, 2), (1, 1), (2, 0)] {
+                    let mut parts = [a.to_vec(), b.to_vec(), a.to_vec()];
+                    parts[k][i] = bad;
+                    let parts = [&parts[0][..], &parts[1][..], &parts[2][..]];
+                    assert!(!all_finite_slices(&parts), "{k} {i}");
+                    assert!(!sum_screened_slices(&parts), "{k} {i}");
                 }
             }
             assert_eq!(T::of_u32(1024).to_u32_sat(), 1024);

@@ -48,7 +48,7 @@
 
 use super::{zero_block, Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
-use crate::finite::all_finite_slice;
+use crate::finite::all_finite_slices;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::math::dense::{solve_in_place, solve_symmetric_in_place};
 use crate::solver::settings::NewtonSettings;
@@ -1083,7 +1083,7 @@ fn finite_state<T: Real, const S: usize>(s: &ConstrainedState<T, S>, n: usize, m
 
 /// `true` if every entry of the coordinate-sized `parts` and of `lambda` is finite.
 fn all_finite_parts<T: Real>(parts: &[&[T]; 4], lambda: &[T]) -> bool {
-    parts.iter().all(|p| all_finite_slice(p)) && all_finite_slice(lambda)
+    all_finite_slices(&[parts[0], parts[1], parts[2], parts[3], lambda])
 }
 
 /// `C_q` into the lower-left block (rows `n..n+m`) and `C_q^T` into the upper-right one.
