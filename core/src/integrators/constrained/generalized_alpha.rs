@@ -23,7 +23,9 @@
 //! ```
 //!
 //! The constraint rows are scaled by `1/(h^2 beta)` as Exudyn scales them, which keeps the
-//! matrix's condition independent of `h` (an unscaled index-3 matrix grows like `1/h^2`);
+//! matrix's condition independent of `h` (an unscaled index-3 matrix grows like `1/h^2`), and
+//! solved divided by `c` (rows `C_q`, right-hand side `-r_2 / c`: the rows are `C_q^T`'s
+//! columns as evaluated, with no pass to scale them);
 //! the derivative of `M(q) q_tt` is the model's where it has one (else left out: it changes
 //! the convergence rate, not the solution).
 //! The Newton matrix is built anew every iteration (quadratic convergence).
@@ -492,7 +494,11 @@ impl<T: Real> ConstrainedAlpha<T> {
             let with_hessian = first.then_some(beta_p);
             let hessian = evaluate(model, t1, work, n, m, k, cleared < k, order, with_hessian)?;
             cleared = 0;
-            let (converged, rc) = self.converged(work, n, m, h2b, hg, ggl, &mut report)?;
+            // The first evaluation's residual also mirrors C_q into C_q^T, for the update that
+            // nearly always follows it; a later one leaves that to `iteration_matrix`.
+            let mirrored = first && !ggl;
+            let (converged, rc) =
+                self.converged(work, n, m, h2b, beta_p, hg, ggl, mirrored, &mut report)?;
             if converged || stagnated {
                 commit(state, work, t1, n, m)?;
                 return Ok(report);
@@ -505,7 +511,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 iteration_matrix(work, n, m, c_a, ggl);
             }
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl, hessian)?;
-            let (dx, xx) = newton_update(work, n, m, k, c_a, ggl)?;
+            let (dx, xx) = newton_update(work, n, m, k, c_a, ggl, mirrored)?;
             report.newton_iterations += 1;
             if report.newton_iterations == self.real_time_updates {
                 // Real-time mode: the iterate taken without its evaluation.
@@ -531,12 +537,16 @@ impl<T: Real> ConstrainedAlpha<T> {
         n: usize,
         m: usize,
         h2b: T,
+        beta_p: T,
         hg: T,
         ggl: bool,
+        mirror: bool,
         report: &mut ConstrainedReport<T>,
     ) -> Result<(bool, T)> {
         let co = Order::multipliers_first(m, ggl).coordinates;
-        let (inertia, reaction) = residual(work, n, m, co, h2b);
+        // r_2 in the rows of c C_q (stabilized index 2) or of C_q (`r_2 / c`).
+        let r2_scale = if ggl { h2b } else { beta_p };
+        let (inertia, reaction) = residual(work, n, m, co, r2_scale, mirror);
         // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
         let mut rv = T::zero();
         if ggl {
@@ -807,9 +817,10 @@ fn commit<T: Real, const S: usize>(
 }
 
 /// The iteration matrix's constraint blocks, multipliers first ([`Order::multipliers_first`]):
-/// `C_q^T` (the coordinates' rows, from the evaluated `C_q`) and `c C_q` (the first rows); for
-/// stabilized index 2 also the rows of `r_3`, `c C_q`, and the columns of `mu~`, `C_q C_q^T` in
-/// the rows of `r_2`. The coordinates' block gets its tangent from
+/// `C_q^T` (the coordinates' rows, from the evaluated `C_q` in the first rows, which stays
+/// there: the constraint rows are `C_q` with `r_2 / c` on the right); for stabilized index 2
+/// `c C_q` in the first rows, the rows of `r_3`, `c C_q`, and the columns of `mu~`,
+/// `C_q C_q^T` in the rows of `r_2`. The coordinates' block gets its tangent from
 /// [`ConstrainedAlpha::add_tangent`].
 #[inline(never)]
 fn iteration_matrix<T: Real, const S: usize>(
@@ -820,12 +831,14 @@ fn iteration_matrix<T: Real, const S: usize>(
     ggl: bool,
 ) {
     let co = Order::multipliers_first(m, ggl).coordinates;
-    // C_q^T from C_q, then c C_q: one pass over C_q's rows.
+    // C_q^T from C_q (and c C_q for stabilized index 2): one pass over C_q's rows.
     let (c_rows, q_rows) = work.jac.split_at_mut(co);
     for (k, c_row) in c_rows[..m].iter_mut().enumerate() {
         for (q_row, e) in q_rows.iter_mut().zip(&mut c_row[co..co + n]) {
             q_row[k] = *e;
-            *e *= c_a;
+            if ggl {
+                *e *= c_a;
+            }
         }
     }
     if ggl {
@@ -845,9 +858,10 @@ fn iteration_matrix<T: Real, const S: usize>(
 }
 
 /// Solves the Newton system for `-residual` and adds the update to `x`, `lambda` (and `mu`);
-/// returns `(|dx|^2, |x|^2)`.
+/// returns `(|dx|^2, |x|^2)`. `mirrored`: the residual wrote `C_q^T` ([`residual`]).
 // Out of line, as [`residual`].
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn newton_update<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
@@ -855,11 +869,12 @@ fn newton_update<T: Real, const S: usize>(
     k: usize,
     c_a: T,
     ggl: bool,
+    mirrored: bool,
 ) -> Result<(T, T)> {
     for r in work.rhs.iter_mut().take(k) {
         *r = -*r;
     }
-    solve_newton(work, n, m, k, c_a, ggl)?;
+    solve_newton(work, n, m, k, c_a, ggl, mirrored)?;
     let co = Order::multipliers_first(m, ggl).coordinates;
     let (mut dx, mut xx) = (T::zero(), T::zero());
     for i in 0..n {
@@ -879,10 +894,11 @@ fn newton_update<T: Real, const S: usize>(
     Ok((dx, xx))
 }
 
-/// The residual `r_2 = C / (h^2 beta)` (rows `0..m`) and `r_1 = M x + C_q^T lambda - f` (rows
-/// from `co`) into `work.rhs`, from what [`evaluate`] wrote (`C_q^T` read as the columns
-/// of `C_q`: a converged step never mirrors it); returns `(|M x|^2, |C_q^T lambda|^2)`, the
-/// scales of `r_1`.
+/// The residual `C / scale` (rows `0..m`; `r_2 / c` for the rows of `C_q`, `r_2` for those of
+/// `c C_q`) and `r_1 = M x + C_q^T lambda - f` (rows from `co`) into `work.rhs`, from what
+/// [`evaluate`] wrote (`C_q^T` read as the columns of `C_q`); with `mirror` also each such
+/// column into its row of `C_q^T` (the iteration matrix's, [`iteration_matrix`]'s first
+/// part) in the same pass. Returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
 // Out of line: its unrolled loops' spilled addresses are off the stack before the tangent's
 // evaluation runs.
 #[inline(never)]
@@ -891,34 +907,45 @@ fn residual<T: Real, const S: usize>(
     n: usize,
     m: usize,
     co: usize,
-    h2b: T,
+    scale: T,
+    mirror: bool,
 ) -> (T, T) {
     let (mut inertia, mut reaction) = (T::zero(), T::zero());
-    for i in 0..n {
+    let (c_rows, q_rows) = work.jac.split_at_mut(co);
+    for (i, q_row) in q_rows[..n].iter_mut().enumerate() {
         let mx = work.f2[i];
-        let cl = work.jac[..m]
-            .iter()
-            .zip(&work.lambda[..m])
-            .fold(T::zero(), |acc, (c, l)| acc + c[co + i] * *l);
+        let mut cl = T::zero();
+        if mirror {
+            for (k, (c_row, l)) in c_rows[..m].iter().zip(&work.lambda[..m]).enumerate() {
+                let c = c_row[co + i];
+                q_row[k] = c;
+                cl += c * *l;
+            }
+        } else {
+            for (c_row, l) in c_rows[..m].iter().zip(&work.lambda[..m]) {
+                cl += c_row[co + i] * *l;
+            }
+        }
         inertia += mx * mx;
         reaction += cl * cl;
         work.rhs[co + i] = mx + cl - work.f[i];
     }
     for j in 0..m {
-        work.rhs[j] = work.c[j] / h2b;
+        work.rhs[j] = work.c[j] / scale;
     }
     (inertia, reaction)
 }
 
-/// Solves the Newton system `[0 c C_q; C_q^T A] [dl; dx] = rhs` (leading `k x k` block of
-/// `work.jac`, multipliers first; `c = (1 - alpha_f) / (1 - alpha_m) > 0`) in place into
-/// `work.rhs`. The block holds `A` (the coordinates' `n x n` block, with its tangent) and the
-/// evaluated `C_q` in the constraints' rows; for the stabilized index 2 also what
-/// [`iteration_matrix`] wrote. When `A` is diagonal and positive, as for bodies whose mass
-/// matrix is diagonal and whose joints' `d(C_q^T lambda)/dq` is (planar revolute joints
-/// between body centres), by the Schur complement from `C_q`'s rows
-/// ([`solve_schur`]); else [`iteration_matrix`] completes the block and its LU solves it.
-/// `SingularMatrix` if the system is singular.
+/// Solves the Newton system `[0 C_q; C_q^T A] [dl; dx] = rhs` (the constraint rows divided by
+/// `c = (1 - alpha_f) / (1 - alpha_m) > 0`, their right-hand side `-r_2 / c`; leading `k x k`
+/// block of `work.jac`, multipliers first) in place into `work.rhs`. The block holds `A` (the
+/// coordinates' `n x n` block, with its tangent), the evaluated `C_q` in the constraints' rows
+/// and, if `mirrored`, `C_q^T` ([`residual`]); for the stabilized index 2 what
+/// [`iteration_matrix`] wrote (its rows of `c C_q` with `-r_2`). When `A` is diagonal and
+/// positive, as for bodies whose mass matrix is diagonal and whose joints'
+/// `d(C_q^T lambda)/dq` is (planar revolute joints between body centres), by the Schur
+/// complement from `C_q`'s rows ([`solve_schur`]); else [`iteration_matrix`] completes the
+/// block where needed and its LU solves it. `SingularMatrix` if the system is singular.
 fn solve_newton<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
@@ -926,6 +953,7 @@ fn solve_newton<T: Real, const S: usize>(
     k: usize,
     c_a: T,
     ggl: bool,
+    mirrored: bool,
 ) -> Result<()> {
     // Positive on the diagonal and zero off it. In order (a microcontroller) a row's test
     // stops at its first nonzero off the diagonal; a host counts each row's nonzeros without
@@ -944,24 +972,24 @@ fn solve_newton<T: Real, const S: usize>(
             }
         });
     if diagonal {
-        return solve_schur(work, n, m, c_a);
+        return solve_schur(work, n, m);
     }
-    if !ggl {
+    if !ggl && !mirrored {
         iteration_matrix(work, n, m, c_a, ggl);
     }
     solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix)
 }
 
-/// [`solve_newton`] for a diagonal `A`: `S dl = c C_q A^-1 r_1 - r_2` with
-/// `S = c C_q A^-1 C_q^T`, symmetric and positive definite for independent constraints (its
-/// upper triangle and [`solve_symmetric_in_place`]; dependent ones make it singular and are
-/// refused), then `dx = A^-1 (r_1 - C_q^T dl)`. `C_q` is read from its rows (`0..m`, the
-/// coordinates' columns from `m`).
+/// [`solve_newton`] for a diagonal `A`, with `b_1`, `b_2` the coordinates' and the
+/// constraints' right-hand sides: `S dl = C_q A^-1 b_1 - b_2` with `S = C_q A^-1 C_q^T`,
+/// symmetric and positive definite for independent constraints (its upper triangle and
+/// [`solve_symmetric_in_place`]; dependent ones make it singular and are refused), then
+/// `dx = A^-1 (b_1 - C_q^T dl)`. `C_q` is read from its rows (`0..m`, the coordinates' columns
+/// from `m`).
 fn solve_schur<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
     m: usize,
-    c_a: T,
 ) -> Result<()> {
     work.scratch(m);
     let Workspace {
@@ -977,9 +1005,9 @@ fn solve_schur<T: Real, const S: usize>(
         inv[i] = T::one() / jac[m + i][m + i];
     }
     let cq = &jac[..m];
-    // Row a of S's upper triangle and of the right-hand side c C_q A^-1 r_1 - r_2: sums over
-    // the coordinates i (in order) of w = c C_ai / A_ii times C_q's column i below row a, and
-    // times r_1i. A constraint row is sparse: a zero C_ai adds nothing and is skipped.
+    // Row a of S's upper triangle and of the right-hand side C_q A^-1 b_1 - b_2: sums over the
+    // coordinates i (in order) of w = C_ai / A_ii times C_q's column i below row a, and times
+    // b_1i. A constraint row is sparse: a zero C_ai adds nothing and is skipped.
     for a in 0..m {
         let s_row = &mut scratch[a][..m];
         s_row[a..].fill(T::zero());
@@ -987,7 +1015,7 @@ fn solve_schur<T: Real, const S: usize>(
         for i in 0..n {
             let c_ai = cq[a][m + i];
             if c_ai != T::zero() {
-                let w = c_ai * c_a * inv[i];
+                let w = c_ai * inv[i];
                 fa += w * rhs[m + i];
                 for b in a..m {
                     s_row[b] += w * cq[b][m + i];
