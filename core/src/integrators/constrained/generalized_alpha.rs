@@ -1065,17 +1065,7 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
     if zero {
         zero_block(&mut work.jac, k);
     }
-    model.mass(
-        t,
-        &work.q[..n],
-        &mut Block::new(&mut work.jac, co, co, n, n),
-    )?;
-    for i in 0..n {
-        work.f2[i] = work.jac[co + i][co..co + n]
-            .iter()
-            .zip(&work.x[..n])
-            .fold(T::zero(), |acc, (a, x)| acc + *a * *x);
-    }
+    mass_and_product(model, t, work, n, co)?;
     work.f[..n].fill(T::zero());
     model.force(t, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
     if m == 0 {
@@ -1093,6 +1083,34 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
     }
     model.constraint_with_jacobian(t, q, c, &mut jac)?;
     Ok(false)
+}
+
+/// `M` into the coordinates' block of `work.jac` (at `co`) and `M x` into `work.f2`: the
+/// model's product where it takes it ([`ConstrainedModel::mass_with_product`]), else over the
+/// block's rows.
+// Out of line: its temporaries are off the stack when the constraints are evaluated.
+#[inline(never)]
+fn mass_and_product<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    t: T,
+    work: &mut Workspace<T, S>,
+    n: usize,
+    co: usize,
+) -> Result<()> {
+    let Workspace { jac, q, x, f2, .. } = work;
+    f2[..n].fill(T::zero());
+    let mut block = Block::new(jac, co, co, n, n);
+    if let Some(r) = model.mass_with_product(t, &q[..n], &x[..n], &mut block, &mut f2[..n]) {
+        return r;
+    }
+    model.mass(t, &q[..n], &mut block)?;
+    for i in 0..n {
+        f2[i] = jac[co + i][co..co + n]
+            .iter()
+            .zip(&x[..n])
+            .fold(T::zero(), |acc, (a, x)| acc + *a * *x);
+    }
+    Ok(())
 }
 
 /// `(n, m)` of `model`, or `CapacityFull` if `n + m > S`.

@@ -137,6 +137,20 @@ pub trait ConstrainedModel<T: Real> {
     /// definite on the constraints' null space) to `out`.
     fn mass<const S: usize>(&self, t: T, q: &[T], out: &mut Block<'_, T, S>) -> Result<()>;
 
+    /// Adds `M(q)` to `out` and `M(q) x` (`n`) to `mx`, if the model takes the product with
+    /// `M` (each body's block times its coordinates' entries of `x`, where the generic product
+    /// is over whole rows). The default is `None`: [`Self::mass`], and the product by rows.
+    fn mass_with_product<const S: usize>(
+        &self,
+        _t: T,
+        _q: &[T],
+        _x: &[T],
+        _out: &mut Block<'_, T, S>,
+        _mx: &mut [T],
+    ) -> Option<Result<()>> {
+        None
+    }
+
     /// Adds the applied force `f(t, q, q_t)` (`n`) to `f`.
     fn force(&self, t: T, q: &[T], v: &[T], f: &mut [T]) -> Result<()>;
 

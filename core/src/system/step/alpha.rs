@@ -1281,6 +1281,29 @@ fn vec4<T: Real>(x: &[T], o: usize) -> Result<Vector4<T>> {
     }
 }
 
+/// Adds `m x` (`x`'s entries `o..o + R`) to `mx`'s entries `o..o + R`, if `product` is
+/// `Some((x, mx))`; each row summed in column order from zero.
+fn add_product<T: Real, const R: usize>(
+    m: &nalgebra::SMatrix<T, R, R>,
+    o: usize,
+    product: &mut Option<(&[T], &mut [T])>,
+) -> Result<()> {
+    if let Some((x, mx)) = product {
+        let (x, mx) = (
+            x.get(o..o + R).ok_or(Error::UnknownIndex)?,
+            mx.get_mut(o..o + R).ok_or(Error::UnknownIndex)?,
+        );
+        for (i, y) in mx.iter_mut().enumerate() {
+            let mut acc = T::zero();
+            for (j, xj) in x.iter().enumerate() {
+                acc += m[(i, j)] * *xj;
+            }
+            *y += acc;
+        }
+    }
+    Ok(())
+}
+
 /// Adds `values` to `f` from index `o` on (entries outside `f` are skipped).
 fn add_at<T: Real>(f: &mut [T], o: usize, values: &[T]) {
     for (x, v) in f.iter_mut().skip(o).zip(values) {
@@ -1299,40 +1322,22 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         self.equations
     }
 
-    /// Mass points `m E2`; 2D rigid bodies their 3x3 mass matrix at `q`.
-    // Out of line: its temporaries are not in `evaluate`'s frame under the force evaluation.
-    #[inline(never)]
+    /// Mass points `m E2`; 2D rigid bodies their 3x3 mass matrix at `q`; 3D bodies their 7x7
+    /// one; the tree's.
     fn mass<const S: usize>(&self, _t: T, q: &[T], out: &mut Block<'_, T, S>) -> Result<()> {
-        for o in self.objects {
-            if let Object::MassPoint2D { node, body } = o {
-                let off = self.offset(*node)?;
-                out.add(off, off, body.mass());
-                out.add(off + 1, off + 1, body.mass());
-            }
-        }
-        for (body, config, off) in self.rigid_bodies(q, q) {
-            out.add_scaled(off, off, &body.mass_matrix(&config), T::one());
-        }
-        for (body, off) in self.rigid_bodies_3d() {
-            let m = ep::mass_matrix(body, &vec4(q, off + 3)?);
-            out.add_scaled(off, off, &m, T::one());
-        }
-        if let (Some((tree, n)), Some((q_t, _))) = (self.tree.tree(), self.tree_coordinates(q, q)) {
-            let mut data = self
-                .tree
-                .scratch
-                .0
-                .try_borrow_mut()
-                .map_err(|_| Error::SolverFailed)?;
-            tree.crba_core(&mut data, q_t);
-            let o = self.layout.tree;
-            for i in 0..n {
-                for j in 0..n {
-                    out.add(o + i, o + j, data.mass_matrix[i][j]);
-                }
-            }
-        }
-        Ok(())
+        self.add_mass(q, out, None)
+    }
+
+    /// [`Self::mass`] and each item's block times `x`.
+    fn mass_with_product<const S: usize>(
+        &self,
+        _t: T,
+        q: &[T],
+        x: &[T],
+        out: &mut Block<'_, T, S>,
+        mx: &mut [T],
+    ) -> Option<Result<()>> {
+        Some(self.add_mass(q, out, Some((x, mx))))
     }
 
     /// `Q + f_v` (module docs).
@@ -1581,6 +1586,68 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 out.add(o + 3 + k, o + 3 + k, a * T::c(2.0) * l);
             }
         }
+    }
+
+    /// Adds `M(q)` to `out` (mass points `m E2`, 2D rigid bodies their 3x3 mass matrix at `q`,
+    /// 3D bodies their 7x7 one, the tree's) and, with `product = Some((x, mx))`, each block
+    /// times its coordinates' entries of `x` to `mx` (each row summed in column order, as a
+    /// product over the whole row sums it).
+    // Out of line: its temporaries are not in `evaluate`'s frame under the force evaluation.
+    #[inline(never)]
+    fn add_mass<const S: usize>(
+        &self,
+        q: &[T],
+        out: &mut Block<'_, T, S>,
+        mut product: Option<(&[T], &mut [T])>,
+    ) -> Result<()> {
+        for o in self.objects {
+            if let Object::MassPoint2D { node, body } = o {
+                let off = self.offset(*node)?;
+                let m = nalgebra::Matrix2::from_diagonal_element(body.mass());
+                out.add(off, off, body.mass());
+                out.add(off + 1, off + 1, body.mass());
+                add_product(&m, off, &mut product)?;
+            }
+        }
+        for (body, config, off) in self.rigid_bodies(q, q) {
+            let m = body.mass_matrix(&config);
+            out.add_scaled(off, off, &m, T::one());
+            add_product(&m, off, &mut product)?;
+        }
+        for (body, off) in self.rigid_bodies_3d() {
+            let m = ep::mass_matrix(body, &vec4(q, off + 3)?);
+            out.add_scaled(off, off, &m, T::one());
+            add_product(&m, off, &mut product)?;
+        }
+        if let (Some((tree, n)), Some((q_t, _))) = (self.tree.tree(), self.tree_coordinates(q, q)) {
+            let mut data = self
+                .tree
+                .scratch
+                .0
+                .try_borrow_mut()
+                .map_err(|_| Error::SolverFailed)?;
+            tree.crba_core(&mut data, q_t);
+            let o = self.layout.tree;
+            for i in 0..n {
+                for j in 0..n {
+                    out.add(o + i, o + j, data.mass_matrix[i][j]);
+                }
+            }
+            if let Some((x, mx)) = &mut product {
+                let (x, mx) = (
+                    x.get(o..o + n).ok_or(Error::UnknownIndex)?,
+                    mx.get_mut(o..o + n).ok_or(Error::UnknownIndex)?,
+                );
+                for (i, y) in mx.iter_mut().enumerate() {
+                    let row = &data.mass_matrix[i][..n];
+                    *y += row
+                        .iter()
+                        .zip(x)
+                        .fold(T::zero(), |acc, (a, b)| acc + *a * *b);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `a d(M q_tt - f_v)/dq` of the 3D bodies added to `out` (their columns of `e`).
@@ -2257,6 +2324,43 @@ mod tests {
         let order: Vec<u16, 8, u16> =
             leaves_first(&sys.nodes, &sys.objects, &sys.markers, &sys.constraints).unwrap();
         assert_eq!(order.as_slice(), &[3, 1, 2, 0]);
+    }
+
+    /// `M` taken with its product (`mass_with_product`, each body's block times its
+    /// coordinates) is, bit for bit, `mass`'s `M` and the product over `M`'s whole rows: the
+    /// residual does not depend on which way it was taken.
+    #[test]
+    fn the_mass_taken_with_its_product_is_the_mass_and_its_rows_product_bit_for_bit() {
+        let sys = mechanism();
+        let model = model_of!(sys);
+        let n = model.layout.n;
+        let q: [f64; S] = core::array::from_fn(|i| (0.37 * i as f64).sin());
+        let x: [f64; S] = core::array::from_fn(|i| 0.5 - (0.91 * i as f64).cos());
+        let (mut one, mut two) = ([[0.0; S]; S], [[0.0; S]; S]);
+        let mut mx = [0.0; S];
+        model
+            .mass_with_product(
+                0.0,
+                &q[..n],
+                &x[..n],
+                &mut Block::new(&mut one, 0, 0, n, n),
+                &mut mx[..n],
+            )
+            .unwrap()
+            .unwrap();
+        model
+            .mass(0.0, &q[..n], &mut Block::new(&mut two, 0, 0, n, n))
+            .unwrap();
+        let bits = |x: &[[f64; S]; S]| x.map(|r| r.map(f64::to_bits));
+        assert_eq!(bits(&one), bits(&two));
+        for i in 0..n {
+            let row = two[i][..n]
+                .iter()
+                .zip(&x[..n])
+                .fold(0.0, |acc, (a, b)| acc + a * b);
+            assert_eq!(mx[i].to_bits(), row.to_bits(), "{i}");
+            assert!(row != 0.0, "{i}");
+        }
     }
 
     /// The constraints' Jacobian and Hessian taken in one pass over the markers
