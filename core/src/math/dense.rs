@@ -11,7 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::Real;
-use core::borrow::Borrow;
+use core::borrow::BorrowMut;
 
 /// Solves `A x = b` for the leading `n x n` block of `a` and the first `n` entries of `b`,
 /// in place: on success `b` holds `x`; `a` is overwritten with the factors and scratch (the
@@ -27,8 +27,29 @@ use core::borrow::Borrow;
 /// (`U` and the multipliers' numerators). Their largest magnitude stands for `A`'s scale, so
 /// no pass over all `n^2` entries is made for it; a non-finite entry makes it infinite or, as
 /// a NaN, reaches a pivot or `x`.
-#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn solve_in_place<T: Real, const S: usize>(
+    a: &mut [[T; S]; S],
+    b: &mut [T; S],
+    n: usize,
+) -> Option<()> {
+    lu_solve::<T, S, false>(a, b, n)
+}
+
+/// [`solve_in_place`], and on success the leading `n x n` block of `a` left zero: each entry
+/// is set to zero where the elimination or the back substitution reads it for the last time
+/// (a store beside each read, where zeroing the block afterwards is a pass over all of it).
+/// On failure `a` holds partial results, as [`solve_in_place`] leaves it.
+pub fn solve_in_place_and_clear<T: Real, const S: usize>(
+    a: &mut [[T; S]; S],
+    b: &mut [T; S],
+    n: usize,
+) -> Option<()> {
+    lu_solve::<T, S, true>(a, b, n)
+}
+
+/// [`solve_in_place`]; with `CLEAR` [`solve_in_place_and_clear`].
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
     a: &mut [[T; S]; S],
     b: &mut [T; S],
     n: usize,
@@ -106,6 +127,10 @@ pub fn solve_in_place<T: Real, const S: usize>(
             if aik == T::zero() {
                 continue;
             }
+            if CLEAR {
+                // The multiplier's numerator, not kept (L is not stored).
+                row[k] = T::zero();
+            }
             let factor = aik / pivot;
             if factor != T::zero() {
                 // Row i -= factor * row k over those columns.
@@ -120,7 +145,7 @@ pub fn solve_in_place<T: Real, const S: usize>(
     if !(scale.finite() && smallest > scale * T::EPS * T::of_u32(n as u32)) {
         return None;
     }
-    back_substitute(&r, b, n)
+    back_substitute::<T, _, S, CLEAR>(&mut r, b, n)
 }
 
 /// Solves `S x = b` for a symmetric positive definite `S`, the leading `n x n` block of `s`,
@@ -179,24 +204,32 @@ pub fn solve_symmetric_in_place<T: Real, const S: usize>(
             b[i] -= factor * bk;
         }
     }
-    back_substitute(s.as_slice(), b, n)
+    back_substitute::<T, _, S, false>(&mut s[..], b, n)
 }
 
 /// The back substitution of both eliminations: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
 /// the upper triangle of the rows `u` (the LU's `U`, its rows in the order of the exchanges,
-/// or the symmetric one's `D U`), `y` in `b` and replaced by `x`; `None` if `x` is not finite.
-fn back_substitute<T: Real, R: Borrow<[T; S]>, const S: usize>(
-    u: &[R],
+/// or the symmetric one's `D U`), `y` in `b` and replaced by `x`; with `CLEAR` each entry of
+/// the triangle set to zero once read. `None` if `x` is not finite.
+fn back_substitute<T: Real, R: BorrowMut<[T; S]>, const S: usize, const CLEAR: bool>(
+    u: &mut [R],
     b: &mut [T; S],
     n: usize,
 ) -> Option<()> {
     for k in (0..n).rev() {
-        let row = u[k].borrow();
+        let row = u[k].borrow_mut();
         let mut x = b[k];
         for j in k + 1..n {
             x -= row[j] * b[j];
+            if CLEAR {
+                row[j] = T::zero();
+            }
         }
-        b[k] = x / row[k];
+        let d = row[k];
+        if CLEAR {
+            row[k] = T::zero();
+        }
+        b[k] = x / d;
     }
     b.iter().take(n).all(|x| x.finite()).then_some(())
 }
@@ -244,6 +277,45 @@ mod tests {
                 solve_in_place(&mut a, &mut b, n).unwrap();
                 for i in 0..n {
                     assert!((b[i] - want[i]).abs() < 1e-12, "n {n} i {i}");
+                }
+            }
+        }
+    }
+
+    /// The clearing solve gives the plain solve's bits and leaves the leading block zero (and
+    /// the rest of the array as it was), on dense matrices and on sparse ones with row
+    /// exchanges (a zero diagonal, zeros the elimination skips).
+    #[test]
+    fn the_clearing_solve_is_the_solve_and_leaves_the_block_zero() {
+        const S: usize = 7;
+        let mut rnd = uniform(4242);
+        for n in 1..S {
+            for sparse in [false, true] {
+                for _ in 0..20 {
+                    let mut a = [[7.0; S]; S];
+                    let mut b = [7.0; S];
+                    for i in 0..n {
+                        for j in 0..n {
+                            let zero = sparse && (i == j || rnd() > 0.3);
+                            a[i][j] = if zero { 0.0 } else { rnd() };
+                        }
+                        a[i][(i + 1) % n] += 2.0;
+                        b[i] = rnd();
+                    }
+                    let (mut a2, mut b2) = (a, b);
+                    let plain = solve_in_place(&mut a, &mut b, n);
+                    let clearing = solve_in_place_and_clear(&mut a2, &mut b2, n);
+                    assert_eq!(plain.is_some(), clearing.is_some(), "n {n}");
+                    if plain.is_none() {
+                        continue;
+                    }
+                    assert_eq!(b.map(f64::to_bits), b2.map(f64::to_bits), "n {n}");
+                    for (i, row) in a2.iter().enumerate() {
+                        for (j, x) in row.iter().enumerate() {
+                            let want = if i < n && j < n { 0.0 } else { 7.0 };
+                            assert_eq!(x.to_bits(), f64::to_bits(want), "n {n} ({i}, {j})");
+                        }
+                    }
                 }
             }
         }

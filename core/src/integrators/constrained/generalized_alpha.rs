@@ -52,7 +52,7 @@ use super::{zero_block, Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
 use crate::finite::all_finite_slices;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
-use crate::math::dense::{solve_in_place, solve_symmetric_in_place};
+use crate::math::dense::{solve_in_place, solve_in_place_and_clear, solve_symmetric_in_place};
 use crate::solver::settings::NewtonSettings;
 use crate::target::IN_ORDER;
 use crate::{Error, Param, Real, Result};
@@ -493,7 +493,6 @@ impl<T: Real> ConstrainedAlpha<T> {
             let first = report.newton_iterations == 0;
             let with_hessian = first.then_some(beta_p);
             let hessian = evaluate(model, t1, work, n, m, k, cleared < k, order, with_hessian)?;
-            cleared = 0;
             // The first evaluation's residual also mirrors C_q into C_q^T, for the update that
             // nearly always follows it; a later one leaves that to `iteration_matrix`.
             let mirrored = first && !ggl;
@@ -511,7 +510,9 @@ impl<T: Real> ConstrainedAlpha<T> {
                 iteration_matrix(work, n, m, c_a, ggl);
             }
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl, hessian)?;
-            let (dx, xx) = newton_update(work, n, m, k, c_a, ggl, mirrored)?;
+            let (dx, xx, zeroed) = newton_update(work, n, m, k, c_a, ggl, mirrored)?;
+            // The LU leaves the matrix zero: the next evaluation need not zero it.
+            cleared = if zeroed { k } else { 0 };
             report.newton_iterations += 1;
             if report.newton_iterations == self.real_time_updates {
                 // Real-time mode: the iterate taken without its evaluation.
@@ -520,6 +521,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                     position_correction(model, t1, work, n, m, h2b)?;
                 }
                 commit(state, work, t1, n, m)?;
+                work.jac_zero = zeroed;
                 return Ok(report);
             }
             stagnated =
@@ -858,7 +860,8 @@ fn iteration_matrix<T: Real, const S: usize>(
 }
 
 /// Solves the Newton system for `-residual` and adds the update to `x`, `lambda` (and `mu`);
-/// returns `(|dx|^2, |x|^2)`. `mirrored`: the residual wrote `C_q^T` ([`residual`]).
+/// returns `(|dx|^2, |x|^2, whether the solve left the matrix zero)`. `mirrored`: the residual
+/// wrote `C_q^T` ([`residual`]).
 // Out of line, as [`residual`].
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -870,11 +873,11 @@ fn newton_update<T: Real, const S: usize>(
     c_a: T,
     ggl: bool,
     mirrored: bool,
-) -> Result<(T, T)> {
+) -> Result<(T, T, bool)> {
     for r in work.rhs.iter_mut().take(k) {
         *r = -*r;
     }
-    solve_newton(work, n, m, k, c_a, ggl, mirrored)?;
+    let zeroed = solve_newton(work, n, m, k, c_a, ggl, mirrored)?;
     let co = Order::multipliers_first(m, ggl).coordinates;
     let (mut dx, mut xx) = (T::zero(), T::zero());
     for i in 0..n {
@@ -891,7 +894,7 @@ fn newton_update<T: Real, const S: usize>(
             work.mu[j] += work.rhs[m + j];
         }
     }
-    Ok((dx, xx))
+    Ok((dx, xx, zeroed))
 }
 
 /// The residual `C / scale` (rows `0..m`; `r_2 / c` for the rows of `C_q`, `r_2` for those of
@@ -945,7 +948,8 @@ fn residual<T: Real, const S: usize>(
 /// positive, as for bodies whose mass matrix is diagonal and whose joints'
 /// `d(C_q^T lambda)/dq` is (planar revolute joints between body centres), by the Schur
 /// complement from `C_q`'s rows ([`solve_schur`]); else [`iteration_matrix`] completes the
-/// block where needed and its LU solves it. `SingularMatrix` if the system is singular.
+/// block where needed and its LU solves it, leaving it zero ([`solve_in_place_and_clear`]).
+/// Returns whether the block is zero; `SingularMatrix` if the system is singular.
 fn solve_newton<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
@@ -954,7 +958,7 @@ fn solve_newton<T: Real, const S: usize>(
     c_a: T,
     ggl: bool,
     mirrored: bool,
-) -> Result<()> {
+) -> Result<bool> {
     // Positive on the diagonal and zero off it. In order (a microcontroller) a row's test
     // stops at its first nonzero off the diagonal; a host counts each row's nonzeros without
     // a branch per entry (`target::IN_ORDER`): the same answer.
@@ -972,12 +976,14 @@ fn solve_newton<T: Real, const S: usize>(
             }
         });
     if diagonal {
-        return solve_schur(work, n, m);
+        return solve_schur(work, n, m).map(|()| false);
     }
     if !ggl && !mirrored {
         iteration_matrix(work, n, m, c_a, ggl);
     }
-    solve_in_place(&mut work.jac, &mut work.rhs, k).ok_or(Error::SingularMatrix)
+    solve_in_place_and_clear(&mut work.jac, &mut work.rhs, k)
+        .map(|()| true)
+        .ok_or(Error::SingularMatrix)
 }
 
 /// [`solve_newton`] for a diagonal `A`, with `b_1`, `b_2` the coordinates' and the
@@ -1062,6 +1068,7 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
         constraints: cr,
         coordinates: co,
     } = order;
+    work.jac_zero = false;
     if zero {
         zero_block(&mut work.jac, k);
     }

@@ -331,6 +331,9 @@ pub struct Workspace<T, const S: usize> {
     /// The number of leading unknowns (of `jac`'s rows and columns and of each vector)
     /// written since the last [`Self::clear`]: the most a step or a start solved for.
     pub(crate) used: usize,
+    /// `jac`'s leading block is zero again: the last thing written to it was a solve that
+    /// zeroes what it reads (set by a step that ends on such a solve, taken by [`Self::clear`]).
+    pub(crate) jac_zero: bool,
 }
 
 impl<T: Real, const S: usize> Workspace<T, S> {
@@ -351,7 +354,9 @@ impl<T: Real, const S: usize> Workspace<T, S> {
     /// step did, so that a refused step leaves its owner's memory byte for byte as it was.
     pub fn clear(&mut self) {
         let size = core::mem::take(&mut self.used).min(S);
-        zero_block(&mut self.jac, size);
+        if !core::mem::take(&mut self.jac_zero) {
+            zero_block(&mut self.jac, size);
+        }
         zero_block(&mut self.scratch, core::mem::take(&mut self.scratch_used));
         for v in [
             &mut self.rhs,
@@ -394,6 +399,7 @@ impl<T: Real, const S: usize> Default for Workspace<T, S> {
             mu: z,
             scratch_used: 0,
             used: 0,
+            jac_zero: false,
         }
     }
 }
