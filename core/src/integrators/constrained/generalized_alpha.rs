@@ -959,22 +959,28 @@ fn solve_newton<T: Real, const S: usize>(
     ggl: bool,
     mirrored: bool,
 ) -> Result<bool> {
-    // Positive on the diagonal and zero off it. In order (a microcontroller) a row's test
-    // stops at its first nonzero off the diagonal; a host counts each row's nonzeros without
-    // a branch per entry (`target::IN_ORDER`): the same answer.
+    // Positive on the diagonal and zero off it, the rows tested from the last (the
+    // coordinates nearest the ground, the most coupled: a coupled block fails at once). In
+    // order (a microcontroller) a row's test stops at its first nonzero off the diagonal; a
+    // host counts each row's nonzeros without a branch per entry (`target::IN_ORDER`): the
+    // same answer.
     let co = Order::multipliers_first(m, ggl).coordinates;
     let diagonal = !ggl
         && m > 0
-        && work.jac[co..co + n].iter().enumerate().all(|(i, row)| {
-            let row = &row[co..co + n];
-            if IN_ORDER {
-                let zero = |r: &[T]| r.iter().all(|x| *x == T::zero());
-                row[i] > T::zero() && zero(&row[..i]) && zero(&row[i + 1..])
-            } else {
-                let nonzero = row.iter().fold(0, |k, x| k + usize::from(*x != T::zero()));
-                row[i] > T::zero() && nonzero == 1
-            }
-        });
+        && work.jac[co..co + n]
+            .iter()
+            .enumerate()
+            .rev()
+            .all(|(i, row)| {
+                let row = &row[co..co + n];
+                if IN_ORDER {
+                    let zero = |r: &[T]| r.iter().all(|x| *x == T::zero());
+                    row[i] > T::zero() && zero(&row[..i]) && zero(&row[i + 1..])
+                } else {
+                    let nonzero = row.iter().fold(0, |k, x| k + usize::from(*x != T::zero()));
+                    row[i] > T::zero() && nonzero == 1
+                }
+            });
     if diagonal {
         return solve_schur(work, n, m).map(|()| false);
     }
