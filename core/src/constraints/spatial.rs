@@ -623,7 +623,9 @@ impl<'f, T: Real> Tangent<'f, T> {
     /// The terms of `mu (u_0 . u_1)`, `u_k = A_k b_k` (axis `p` of marker 0, `q` of marker 1),
     /// with `r01 = A_0^T A_1`: `tau_0 = mu b_0 x A_0^T u_1`, `tau_1 = mu b_1 x A_1^T u_0`;
     /// `d tau_0 / d theta_1 = -mu [b_0]x r01 [b_1]x`, and `d tau_1 / d theta_0` its transpose
-    /// (skews are antisymmetric).
+    /// (skews are antisymmetric). As `[x]x R = R [R^T x]x` for a rotation `R` and
+    /// `[c]x [b]x = b c^T - (c . b) E`, `[b_0]x r01 [b_1]x = (r01 b_1) (r01^T b_0)^T
+    /// - (r01^T b_0 . b_1) r01`: an outer product, not two matrix products.
     #[inline(never)]
     fn perpendicular_axes(
         &mut self,
@@ -640,7 +642,7 @@ impl<'f, T: Real> Tangent<'f, T> {
         self.tau[1] += b1.cross(&a1u0) * mu;
         self.t_th[0][0] += skew_product(&b0, &a0u1) * mu;
         self.t_th[1][1] += skew_product(&b1, &a1u0) * mu;
-        let cross = skew(&b0) * r01 * skew(&b1) * mu;
+        let cross = (a0u1 * a1u0.transpose() - r01 * a1u0.dot(&b1)) * mu;
         self.t_th[0][1] -= cross;
         self.t_th[1][0] -= cross.transpose();
     }
