@@ -529,7 +529,8 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
     }
 
-    /// The residual of the evaluated iterate into `work.rhs` and its norms into `report`
+    /// The residual of the evaluated iterate, negated, into `work.rhs` (the Newton system's
+    /// right-hand side) and its norms into `report`
     /// (`force_residual`, `constraint_residual`, the history); `(converged, |C|)`.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
@@ -559,7 +560,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                     .zip(&work.v[..n])
                     .fold(T::zero(), |acc, (c, v)| acc + *c * *v);
                 rv += cv * cv;
-                work.rhs[m + j] = cv / hg;
+                work.rhs[m + j] = -cv / hg;
             }
         }
         let rv = if ggl { rv.sqrt_l() } else { T::zero() };
@@ -859,7 +860,8 @@ fn iteration_matrix<T: Real, const S: usize>(
     }
 }
 
-/// Solves the Newton system for `-residual` and adds the update to `x`, `lambda` (and `mu`);
+/// Solves the Newton system for `-residual` (in `work.rhs`) and adds the update to `x`,
+/// `lambda` (and `mu`);
 /// returns `(|dx|^2, |x|^2, whether the solve left the matrix zero)`. `mirrored`: the residual
 /// wrote `C_q^T` ([`residual`]).
 // Out of line, as [`residual`].
@@ -874,9 +876,6 @@ fn newton_update<T: Real, const S: usize>(
     ggl: bool,
     mirrored: bool,
 ) -> Result<(T, T, bool)> {
-    for r in work.rhs.iter_mut().take(k) {
-        *r = -*r;
-    }
     let zeroed = solve_newton(work, n, m, k, c_a, ggl, mirrored)?;
     let co = Order::multipliers_first(m, ggl).coordinates;
     let (mut dx, mut xx) = (T::zero(), T::zero());
@@ -898,7 +897,8 @@ fn newton_update<T: Real, const S: usize>(
 }
 
 /// The residual `C / scale` (rows `0..m`; `r_2 / c` for the rows of `C_q`, `r_2` for those of
-/// `c C_q`) and `r_1 = M x + C_q^T lambda - f` (rows from `co`) into `work.rhs`, from what
+/// `c C_q`) and `r_1 = M x + C_q^T lambda - f` (rows from `co`), negated (the Newton system's
+/// right-hand side: `f - (M x + C_q^T lambda)` is `-r_1` exactly), into `work.rhs`, from what
 /// [`evaluate`] wrote (`C_q^T` read as the columns of `C_q`); with `mirror` also each such
 /// column into its row of `C_q^T` (the iteration matrix's, [`iteration_matrix`]'s first
 /// part) in the same pass. Returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
@@ -931,10 +931,10 @@ fn residual<T: Real, const S: usize>(
         }
         inertia += mx * mx;
         reaction += cl * cl;
-        work.rhs[co + i] = mx + cl - work.f[i];
+        work.rhs[co + i] = work.f[i] - (mx + cl);
     }
     for j in 0..m {
-        work.rhs[j] = work.c[j] / scale;
+        work.rhs[j] = -work.c[j] / scale;
     }
     (inertia, reaction)
 }
