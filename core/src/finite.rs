@@ -30,11 +30,7 @@ where
 // Inlined into `all_finite`'s one copy per shape.
 #[inline(always)]
 fn sum_screened<T: Real>(a: &[T]) -> bool {
-    let mut sum = T::zero();
-    for x in a {
-        sum += *x;
-    }
-    sum * T::zero() == T::zero() || all_finite_slice(a)
+    sum_screened_slices(&[a])
 }
 
 /// [`all_finite`] of several vectors or matrices of one shape, for the checks of a hot step,

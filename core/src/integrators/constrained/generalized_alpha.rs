@@ -494,7 +494,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             let with_hessian = first.then_some(beta_p);
             let hessian = evaluate(model, t1, work, n, m, k, cleared < k, order, with_hessian)?;
             // The first evaluation's residual also mirrors C_q into C_q^T, for the update that
-            // nearly always follows it; a later one leaves that to `iteration_matrix`.
+            // nearly always follows it; after a later one the solve mirrors it if it needs it.
             let mirrored = first && !ggl;
             let (converged, rc) =
                 self.converged(work, n, m, h2b, beta_p, hg, ggl, mirrored, &mut report)?;
@@ -507,10 +507,10 @@ impl<T: Real> ConstrainedAlpha<T> {
             }
             if ggl {
                 // Before the tangent: its velocity rows add to these.
-                iteration_matrix(work, n, m, c_a, ggl);
+                stabilized_iteration_matrix(work, n, m, c_a);
             }
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl, hessian)?;
-            let (dx, xx, zeroed) = newton_update(work, n, m, k, c_a, ggl, mirrored)?;
+            let (dx, xx, zeroed) = newton_update(work, n, m, k, ggl, mirrored)?;
             // The LU leaves the matrix zero: the next evaluation need not zero it.
             cleared = if zeroed { k } else { 0 };
             report.newton_iterations += 1;
@@ -819,64 +819,57 @@ fn commit<T: Real, const S: usize>(
     Ok(())
 }
 
-/// The iteration matrix's constraint blocks, multipliers first ([`Order::multipliers_first`]):
-/// `C_q^T` (the coordinates' rows, from the evaluated `C_q` in the first rows, which stays
-/// there: the constraint rows are `C_q` with `r_2 / c` on the right); for stabilized index 2
-/// `c C_q` in the first rows, the rows of `r_3`, `c C_q`, and the columns of `mu~`,
-/// `C_q C_q^T` in the rows of `r_2`. The coordinates' block gets its tangent from
-/// [`ConstrainedAlpha::add_tangent`].
+/// The stabilized index 2's iteration matrix's constraint blocks, multipliers first
+/// ([`Order::multipliers_first`]): `C_q^T` (the coordinates' rows, from the evaluated `C_q`)
+/// and `c C_q` (the first rows, with `-r_2` on the right), the rows of `r_3`, `c C_q`, and the
+/// columns of `mu~`, `C_q C_q^T` in the rows of `r_2`. (Without the stabilization the
+/// constraint rows stay `C_q`, with `-r_2 / c` on the right, and only their mirror is taken:
+/// [`residual`] or [`mirror_constraint_jacobian`].) The coordinates' block gets its tangent
+/// from [`ConstrainedAlpha::add_tangent`].
 #[inline(never)]
-fn iteration_matrix<T: Real, const S: usize>(
+fn stabilized_iteration_matrix<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
     m: usize,
     c_a: T,
-    ggl: bool,
 ) {
-    let co = Order::multipliers_first(m, ggl).coordinates;
-    // C_q^T from C_q (and c C_q for stabilized index 2): one pass over C_q's rows.
+    let co = Order::multipliers_first(m, true).coordinates;
+    // C_q^T from C_q, then c C_q: one pass over C_q's rows.
     let (c_rows, q_rows) = work.jac.split_at_mut(co);
     for (k, c_row) in c_rows[..m].iter_mut().enumerate() {
         for (q_row, e) in q_rows.iter_mut().zip(&mut c_row[co..co + n]) {
             q_row[k] = *e;
-            if ggl {
-                *e *= c_a;
-            }
+            *e *= c_a;
         }
     }
-    if ggl {
-        for j in 0..m {
-            // The rows of C_q, as mirrored (unscaled): in C_q^T's columns.
-            for i in 0..n {
-                work.jac[m + j][co + i] = work.jac[co + i][j] * c_a;
-            }
-            for l in 0..m {
-                let cc = (0..n).fold(T::zero(), |acc, i| {
-                    acc + work.jac[co + i][j] * work.jac[co + i][l]
-                });
-                work.jac[j][m + l] = cc;
-            }
+    for j in 0..m {
+        // The rows of C_q, as mirrored (unscaled): in C_q^T's columns.
+        for i in 0..n {
+            work.jac[m + j][co + i] = work.jac[co + i][j] * c_a;
+        }
+        for l in 0..m {
+            let cc = (0..n).fold(T::zero(), |acc, i| {
+                acc + work.jac[co + i][j] * work.jac[co + i][l]
+            });
+            work.jac[j][m + l] = cc;
         }
     }
 }
 
 /// Solves the Newton system for `-residual` (in `work.rhs`) and adds the update to `x`,
-/// `lambda` (and `mu`);
-/// returns `(|dx|^2, |x|^2, whether the solve left the matrix zero)`. `mirrored`: the residual
-/// wrote `C_q^T` ([`residual`]).
+/// `lambda` (and `mu`); returns `(|dx|^2, |x|^2, whether the solve left the matrix zero)`.
+/// `mirrored`: the residual wrote `C_q^T` ([`residual`]).
 // Out of line, as [`residual`].
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
 fn newton_update<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
     m: usize,
     k: usize,
-    c_a: T,
     ggl: bool,
     mirrored: bool,
 ) -> Result<(T, T, bool)> {
-    let zeroed = solve_newton(work, n, m, k, c_a, ggl, mirrored)?;
+    let zeroed = solve_newton(work, n, m, k, ggl, mirrored)?;
     let co = Order::multipliers_first(m, ggl).coordinates;
     let (mut dx, mut xx) = (T::zero(), T::zero());
     for i in 0..n {
@@ -900,8 +893,8 @@ fn newton_update<T: Real, const S: usize>(
 /// `c C_q`) and `r_1 = M x + C_q^T lambda - f` (rows from `co`), negated (the Newton system's
 /// right-hand side: `f - (M x + C_q^T lambda)` is `-r_1` exactly), into `work.rhs`, from what
 /// [`evaluate`] wrote (`C_q^T` read as the columns of `C_q`); with `mirror` also each such
-/// column into its row of `C_q^T` (the iteration matrix's, [`iteration_matrix`]'s first
-/// part) in the same pass. Returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
+/// column into its row of `C_q^T` (the iteration matrix's, as [`mirror_constraint_jacobian`]
+/// writes it) in the same pass. Returns `(|M x|^2, |C_q^T lambda|^2)`, the scales of `r_1`.
 // Out of line: its unrolled loops' spilled addresses are off the stack before the tangent's
 // evaluation runs.
 #[inline(never)]
@@ -944,18 +937,18 @@ fn residual<T: Real, const S: usize>(
 /// block of `work.jac`, multipliers first) in place into `work.rhs`. The block holds `A` (the
 /// coordinates' `n x n` block, with its tangent), the evaluated `C_q` in the constraints' rows
 /// and, if `mirrored`, `C_q^T` ([`residual`]); for the stabilized index 2 what
-/// [`iteration_matrix`] wrote (its rows of `c C_q` with `-r_2`). When `A` is diagonal and
+/// [`stabilized_iteration_matrix`] wrote (its rows of `c C_q` with `-r_2`). When `A` is diagonal and
 /// positive, as for bodies whose mass matrix is diagonal and whose joints'
 /// `d(C_q^T lambda)/dq` is (planar revolute joints between body centres), by the Schur
-/// complement from `C_q`'s rows ([`solve_schur`]); else [`iteration_matrix`] completes the
-/// block where needed and its LU solves it, leaving it zero ([`solve_in_place_and_clear`]).
+/// complement from `C_q`'s rows ([`solve_schur`]); else `C_q^T` is mirrored where it is not
+/// yet ([`mirror_constraint_jacobian`]) and the block's LU solves it, leaving it zero
+/// ([`solve_in_place_and_clear`]).
 /// Returns whether the block is zero; `SingularMatrix` if the system is singular.
 fn solve_newton<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     n: usize,
     m: usize,
     k: usize,
-    c_a: T,
     ggl: bool,
     mirrored: bool,
 ) -> Result<bool> {
@@ -985,7 +978,7 @@ fn solve_newton<T: Real, const S: usize>(
         return solve_schur(work, n, m).map(|()| false);
     }
     if !ggl && !mirrored {
-        iteration_matrix(work, n, m, c_a, ggl);
+        mirror_constraint_jacobian(&mut work.jac, n, m, Order::multipliers_first(m, ggl));
     }
     solve_in_place_and_clear(&mut work.jac, &mut work.rhs, k)
         .map(|()| true)
@@ -1085,7 +1078,7 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
         return Ok(false);
     }
     // C into work.c, C_q into its rows (mirrored into the coordinates' rows when a linear
-    // solve follows: `iteration_matrix`).
+    // solve follows: `residual`, `solve_newton`).
     let mut jac = Block::new(&mut work.jac, cr, co, m, n);
     let (q, c) = (&work.q[..n], &mut work.c[..m]);
     if let Some(a) = hessian {
@@ -1175,9 +1168,18 @@ fn mirror_constraint_jacobian<T: Real, const S: usize>(
         constraints: cr,
         coordinates: co,
     } = order;
-    for k in 0..m {
-        for j in 0..n {
-            jac[co + j][cr + k] = jac[cr + k][co + j];
+    // The two row ranges apart (the constraints' before or after the coordinates'); each
+    // coordinate row's multiplier columns written in one run.
+    let (c_rows, q_rows) = if cr < co {
+        let (a, b) = jac.split_at_mut(co);
+        (&a[cr..cr + m], &mut b[..n])
+    } else {
+        let (a, b) = jac.split_at_mut(cr);
+        (&b[..m], &mut a[co..co + n])
+    };
+    for (j, q_row) in q_rows.iter_mut().enumerate() {
+        for (x, c_row) in q_row[cr..cr + m].iter_mut().zip(c_rows) {
+            *x = c_row[co + j];
         }
     }
 }
