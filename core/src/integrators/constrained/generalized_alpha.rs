@@ -1168,13 +1168,10 @@ fn mirror_constraint_jacobian<T: Real, const S: usize>(
         constraints: cr,
         coordinates: co,
     } = order;
-    if m == 0 {
-        // No constraint rows (the two ranges then start at the same row).
-        return;
-    }
-    // The two row ranges apart (the constraints' before or after the coordinates'); each
-    // coordinate row's multiplier columns written in one run.
-    let (c_rows, q_rows) = if cr < co {
+    // The two row ranges apart (the constraints' before or after the coordinates'; without
+    // constraint rows both start at the same row); each coordinate row's multiplier columns
+    // written in one run.
+    let (c_rows, q_rows) = if cr <= co {
         let (a, b) = jac.split_at_mut(co);
         (&a[cr..cr + m], &mut b[..n])
     } else {
