@@ -65,7 +65,13 @@ pub trait Body<T: Real> {
         force: &Vector3<T>,
         torque: &Vector3<T>,
     ) -> Result<Generalized<T>> {
-        let mut q = self.position_jacobian(state, local_position)?.transpose() * force;
+        // A pure torque (a zero force) needs no position Jacobian (no sine or cosine of the
+        // body's angle).
+        let mut q = if force.iter().all(|f| *f == T::zero()) {
+            Generalized::zeros()
+        } else {
+            self.position_jacobian(state, local_position)?.transpose() * force
+        };
         if torque.iter().any(|t| *t != T::zero()) {
             q += self.rotation_jacobian(state)?.transpose() * torque;
         }

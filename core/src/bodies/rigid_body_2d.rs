@@ -264,6 +264,37 @@ mod tests {
         assert_eq!(body.rotation_jacobian(&s).unwrap()[(2, 2)], 1.0);
     }
 
+    /// `Q = Jpos^T f + Jrot^T tau` bit for bit against the Jacobians' transposes, also for a
+    /// pure torque (where the position Jacobian is not formed) and a pure force, at angles in
+    /// every quadrant and forces and torques of either sign.
+    #[test]
+    fn the_generalized_force_is_the_jacobians_transposes_times_the_load() {
+        let body = RigidBody2D::new(3.0, 0.4, Vector2::new(0.2, -0.1)).unwrap();
+        let p = Vector3::new(0.35, -0.15, 0.0);
+        for phi in [-2.5, -0.7, 0.0, 0.9, 2.8] {
+            let s = config([0.1, 0.7, phi], [0.0; 3], [0.0; 3]);
+            let jpos = body.position_jacobian(&s, &p).unwrap();
+            let jrot = body.rotation_jacobian(&s).unwrap();
+            for (f, tau) in [
+                (Vector3::zeros(), Vector3::new(0.0, 0.0, 2.5)),
+                (Vector3::zeros(), Vector3::new(0.0, 0.0, -1.5)),
+                (Vector3::new(1.5, -2.0, 0.0), Vector3::zeros()),
+                (Vector3::new(-0.5, 3.0, 0.0), Vector3::new(0.0, 0.0, -0.25)),
+            ] {
+                let mut want = jpos.transpose() * f;
+                if tau != Vector3::zeros() {
+                    want += jrot.transpose() * tau;
+                }
+                let q = body.generalized_force(&s, &p, &f, &tau).unwrap();
+                assert_eq!(
+                    q.map(f64::to_bits),
+                    want.map(f64::to_bits),
+                    "{phi} {f} {tau}"
+                );
+            }
+        }
+    }
+
     /// Bad parameters and states are refused.
     #[test]
     fn bad_input_is_refused() {

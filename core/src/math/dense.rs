@@ -160,8 +160,28 @@ fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
 /// above `n EPS` times the largest diagonal entry (a positive definite matrix's largest entry;
 /// so a singular, indefinite or non-finite `S` is refused), or the result is not finite; `s`
 /// and `b` are then overwritten with partial results.
-#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn solve_symmetric_in_place<T: Real, const S: usize>(
+    s: &mut [[T; S]; S],
+    b: &mut [T; S],
+    n: usize,
+) -> Option<()> {
+    symmetric_solve::<T, S, false>(s, b, n)
+}
+
+/// [`solve_symmetric_in_place`], and on success the leading `n x n` block of `s` left zero if
+/// its lower triangle was (the back substitution sets each entry of the upper triangle to zero
+/// once read). On failure `s` holds partial results.
+pub fn solve_symmetric_in_place_and_clear<T: Real, const S: usize>(
+    s: &mut [[T; S]; S],
+    b: &mut [T; S],
+    n: usize,
+) -> Option<()> {
+    symmetric_solve::<T, S, true>(s, b, n)
+}
+
+/// [`solve_symmetric_in_place`]; with `CLEAR` [`solve_symmetric_in_place_and_clear`].
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
+fn symmetric_solve<T: Real, const S: usize, const CLEAR: bool>(
     s: &mut [[T; S]; S],
     b: &mut [T; S],
     n: usize,
@@ -204,7 +224,7 @@ pub fn solve_symmetric_in_place<T: Real, const S: usize>(
             b[i] -= factor * bk;
         }
     }
-    back_substitute::<T, _, S, false>(&mut s[..], b, n)
+    back_substitute::<T, _, S, CLEAR>(&mut s[..], b, n)
 }
 
 /// The back substitution of both eliminations: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
@@ -437,6 +457,45 @@ mod tests {
                         (b[i] - want[i]).abs() < 1e-9 * (1.0 + want[i].abs()),
                         "n {n} i {i}"
                     );
+                }
+            }
+        }
+    }
+
+    /// The clearing symmetric solve gives the plain one's bits and leaves the leading block zero
+    /// (its lower triangle zero on entry, as the Schur complement's is written) and the rest of
+    /// the array as it was, on dense and sparse positive definite matrices.
+    #[test]
+    fn the_clearing_symmetric_solve_is_the_solve_and_leaves_the_block_zero() {
+        const S: usize = 7;
+        let mut rnd = uniform(2718);
+        for n in 1..S {
+            for trial in 0..20 {
+                let mut g = SMatrix::<f64, S, S>::zeros();
+                for i in 0..n {
+                    for j in 0..n {
+                        let keep = trial % 2 == 0 || (i + j) % 3 != 0;
+                        g[(i, j)] = if keep { rnd() } else { 0.0 };
+                    }
+                }
+                let m = g * g.transpose() + SMatrix::<f64, S, S>::identity() * 0.1;
+                let mut a = [[7.0; S]; S];
+                let mut b = [7.0; S];
+                for i in 0..n {
+                    for j in 0..n {
+                        a[i][j] = if j >= i { m[(i, j)] } else { 0.0 };
+                    }
+                    b[i] = rnd();
+                }
+                let (mut a2, mut b2) = (a, b);
+                solve_symmetric_in_place(&mut a, &mut b, n).unwrap();
+                solve_symmetric_in_place_and_clear(&mut a2, &mut b2, n).unwrap();
+                assert_eq!(b.map(f64::to_bits), b2.map(f64::to_bits), "n {n}");
+                for (i, row) in a2.iter().enumerate() {
+                    for (j, x) in row.iter().enumerate() {
+                        let want = if i < n && j < n { 0.0 } else { 7.0 };
+                        assert_eq!(x.to_bits(), f64::to_bits(want), "n {n} ({i}, {j})");
+                    }
                 }
             }
         }

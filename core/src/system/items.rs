@@ -23,6 +23,7 @@ use super::step::alpha::{AlphaStorage, Layout};
 use super::tree::SystemTree;
 use super::view::View;
 use crate::graphics::GraphicsData;
+use crate::integrators::constrained::ConstrainedAlpha;
 use crate::{Error, Real, Result};
 use heapless::Vec;
 
@@ -61,6 +62,9 @@ pub struct System<
     /// Custom graphics data of up to `G` objects (the others are drawn by their default shape).
     pub(super) graphics: Vec<(ObjectIndex, GraphicsData<T>), G, u16>,
     pub(super) settings: SystemSettings<T>,
+    /// The generalized-alpha scheme of `settings`, built where they are set (the step does
+    /// not rebuild it each time).
+    pub(super) alpha_scheme: Option<ConstrainedAlpha<T>>,
     pub(super) time: T,
     /// The rounding error of the running sum of `step`'s time steps (Kahan's compensated sum),
     /// so that `n` steps of `h` end at `n h` to a rounding, as a solve's `t_0 + i h` does.
@@ -125,6 +129,7 @@ impl<
             sensors: Vec::new(),
             graphics: Vec::new(),
             settings: SystemSettings::default(),
+            alpha_scheme: SystemSettings::<T>::default().alpha.scheme().ok(),
             time: T::zero(),
             time_carry: T::zero(),
             assembled: false,
@@ -336,12 +341,14 @@ impl<
     /// changes (what `assemble` checks and prepares depends on them).
     pub fn set_settings(&mut self, settings: SystemSettings<T>) -> Result<()> {
         settings.validate()?;
+        let scheme = settings.alpha.scheme()?;
         if settings.coupling != self.settings.coupling
             || settings.alpha.formulation != self.settings.alpha.formulation
         {
             self.assembled = false;
         }
         self.settings = settings;
+        self.alpha_scheme = Some(scheme);
         Ok(())
     }
 

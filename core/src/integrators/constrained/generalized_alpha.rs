@@ -52,7 +52,9 @@ use super::{zero_block, Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
 use crate::finite::all_finite_slices;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
-use crate::math::dense::{solve_in_place, solve_in_place_and_clear, solve_symmetric_in_place};
+use crate::math::dense::{
+    solve_in_place, solve_in_place_and_clear, solve_symmetric_in_place_and_clear,
+};
 use crate::solver::settings::NewtonSettings;
 use crate::target::IN_ORDER;
 use crate::{Error, Param, Real, Result};
@@ -996,10 +998,15 @@ fn solve_schur<T: Real, const S: usize>(
     n: usize,
     m: usize,
 ) -> Result<()> {
-    work.scratch(m);
+    // S's block starts zero: the scratch is zero outside the block its users recorded, and a
+    // successful solve below leaves it zero (so this use records nothing).
+    if work.scratch_used > 0 {
+        zero_block(&mut work.scratch, m);
+    }
     let Workspace {
         jac,
         scratch,
+        scratch_used,
         rhs,
         f2,
         c: inv,
@@ -1015,7 +1022,6 @@ fn solve_schur<T: Real, const S: usize>(
     // b_1i. A constraint row is sparse: a zero C_ai adds nothing and is skipped.
     for a in 0..m {
         let s_row = &mut scratch[a][..m];
-        s_row[a..].fill(T::zero());
         let mut fa = T::zero();
         for i in 0..n {
             let c_ai = cq[a][m + i];
@@ -1029,7 +1035,10 @@ fn solve_schur<T: Real, const S: usize>(
         }
         f2[a] = fa - rhs[a];
     }
-    solve_symmetric_in_place(scratch, f2, m).ok_or(Error::SingularMatrix)?;
+    if solve_symmetric_in_place_and_clear(scratch, f2, m).is_none() {
+        *scratch_used = (*scratch_used).max(m);
+        return Err(Error::SingularMatrix);
+    }
     for i in 0..n {
         let bl = (0..m).fold(T::zero(), |acc, a| acc + cq[a][m + i] * f2[a]);
         rhs[m + i] = (rhs[m + i] - bl) * inv[i];

@@ -16,6 +16,7 @@ pub mod generalized_alpha;
 
 pub use generalized_alpha::{Assembly, ConstrainedAlpha, ConstrainedReport, Formulation};
 
+use crate::target::IN_ORDER;
 use crate::{Real, Result};
 
 /// A block of a fixed-capacity matrix that a model adds its entries to: rows `row..row + rows`
@@ -358,7 +359,7 @@ impl<T: Real, const S: usize> Workspace<T, S> {
             zero_block(&mut self.jac, size);
         }
         zero_block(&mut self.scratch, core::mem::take(&mut self.scratch_used));
-        for v in [
+        let mut vectors = [
             &mut self.rhs,
             &mut self.f,
             &mut self.f2,
@@ -372,8 +373,19 @@ impl<T: Real, const S: usize> Workspace<T, S> {
             &mut self.alg,
             &mut self.lambda,
             &mut self.mu,
-        ] {
-            v[..size].fill(T::zero());
+        ];
+        if IN_ORDER {
+            // One pass over the entries: a call of `memset` per vector costs more in order.
+            for i in 0..size {
+                for v in vectors.iter_mut() {
+                    v[i] = T::zero();
+                }
+            }
+        } else {
+            // A host's `memset` fills each vector in a few wide stores.
+            for v in vectors {
+                v[..size].fill(T::zero());
+            }
         }
     }
 }

@@ -77,6 +77,10 @@ pub struct Layout<T, const N: usize, const K: usize> {
     pub(crate) n: usize,
     /// Number of equations `m`.
     pub(crate) m: usize,
+    /// Number of 3D rigid nodes (in Euler parameters; their normalizations are the first rows)
+    /// and of 2D rigid nodes: a system without one kind skips its loops.
+    pub(crate) spatial: usize,
+    pub(crate) planar: usize,
     /// Per constraint: its ends, resolved once from its markers
     /// ([`SystemModel::resolve_ends`]).
     pub(crate) ends: Vec<Ends<T>, K, u16>,
@@ -134,7 +138,8 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
         for node in nodes {
             layout.offsets.push(0).map_err(|_| full())?;
             // The normalization rows come first, in node order.
-            layout.m += usize::from(matches!(node, Node::RigidBody(_)));
+            layout.spatial += usize::from(matches!(node, Node::RigidBody(_)));
+            layout.planar += usize::from(matches!(node, Node::RigidBody2D(_)));
         }
         for &i in order {
             let (Some(node), Some(at)) = (
@@ -146,6 +151,7 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
             *at = u16::try_from(layout.n).map_err(|_| full())?;
             layout.n += coordinates_of(node);
         }
+        layout.m = layout.spatial;
         layout.tree = layout.n;
         layout.n += tree;
         for c in constraints {
@@ -743,7 +749,12 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             usize,
         ),
     > + 's {
-        self.objects.iter().filter_map(move |o| match o {
+        let objects = if self.layout.planar > 0 {
+            self.objects
+        } else {
+            &[]
+        };
+        objects.iter().filter_map(move |o| match o {
             Object::RigidBody2D { node, body } => {
                 let Some(Node::RigidBody2D(n)) = self.nodes.get(node.get()) else {
                     return None;
@@ -765,7 +776,12 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     fn rigid_bodies_3d(
         &self,
     ) -> impl Iterator<Item = (&'a crate::bodies::rigid_body::RigidBody<T>, usize)> + '_ {
-        self.objects.iter().filter_map(move |o| match o {
+        let objects = if self.layout.spatial > 0 {
+            self.objects
+        } else {
+            &[]
+        };
+        objects.iter().filter_map(move |o| match o {
             Object::RigidBody { node, body } | Object::BodyCylinder { node, body, .. } => {
                 Some((body, self.offset(*node).ok()?))
             }
@@ -965,7 +981,12 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
 
     /// The 3D rigid nodes: the row of each one's normalization and its offset in `q`.
     fn normalizations(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.nodes
+        let nodes = if self.layout.spatial > 0 {
+            self.nodes
+        } else {
+            &[]
+        };
+        nodes
             .iter()
             .zip(self.layout.offsets.iter())
             .filter(|(n, _)| matches!(n, Node::RigidBody(_)))
@@ -1551,7 +1572,9 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 }
             }
         }
-        if let (Some(j), Some((lambda, a))) = (jac.as_deref_mut(), hessian) {
+        if let (Some(j), Some((lambda, a)), true) =
+            (jac.as_deref_mut(), hessian, self.layout.spatial > 0)
+        {
             self.normalization_hessians(lambda, a, &mut j.columns_block());
         }
         let mut scratch = [T::zero(); 6];

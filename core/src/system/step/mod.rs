@@ -293,7 +293,7 @@ impl<
         if coupling != Coupling::GeneralizedAlpha {
             return self.rigid_step(h, t1, coupling, sink);
         }
-        let scheme = match alpha_scheme {
+        let scheme = match alpha_scheme.or(self.alpha_scheme.as_ref()) {
             Some(s) => *s,
             None => self.settings.alpha.scheme().at(ItemRef::System)?,
         };
@@ -338,7 +338,8 @@ impl<
     ) -> SystemResult<StepReport> {
         self.alpha_node_states();
         let lambda = &self.alpha.next().lambda;
-        if let Err(e) = self.check_and_record(&self.states, lambda, t1, sink) {
+        // The planar nodes' states are the solver's coordinates, which its commit checked.
+        if let Err(e) = self.check_and_record(&self.states, true, lambda, t1, sink) {
             self.restore_node_states();
             return Err(e);
         }
@@ -375,7 +376,7 @@ impl<
         t1: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        self.check_and_record(work, &self.alpha.state().lambda, t1, sink)?;
+        self.check_and_record(work, false, &self.alpha.state().lambda, t1, sink)?;
         for (s, w) in self.states.iter_mut().zip(work.iter()) {
             *s = *w;
         }
@@ -385,15 +386,21 @@ impl<
     }
 
     /// Checks the node states `states` of a step to `t1` (`NonFiniteState` at the first node
-    /// that is not finite) and records the sensors at them, with the multipliers `lambda`.
+    /// that is not finite; with `planar_checked` the mass points' and 2D rigid bodies' are
+    /// taken as checked) and records the sensors at them, with the multipliers `lambda`.
     fn check_and_record<Sink: SensorSink<T> + ?Sized>(
         &self,
         states: &[NodeState<T>],
+        planar_checked: bool,
         lambda: &[T],
         t1: T,
         sink: &mut Sink,
     ) -> SystemResult<()> {
         for (i, s) in states.iter().enumerate() {
+            let planar = matches!(s, NodeState::Point2D(_) | NodeState::RigidBody2D(_));
+            if planar && planar_checked {
+                continue;
+            }
             if let Some(node) = self.nodes.get(i) {
                 s.check_for(node).map_err(|_| {
                     SystemError::new(
