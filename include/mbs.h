@@ -100,8 +100,8 @@
  * Capacity `W` of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
  * constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
  * 12 planar links on 12 revolute joints (36 + 24); a 3D rigid body counts 7 coordinates and
- * 1 equation. The workspace, with the two states it steps between, takes
- * `(2 W^2 + 23 W + 2)` doubles of the storage.
+ * 1 equation. The workspace, with the state it steps from, takes `(2 W^2 + 18 W + 1)`
+ * doubles of the storage.
  */
 #define MBS_SYSTEM_SOLVER_CAPACITY 64
 
@@ -114,13 +114,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 19584
+#define MBS_SYSTEM_WORDS 19264
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 156672
+#define MBS_SYSTEM_SIZE 154112
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).

@@ -347,12 +347,14 @@ impl<T: Real> ConstrainedAlpha<T> {
         self.step_sized(model, state, work, h, n, m, 0)
     }
 
-    /// [`Self::step`] from a state known to be finite (a system's: checked when it was
-    /// committed or computed at the start) with a workspace whose leading `cleared x cleared`
-    /// block of the Newton matrix is zero (as [`Workspace::clear`] leaves it between a
-    /// system's steps): the first evaluation does not zero it again (without step halving; a
-    /// halved step zeroes).
-    pub(crate) fn step_cleared<M: ConstrainedModel<T>, const S: usize>(
+    /// [`Self::step`] for a system's storage: from a state known to be finite (checked when it
+    /// was committed or computed at the start) with a workspace whose leading
+    /// `cleared x cleared` block of the Newton matrix is zero (as [`Workspace::clear`] leaves
+    /// it between a system's steps: the first evaluation does not zero it again; a halved step
+    /// zeroes). `state` is read, not written: the step's result stays in `work` (`q`, `v`,
+    /// the accelerations in `x`, `alg`, `lambda`; checked finite), for the system to commit
+    /// once its own checks pass ([`commit`]).
+    pub(crate) fn step_into_work<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
         state: &mut ConstrainedState<T, S>,
@@ -361,7 +363,10 @@ impl<T: Real> ConstrainedAlpha<T> {
         cleared: usize,
     ) -> Result<ConstrainedReport<T>> {
         let (n, m) = self.checked_sizes::<M, S>(model, h)?;
-        self.step_sized(model, state, work, h, n, m, cleared)
+        if self.max_halvings == 0 {
+            return self.newton_step(model, state, work, h, n, m, cleared);
+        }
+        self.step_on_trial(model, state, work, h, n, m, false)
     }
 
     /// `(n, m)` of `model` once the step `h` and the capacity `S` are checked (the errors of
@@ -382,7 +387,8 @@ impl<T: Real> ConstrainedAlpha<T> {
         Ok((n, m))
     }
 
-    /// [`Self::step_cleared`] with the checked sizes `n`, `m`.
+    /// [`Self::step`] with the checked sizes `n`, `m`, its workspace's leading
+    /// `cleared x cleared` block zero.
     #[allow(clippy::too_many_arguments)]
     fn step_sized<M: ConstrainedModel<T>, const S: usize>(
         &self,
@@ -396,14 +402,18 @@ impl<T: Real> ConstrainedAlpha<T> {
     ) -> Result<ConstrainedReport<T>> {
         if self.max_halvings == 0 {
             // Written only on convergence.
-            return self.newton_step(model, state, work, h, n, m, cleared);
+            let report = self.newton_step(model, state, work, h, n, m, cleared)?;
+            commit(state, work, state.t + h, n, m);
+            return Ok(report);
         }
-        self.step_on_trial(model, state, work, h, n, m)
+        self.step_on_trial(model, state, work, h, n, m, true)
     }
 
-    /// [`Self::step`] with step halving, on a copy of `state` written back on success.
+    /// [`Self::step`] with step halving, on a copy of `state` (the halves commit into it; the
+    /// last one's result is also in `work`), written back on success if `write_back`.
     // Out of line: the copy is on the stack only when halving is on.
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn step_on_trial<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
@@ -412,10 +422,13 @@ impl<T: Real> ConstrainedAlpha<T> {
         h: T,
         n: usize,
         m: usize,
+        write_back: bool,
     ) -> Result<ConstrainedReport<T>> {
         let mut trial = *state;
         let report = self.step_halving(model, &mut trial, work, h, n, m, 0)?;
-        *state = trial;
+        if write_back {
+            *state = trial;
+        }
         Ok(report)
     }
 
@@ -431,7 +444,11 @@ impl<T: Real> ConstrainedAlpha<T> {
         m: usize,
         level: u32,
     ) -> Result<ConstrainedReport<T>> {
-        match self.newton_step(model, state, work, h, n, m, 0) {
+        let step = self.newton_step(model, state, work, h, n, m, 0);
+        if step.is_ok() {
+            commit(state, work, state.t + h, n, m);
+        }
+        match step {
             Err(Error::NewtonNotConverged | Error::SingularMatrix) if level < self.max_halvings => {
                 let half = h * T::c(0.5);
                 let first = self.step_halving(model, state, work, half, n, m, level + 1)?;
@@ -443,13 +460,14 @@ impl<T: Real> ConstrainedAlpha<T> {
         }
     }
 
-    /// One Newton-solved step of `h` from `state` (written only on convergence); the leading
-    /// `cleared x cleared` block of the Newton matrix is zero at the start.
+    /// One Newton-solved step of `h` from `state`, its result in `work` (checked finite:
+    /// [`commit`] writes it into a state); the leading `cleared x cleared` block of the Newton
+    /// matrix is zero at the start.
     #[allow(clippy::too_many_arguments)]
     fn newton_step<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
-        state: &mut ConstrainedState<T, S>,
+        state: &ConstrainedState<T, S>,
         work: &mut Workspace<T, S>,
         h: T,
         n: usize,
@@ -501,7 +519,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             let (converged, rc) =
                 self.converged(work, n, m, h2b, beta_p, hg, ggl, mirrored, &mut report)?;
             if converged || stagnated {
-                commit(state, work, t1, n, m)?;
+                finite_result(work, t1, n, m)?;
                 return Ok(report);
             }
             if report.newton_iterations >= self.newton.max_iterations {
@@ -522,7 +540,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 if ggl {
                     position_correction(model, t1, work, n, m, h2b)?;
                 }
-                commit(state, work, t1, n, m)?;
+                finite_result(work, t1, n, m)?;
                 work.jac_zero = zeroed;
                 return Ok(report);
             }
@@ -798,27 +816,38 @@ fn position_correction<T: Real, M: ConstrainedModel<T>, const S: usize>(
     Ok(())
 }
 
-/// The converged iterate into `state` (`NonFiniteState` if any entry is not finite; `state`
-/// then unchanged).
+/// `NonFiniteState` unless every entry of the step's result in `work` and its time `t1` is
+/// finite.
 #[inline(never)]
-fn commit<T: Real, const S: usize>(
-    state: &mut ConstrainedState<T, S>,
+fn finite_result<T: Real, const S: usize>(
     work: &Workspace<T, S>,
     t1: T,
     n: usize,
     m: usize,
 ) -> Result<()> {
     let parts = [&work.q[..n], &work.v[..n], &work.x[..n], &work.alg[..n]];
-    if !(all_finite_parts(&parts, &work.lambda[..m]) && t1.finite()) {
-        return Err(Error::NonFiniteState);
+    if all_finite_parts(&parts, &work.lambda[..m]) && t1.finite() {
+        Ok(())
+    } else {
+        Err(Error::NonFiniteState)
     }
+}
+
+/// The step's result in `work` (checked by [`finite_result`]) into `state`, at time `t1`.
+#[inline(never)]
+pub(crate) fn commit<T: Real, const S: usize>(
+    state: &mut ConstrainedState<T, S>,
+    work: &Workspace<T, S>,
+    t1: T,
+    n: usize,
+    m: usize,
+) {
     state.t = t1;
     state.q[..n].copy_from_slice(&work.q[..n]);
     state.v[..n].copy_from_slice(&work.v[..n]);
     state.acc[..n].copy_from_slice(&work.x[..n]);
     state.alg[..n].copy_from_slice(&work.alg[..n]);
     state.lambda[..m].copy_from_slice(&work.lambda[..m]);
-    Ok(())
 }
 
 /// The stabilized index 2's iteration matrix's constraint blocks, multipliers first

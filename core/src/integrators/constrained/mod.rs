@@ -287,25 +287,6 @@ pub struct ConstrainedState<T, const S: usize> {
     pub lambda: [T; S],
 }
 
-impl<T: Copy, const S: usize> ConstrainedState<T, S> {
-    /// Copies `src`'s time, the first `n` coordinates, velocities and accelerations and the
-    /// first `m` multipliers (`n, m <= S`): what a step of `n` coordinates and `m` equations
-    /// writes.
-    pub(crate) fn copy_leading(&mut self, src: &Self, n: usize, m: usize) {
-        let (n, m) = (n.min(S), m.min(S));
-        self.t = src.t;
-        for (to, from) in [
-            (&mut self.q, &src.q),
-            (&mut self.v, &src.v),
-            (&mut self.acc, &src.acc),
-            (&mut self.alg, &src.alg),
-        ] {
-            to[..n].copy_from_slice(&from[..n]);
-        }
-        self.lambda[..m].copy_from_slice(&src.lambda[..m]);
-    }
-}
-
 /// The working memory of a constrained step: the Newton matrix, its right-hand side and
 /// scratch space, all of capacity `S` (owned by the caller: a system keeps it in its storage,
 /// not on the stack).

@@ -341,10 +341,10 @@ impl<T: Real> Iterate<'_, T> {
 /// of capacity `W` (coordinates plus equations).
 #[derive(Clone)]
 pub struct AlphaStorage<T: Real, const W: usize> {
-    /// The state and the next one: a step writes `states[1 - current]` and, once it is
-    /// complete, makes it current (no copy of the state on the step's stack).
-    states: [ConstrainedState<T, W>; 2],
-    current: usize,
+    /// The state. A step leaves its result in `work` and the system commits it here once
+    /// the step is complete (checked, the sensors recorded), so a refused step leaves it as it
+    /// was.
+    state: ConstrainedState<T, W>,
     pub(crate) work: Workspace<T, W>,
     /// `state` holds consistent accelerations and multipliers for the node states (set by the
     /// start computation; cleared when the states are set from outside).
@@ -356,7 +356,6 @@ pub struct AlphaStorage<T: Real, const W: usize> {
 /// [`AlphaStorage::saved`]: a solve's way back on error.
 pub(crate) struct SavedAlpha<T: Real, const W: usize> {
     state: ConstrainedState<T, W>,
-    current: usize,
     started: bool,
     report: Option<ConstrainedReport<T>>,
 }
@@ -373,8 +372,7 @@ impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
             lambda: z,
         };
         Self {
-            states: [state; 2],
-            current: 0,
+            state,
             work: Workspace::default(),
             started: false,
             report: None,
@@ -399,40 +397,32 @@ impl<T: Real, const W: usize> core::fmt::Debug for AlphaStorage<T, W> {
 }
 
 impl<T: Real, const W: usize> AlphaStorage<T, W> {
-    /// The current state.
+    /// The state.
     pub(crate) fn state(&self) -> &ConstrainedState<T, W> {
-        &self.states[self.current]
+        &self.state
     }
 
-    /// The next state (what a step in progress writes).
-    pub(crate) fn next(&self) -> &ConstrainedState<T, W> {
-        &self.states[1 - self.current]
-    }
-
-    /// Sets the current state and the next one (a start computed in place).
+    /// Sets the state (a start computed in place).
     pub(crate) fn set_state(&mut self, s: &ConstrainedState<T, W>) {
-        self.states = [*s; 2];
+        self.state = *s;
     }
 
-    /// Makes the next state the current one (a step is complete).
-    pub(crate) fn advance(&mut self) {
-        self.current = 1 - self.current;
+    /// The result of a complete step (in the workspace, [`ConstrainedAlpha::step_into_work`])
+    /// made the state, at time `t1`; `n` coordinates and `m` multipliers.
+    pub(crate) fn commit(&mut self, t1: T, n: usize, m: usize) {
+        crate::integrators::constrained::generalized_alpha::commit(
+            &mut self.state,
+            &self.work,
+            t1,
+            n,
+            m,
+        );
     }
 
-    /// After a step or a start computation, complete or refused: the next state equals the
-    /// current one and the workspace is zero ([`Workspace::clear`]). Between calls the storage
-    /// then depends on the states alone, so a refused call changes no byte of it, and a step
-    /// starts from a next state equal to the current one. Only the first `n` coordinates and
-    /// `m` multipliers are copied: no step writes beyond them, and [`Self::set_state`] writes
-    /// both states.
-    pub(crate) fn settle(&mut self, n: usize, m: usize) {
-        let (a, b) = self.states.split_at_mut(1);
-        let (cur, next) = if self.current == 0 {
-            (&a[0], &mut b[0])
-        } else {
-            (&b[0], &mut a[0])
-        };
-        next.copy_leading(cur, n, m);
+    /// After a step or a start computation, complete or refused: the workspace zero
+    /// ([`Workspace::clear`]). Between calls the storage then depends on the state alone, so a
+    /// refused call changes no byte of it.
+    pub(crate) fn settle(&mut self) {
         self.work.clear();
     }
 
@@ -440,18 +430,15 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     /// started flag, the last report.
     pub(crate) fn saved(&self) -> SavedAlpha<T, W> {
         SavedAlpha {
-            state: *self.state(),
-            current: self.current,
+            state: self.state,
             started: self.started,
             report: self.report,
         }
     }
 
-    /// Puts back what [`Self::saved`] took; the next state equals it, as [`Self::settle`]
-    /// leaves it.
+    /// Puts back what [`Self::saved`] took.
     pub(crate) fn restore(&mut self, s: SavedAlpha<T, W>) {
-        self.current = s.current;
-        self.states = [s.state; 2];
+        self.state = s.state;
         self.started = s.started;
         self.report = s.report;
     }
@@ -1867,23 +1854,25 @@ fn euler_parameter_state<T: Real>(r: &RigidState<T>) -> [[T; EP_COORDINATES]; 3]
     ]
 }
 
-/// `st`'s coordinates, velocities and accelerations into the node states (a 3D rigid node's
-/// orientation `e / |e|`, its body-frame rates `Gb(e) e_t` and `Gb(e) e_tt`).
+/// The coordinates, velocities and accelerations `[q, v, acc]` into the node states (a 3D
+/// rigid node's orientation `e / |e|`, its body-frame rates `Gb(e) e_t` and `Gb(e) e_tt`).
 fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
     layout: &Layout<T, N, K>,
-    st: &ConstrainedState<T, W>,
+    [q, v, acc]: [&[T; W]; 3],
     states: &mut [NodeState<T>],
 ) {
+    // (The node state's own `q`, `v`, `a` below are its slices, these the solver's.)
+    let (sq, sv, sa) = (q, v, acc);
     for (s, o) in states.iter_mut().zip(layout.offsets.iter()) {
         let o = usize::from(*o);
         if let NodeState::RigidBody(r) = s {
             let (Ok(p), Ok(e), Ok(v), Ok(e_t), Ok(a), Ok(e_tt)) = (
-                vec3(&st.q, o),
-                vec4(&st.q, o + 3),
-                vec3(&st.v, o),
-                vec4(&st.v, o + 3),
-                vec3(&st.acc, o),
-                vec4(&st.acc, o + 3),
+                vec3(sq, o),
+                vec4(sq, o + 3),
+                vec3(sv, o),
+                vec4(sv, o + 3),
+                vec3(sa, o),
+                vec4(sa, o + 3),
             ) else {
                 continue;
             };
@@ -1910,9 +1899,7 @@ fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
             _ => continue,
         };
         for i in 0..q.len() {
-            if let (Some(x), Some(y), Some(z)) =
-                (st.q.get(o + i), st.v.get(o + i), st.acc.get(o + i))
-            {
+            if let (Some(x), Some(y), Some(z)) = (sq.get(o + i), sv.get(o + i), sa.get(o + i)) {
                 q[i] = *x;
                 v[i] = *y;
                 a[i] = *z;
@@ -1986,7 +1973,11 @@ impl<
                 });
             }
         };
-        scatter_states(&self.layout, &start, &mut self.states);
+        scatter_states(
+            &self.layout,
+            [&start.q, &start.v, &start.acc],
+            &mut self.states,
+        );
         self.alpha.set_state(&start);
         self.alpha.started = true;
         // The workspace back to zeros: a step starts from a cleared Newton matrix.
@@ -2029,9 +2020,9 @@ impl<
         SystemError::new(Error::SingularMatrix, ItemRef::System)
     }
 
-    /// One generalized-alpha step of `h` from the node states and the current accelerations
-    /// and multipliers into the storage's next state (made current by the caller with
-    /// `advance` once the step is complete); what the Newton iteration did.
+    /// One generalized-alpha step of `h` from the state (its positions and velocities are the
+    /// node states'), its result left in the workspace (committed by the caller,
+    /// [`AlphaStorage::commit`], once the step is complete); what the Newton iteration did.
     pub(crate) fn alpha_step(
         &mut self,
         scheme: &ConstrainedAlpha<T>,
@@ -2043,21 +2034,18 @@ impl<
         let time = self.time;
         let model = model_of!(self);
         let AlphaStorage {
-            states,
-            current,
+            state,
             work: scratch,
             ..
         } = &mut self.alpha;
-        // The next state equals the current one here (`settle` after every step, `set_state`
-        // at the start): the step reads the last accelerations and multipliers from it.
-        let next = &mut states[1 - *current];
-        next.t = time;
-        gather(model.layout, &self.states, next, false);
+        // The node states are the state's positions and velocities (scattered from it) while
+        // it is started; the step reads them and the last accelerations and multipliers there.
+        debug_assert!(state.t == time);
         // The workspace is cleared for the layout's unknowns: by `settle` after every step and
         // by `alpha_start`.
         let cleared = model.layout.unknowns();
         scheme
-            .step_cleared(&model, next, scratch, h, cleared)
+            .step_into_work(&model, state, scratch, h, cleared)
             .map_err(|e| {
                 model
                     .failure
@@ -2071,22 +2059,22 @@ impl<
     /// node states always equal these between steps, so this puts them back byte for byte
     /// after [`Self::alpha_node_states`].
     pub(crate) fn restore_node_states(&mut self) {
-        scatter_states(&self.layout, self.alpha.state(), &mut self.states);
+        let s = self.alpha.state();
+        scatter_states(&self.layout, [&s.q, &s.v, &s.acc], &mut self.states);
         self.refresh_links();
     }
 
-    /// The node states of the solver's next state (what [`Self::alpha_step`] computed),
-    /// written in place: of the coordinates, field by field, and the tree links' of the tree's.
+    /// The node states of the step's result (what [`Self::alpha_step`] left in the
+    /// workspace), written in place: of the coordinates, field by field, and the tree links'
+    /// of the tree's.
     pub(crate) fn alpha_node_states(&mut self) {
-        let next = self.alpha.next();
-        scatter_states(&self.layout, next, &mut self.states);
+        let w = &self.alpha.work;
+        scatter_states(&self.layout, [&w.q, &w.v, &w.x], &mut self.states);
         if let Some((_, n)) = self.tree.tree() {
             let o = self.layout.tree;
-            if let (Some(q), Some(v), Some(a)) = (
-                next.q.get(o..o + n),
-                next.v.get(o..o + n),
-                next.acc.get(o..o + n),
-            ) {
+            if let (Some(q), Some(v), Some(a)) =
+                (w.q.get(o..o + n), w.v.get(o..o + n), w.x.get(o..o + n))
+            {
                 self.tree.link_states(q, v, Some(a), &mut self.states);
             }
         }

@@ -276,7 +276,7 @@ impl<
     /// back to fixed values, so that the storage depends on the system's items and states
     /// alone (a refused call then changes no byte of it).
     pub(crate) fn settle_solver(&mut self) {
-        self.alpha.settle(self.layout.n, self.layout.m);
+        self.alpha.settle();
         self.tree.reset_scratch();
     }
 
@@ -323,10 +323,10 @@ impl<
         self.commit(&work, report, t1, sink)
     }
 
-    /// After a generalized-alpha step (its state in the solver's next state): the node states
+    /// After a generalized-alpha step (its result in the solver's workspace): the node states
     /// of its coordinates written in place ([`Self::alpha_node_states`]; no working copy: on a
-    /// refusal they come back from the solver's current state, [`Self::restore_node_states`]),
-    /// checked, the sensors recorded, the step's state made current.
+    /// refusal they come back from the solver's state, [`Self::restore_node_states`]), checked,
+    /// the sensors recorded, the result committed to the solver's state.
     // Out of line: the sensors' temporaries are on the stack after the Newton iteration, not
     // during it.
     #[inline(never)]
@@ -337,13 +337,13 @@ impl<
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
         self.alpha_node_states();
-        let lambda = &self.alpha.next().lambda;
-        // The planar nodes' states are the solver's coordinates, which its commit checked.
+        let lambda = &self.alpha.work.lambda;
+        // The planar nodes' states are the solver's coordinates, which it checked finite.
         if let Err(e) = self.check_and_record(&self.states, true, lambda, t1, sink) {
             self.restore_node_states();
             return Err(e);
         }
-        self.alpha.advance();
+        self.alpha.commit(t1, self.layout.n, self.layout.m);
         self.alpha.report = Some(newton);
         self.tree.read_state(self.layout.tree, self.alpha.state());
         self.time = t1;
