@@ -569,11 +569,17 @@ impl<'f, T: Real> Tangent<'f, T> {
             self.point(m0, 0, &(-v));
         }
         let d = m1.position - m0.position;
+        // The bodies' relative rotation, once for all the joint's perpendicular-axes pairs.
+        let r01 = if rotation_pairs(axes).1 > 0 {
+            m0.rotation.tr_mul(&m1.rotation)
+        } else {
+            Matrix3::zeros()
+        };
         for (eq, &mu) in equations(axes).zip(lambda) {
             match eq {
                 Equation::World(_) => {}
                 Equation::Local(i) => self.local_translation(m0, m1, &d, i, mu),
-                Equation::Dot(p, q) => self.perpendicular_axes(m0, m1, p, q, mu),
+                Equation::Dot(p, q) => self.perpendicular_axes(&r01, m0, m1, p, q, mu),
             }
         }
     }
@@ -629,20 +635,20 @@ impl<'f, T: Real> Tangent<'f, T> {
     #[inline(never)]
     fn perpendicular_axes(
         &mut self,
+        r01: &Matrix3<T>,
         m0: &SpatialState<T>,
         m1: &SpatialState<T>,
         p: usize,
         q: usize,
         mu: T,
     ) {
-        let r01 = m0.rotation.tr_mul(&m1.rotation);
         let (b0, b1) = (m0.axis_local(p), m1.axis_local(q));
         let (a0u1, a1u0) = (r01 * b1, r01.tr_mul(&b0));
         self.tau[0] += b0.cross(&a0u1) * mu;
         self.tau[1] += b1.cross(&a1u0) * mu;
         self.t_th[0][0] += skew_product(&b0, &a0u1) * mu;
         self.t_th[1][1] += skew_product(&b1, &a1u0) * mu;
-        let cross = (a0u1 * a1u0.transpose() - r01 * a1u0.dot(&b1)) * mu;
+        let cross = (a0u1 * a1u0.transpose() - *r01 * a1u0.dot(&b1)) * mu;
         self.t_th[0][1] -= cross;
         self.t_th[1][0] -= cross.transpose();
     }

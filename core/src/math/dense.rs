@@ -54,7 +54,7 @@ fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
     b: &mut [T; S],
     n: usize,
 ) -> Option<()> {
-    if n > S {
+    if n > S || n > usize::from(u16::MAX) {
         return None;
     }
     if !b[..n].iter().all(|x| x.finite()) {
@@ -69,9 +69,10 @@ fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
     // The pivot row's nonzero columns past the pivot and their values, and the rows below the
     // pivot with a nonzero in its column: a Newton matrix of a mechanism is mostly zeros, which
     // subtract nothing.
-    let mut cols = [0usize; S];
+    // Indices as `u16` (a capacity past 65,535 rows is refused above): less to zero at entry.
+    let mut cols = [0u16; S];
     let mut vals = [T::zero(); S];
-    let mut rows = [0usize; S];
+    let mut rows = [0u16; S];
     for k in 0..n {
         // Pivot: the largest |a_ik|, i >= k (the first of equals), found in the pass that lists
         // the rows below k with a nonzero a_ik.
@@ -81,7 +82,7 @@ fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
         for i in k + 1..n {
             let x = r[i][k];
             if x != T::zero() {
-                rows[nr] = i;
+                rows[nr] = i as u16;
                 nr += 1;
                 let v = x.abs_l();
                 if v > best {
@@ -113,7 +114,7 @@ fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
         for j in k + 1..n {
             let x = r[k][j];
             if x != T::zero() {
-                cols[nc] = j;
+                cols[nc] = j as u16;
                 vals[nc] = x;
                 nc += 1;
                 let v = x.abs_l();
@@ -122,6 +123,7 @@ fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
         }
         let (cols, vals) = (&cols[..nc], &vals[..nc]);
         for &i in &rows[..nr] {
+            let i = usize::from(i);
             let row = &mut *r[i];
             let aik = row[k];
             if aik == T::zero() {
@@ -135,7 +137,7 @@ fn lu_solve<T: Real, const S: usize, const CLEAR: bool>(
             if factor != T::zero() {
                 // Row i -= factor * row k over those columns.
                 for (&j, &v) in cols.iter().zip(vals) {
-                    row[j] -= factor * v;
+                    row[usize::from(j)] -= factor * v;
                 }
                 b[i] -= factor * bk;
             }

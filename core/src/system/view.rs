@@ -374,10 +374,16 @@ impl<'a, T: Real> View<'a, T> {
             Object::RigidBody { node, body }
             | Object::BodyCylinder { node, body, .. }
             | Object::TreeLink { node, body, .. } => {
-                self.with_rigid(*node, |s| {
-                    q = Self::rigid_mass_force(body, s, g)?;
-                    Ok(())
-                })?;
+                if body.com_at_reference() {
+                    // `m g` at the reference point: no torque, the node's state not needed.
+                    let mg = g * body.mass();
+                    q = Generalized::new(mg.x, mg.y, mg.z, T::zero(), T::zero(), T::zero());
+                } else {
+                    self.with_rigid(*node, |s| {
+                        q = Self::rigid_mass_force(body, s, g)?;
+                        Ok(())
+                    })?;
+                }
                 node
             }
             Object::RigidBody2D { node, body } => {
@@ -535,6 +541,28 @@ mod tests {
         let q = View::rigid_mass_force(&b, &s, &g).unwrap();
         let q_ref = b.mass_jacobian_integral(&s).unwrap().transpose() * g;
         assert!((q - q_ref).amax() < 1e-14);
+    }
+
+    /// A mass-proportional load on a body whose COM is its reference point is `m g` with no
+    /// torque, the bits of the state's path (`rigid_mass_force`) without reading the state; a
+    /// COM off the reference point takes the state's path.
+    #[test]
+    fn the_mass_force_at_the_reference_point_is_the_state_paths_bits() {
+        let s = body_and_state().1;
+        let g = Vector3::new(0.3, -1.7, -9.81);
+        for com in [Vector3::zeros(), Vector3::new(0.1, -0.2, 0.3)] {
+            let body = RigidBody::from_principal(2.5, [1.0, 2.0, 3.0], com).unwrap();
+            let nodes = [Node::RigidBody(
+                crate::system::node::NodeRigidBody::from_state(&s).unwrap(),
+            )];
+            let states = [NodeState::RigidBody(s)];
+            let objects = [Object::rigid_body(NodeIndex(0), body)];
+            let view = View::new(&nodes, &states, &objects);
+            let f = view.body_mass_force(ObjectIndex(0), &g).unwrap().unwrap();
+            let want = View::rigid_mass_force(&body, &s, &g).unwrap();
+            assert_eq!(f.q.map(f64::to_bits), want.map(f64::to_bits), "{com}");
+            assert_eq!(f.node, NodeIndex(0));
+        }
     }
 
     /// Closed form: a COM at `c = [1, 0, 0]` (body) turned a quarter turn about z points

@@ -633,8 +633,8 @@ impl<T: Real> ConstrainedAlpha<T> {
                 (s0.acc[i] * self.alpha_f - s0.alg[i] * self.alpha_m) / (one - self.alpha_m);
             work.q_base[i] = s0.q[i] + s0.v[i] * h + s0.alg[i] * (h * h * (T::c(0.5) - self.beta));
             work.v_base[i] = s0.v[i] + s0.alg[i] * (h * (one - self.gamma));
+            work.x[i] = s0.acc[i];
         }
-        work.x[..n].copy_from_slice(&s0.acc[..n]);
         work.lambda[..m].copy_from_slice(&s0.lambda[..m]);
     }
 
@@ -843,10 +843,20 @@ pub(crate) fn commit<T: Real, const S: usize>(
     m: usize,
 ) {
     state.t = t1;
-    state.q[..n].copy_from_slice(&work.q[..n]);
-    state.v[..n].copy_from_slice(&work.v[..n]);
-    state.acc[..n].copy_from_slice(&work.x[..n]);
-    state.alg[..n].copy_from_slice(&work.alg[..n]);
+    if IN_ORDER {
+        // One pass over the coordinates: a `memcpy` call per vector costs more in order.
+        for i in 0..n {
+            state.q[i] = work.q[i];
+            state.v[i] = work.v[i];
+            state.acc[i] = work.x[i];
+            state.alg[i] = work.alg[i];
+        }
+    } else {
+        state.q[..n].copy_from_slice(&work.q[..n]);
+        state.v[..n].copy_from_slice(&work.v[..n]);
+        state.acc[..n].copy_from_slice(&work.x[..n]);
+        state.alg[..n].copy_from_slice(&work.alg[..n]);
+    }
     state.lambda[..m].copy_from_slice(&work.lambda[..m]);
 }
 

@@ -55,6 +55,25 @@ impl<'a, T: Real, const S: usize> Block<'a, T, S> {
         }
     }
 
+    /// Adds `v` to the `count` diagonal entries from `(i, i)` on (bounds-checked once; entries
+    /// outside the block are ignored, as [`Self::add`] ignores them).
+    pub fn add_diagonal(&mut self, i: usize, count: usize, v: T) {
+        let (r0, c0) = (self.row + i, self.col + i);
+        let inside = i + count <= self.rows && i + count <= self.cols && c0 + count <= S;
+        match self.a.get_mut(r0..r0 + count) {
+            Some(rows) if inside => {
+                for (k, row) in rows.iter_mut().enumerate() {
+                    row[c0 + k] += v;
+                }
+            }
+            _ => {
+                for k in 0..count {
+                    self.add(i + k, i + k, v);
+                }
+            }
+        }
+    }
+
     /// Adds `a d` to the entries at rows `i..i + R`, columns `j..j + C` of the block (a dense
     /// sub-block, bounds-checked once a row instead of once an entry; entries outside the block
     /// are ignored, as [`Self::add`] ignores them).

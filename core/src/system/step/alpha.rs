@@ -1592,9 +1592,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
     ) {
         for (row, o) in self.normalizations() {
             let l = lambda.get(row).copied().unwrap_or(T::zero());
-            for k in 0..4 {
-                out.add(o + 3 + k, o + 3 + k, a * T::c(2.0) * l);
-            }
+            out.add_diagonal(o + 3, 4, a * T::c(2.0) * l);
         }
     }
 
