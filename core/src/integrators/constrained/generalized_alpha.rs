@@ -48,7 +48,7 @@
 // Index loops read as the equations (row i, column j of a block).
 #![allow(clippy::needless_range_loop)]
 
-use super::{zero_block, Block, ConstrainedModel, ConstrainedState, Workspace};
+use super::{zero_block, zero_leading, Block, ConstrainedModel, ConstrainedState, Workspace};
 use crate::error::finite;
 use crate::finite::all_finite_slices;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
@@ -1120,7 +1120,8 @@ fn evaluate<T: Real, M: ConstrainedModel<T>, const S: usize>(
         zero_block(&mut work.jac, k);
     }
     mass_and_product(model, t, work, n, co)?;
-    work.f[..n].fill(T::zero());
+    // (`f` beyond `n` is zero: no step writes it.)
+    zero_leading(&mut work.f, n);
     model.force(t, &work.q[..n], &work.v[..n], &mut work.f[..n])?;
     if m == 0 {
         return Ok(false);
@@ -1152,7 +1153,7 @@ fn mass_and_product<T: Real, M: ConstrainedModel<T>, const S: usize>(
     co: usize,
 ) -> Result<()> {
     let Workspace { jac, q, x, f2, .. } = work;
-    f2[..n].fill(T::zero());
+    zero_leading(f2, n);
     let mut block = Block::new(jac, co, co, n, n);
     if let Some(r) = model.mass_with_product(t, &q[..n], &x[..n], &mut block, &mut f2[..n]) {
         return r;
