@@ -256,6 +256,9 @@ impl<
         }
         self.time = run.settings.start_time;
         self.time_carry = T::zero();
+        // The generalized-alpha state is the node states' no longer: a step of the system's
+        // own generalized-alpha coupling computes consistent start values first.
+        self.alpha.started = false;
         if run.settings.solver_type == DynamicSolverType::GeneralizedAlpha {
             let mut a = self.settings.alpha;
             a.spectral_radius = run.settings.spectral_radius;
