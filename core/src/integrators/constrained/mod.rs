@@ -415,8 +415,6 @@ impl<T: Real, const S: usize> Default for Workspace<T, S> {
     }
 }
 
-/// Zeroes the leading `k x k` block: where it spans most of each row, the whole first `k`
-/// rows in one fill (a fill per short row costs more in calls than in stores).
 /// Zeroes the first `n` entries of `v`, whose others are zero. On a host the whole vector
 /// when `n` is at least half of it: of a size known at compile time, it is written in a few
 /// wide stores in line, where a fill of `n` entries is a `memset` call.
@@ -429,6 +427,8 @@ pub(crate) fn zero_leading<T: Real, const S: usize>(v: &mut [T; S], n: usize) {
     }
 }
 
+/// Zeroes the leading `k x k` block: where it spans most of each row, the whole first `k`
+/// rows in one fill (a fill per short row costs more in calls than in stores).
 pub(crate) fn zero_block<T: Real, const S: usize>(a: &mut [[T; S]; S], k: usize) {
     let k = k.min(S);
     if 2 * k >= S {

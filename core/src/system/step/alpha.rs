@@ -39,8 +39,8 @@ use crate::body::Generalized;
 use crate::constraints::planar::{self, AngleCache, MarkerState, PlanarMarker};
 use crate::constraints::spatial::{self, SpatialMarker, SpatialState, TreeColumns};
 use crate::integrators::constrained::{
-    Block, ConstrainedAlpha, ConstrainedModel, ConstrainedReport, ConstrainedState, Formulation,
-    Workspace,
+    generalized_alpha, Block, ConstrainedAlpha, ConstrainedModel, ConstrainedReport,
+    ConstrainedState, Formulation, Workspace,
 };
 use crate::nodes::rigid2d::{Rigid2DConfiguration, Rigid2DState};
 use crate::nodes::Point2DState;
@@ -410,13 +410,7 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     /// The result of a complete step (in the workspace, [`ConstrainedAlpha::step_into_work`])
     /// made the state, at time `t1`; `n` coordinates and `m` multipliers.
     pub(crate) fn commit(&mut self, t1: T, n: usize, m: usize) {
-        crate::integrators::constrained::generalized_alpha::commit(
-            &mut self.state,
-            &self.work,
-            t1,
-            n,
-            m,
-        );
+        generalized_alpha::commit(&mut self.state, &self.work, t1, n, m);
     }
 
     /// After a step or a start computation, complete or refused: the workspace zero
@@ -1852,15 +1846,14 @@ fn euler_parameter_state<T: Real>(r: &RigidState<T>) -> [[T; EP_COORDINATES]; 3]
     ]
 }
 
-/// The coordinates, velocities and accelerations `[q, v, acc]` into the node states (a 3D
-/// rigid node's orientation `e / |e|`, its body-frame rates `Gb(e) e_t` and `Gb(e) e_tt`).
+/// The solver's coordinates, velocities and accelerations `[sq, sv, sa]` into the node states
+/// (a 3D rigid node's orientation `e / |e|`, its body-frame rates `Gb(e) e_t` and
+/// `Gb(e) e_tt`).
 fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
     layout: &Layout<T, N, K>,
-    [q, v, acc]: [&[T; W]; 3],
+    [sq, sv, sa]: [&[T; W]; 3],
     states: &mut [NodeState<T>],
 ) {
-    // (The node state's own `q`, `v`, `a` below are its slices, these the solver's.)
-    let (sq, sv, sa) = (q, v, acc);
     for (s, o) in states.iter_mut().zip(layout.offsets.iter()) {
         let o = usize::from(*o);
         if let NodeState::RigidBody(r) = s {
