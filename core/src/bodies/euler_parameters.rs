@@ -66,12 +66,12 @@ pub fn accelerations<T: Real>(e: &Vector4<T>, e_t: &Vector4<T>, w_t: &Vector3<T>
 
 /// Whether the body's centre of mass is off its reference point: else the terms with `c` are
 /// zero and not computed (the reference at the centre of mass, as Exudyn's rigid bodies have it).
-fn offset<T: Real>(body: &RigidBody<T>) -> bool {
+pub(crate) fn offset<T: Real>(body: &RigidBody<T>) -> bool {
     *body.center_of_mass() != Vector3::zeros()
 }
 
 /// `J = I_c - m [c]x [c]x`, the inertia about the reference point (kg m^2, body frame).
-fn inertia_at_reference<T: Real>(body: &RigidBody<T>) -> Matrix3<T> {
+pub(crate) fn inertia_at_reference<T: Real>(body: &RigidBody<T>) -> Matrix3<T> {
     let cx = skew(body.center_of_mass());
     body.inertia() - cx * cx * body.mass()
 }

@@ -3,6 +3,7 @@
 pub mod body_cylinder;
 pub mod euler_parameters;
 pub mod ground;
+pub mod lie_group;
 pub mod mass_point_2d;
 pub mod rigid_body;
 pub mod rigid_body_2d;

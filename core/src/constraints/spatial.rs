@@ -24,6 +24,12 @@
 //!   axis of marker 0 perpendicular to the other two of marker 1, `f_0 . a_1 = 0`; one
 //!   (constrained `c`, free `f < g`): `f_0 . g_1 = 0` (Exudyn's universal joint).
 //!
+//! On the Lie group ([`lie_group`](crate::bodies::lie_group), [`SpatialMarker::state_on_group`])
+//! a body's coordinates are `[r; theta]` with `A = A_n exp([theta]x)`, and the derivatives
+//! by `theta` are the left-trivialized ones: the columns are `[E, 0]` and `[0, E]`, a row
+//! `u . dp/dq` is `[u^T, (l x A^T u)^T]`, and `d(C_q^T lambda)/dq` is the blocks below without
+//! the map `Gb` and its derivative.
+//!
 //! A marker on a link of a kinematic tree ([`SpatialMarker::TreeLink`]) moves with the tree's
 //! joint coordinates: each coordinate `c` on the link's path to the base has the world motion
 //! column `[w_c; v_c]` (at the world origin), so the link origin `O` moves by
@@ -46,7 +52,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::bodies::euler_parameters::{g_body, quaternion};
+use crate::bodies::lie_group::{orientation, LG_COORDINATES};
 use crate::integrators::constrained::Block;
+use crate::math::Quaternion;
 use crate::math::{skew, skew_product};
 use crate::tree::Motion;
 use crate::Real;
@@ -129,6 +137,9 @@ enum Carrier<'a, T> {
         g: Matrix3x4<T>,
         e: Vector4<T>,
     },
+    /// A rigid body on the Lie group whose coordinates `[r; theta]` start at `offset` in `q`
+    /// ([`lie_group`](crate::bodies::lie_group)): its columns are `[E, 0]` and `[0, E]`.
+    GroupBody { offset: usize },
     /// A tree link: its columns, its origin `O` (m, world), and at zero joint accelerations
     /// the acceleration of its origin (m/s^2, world) and its angular acceleration (rad/s^2,
     /// world).
@@ -180,6 +191,42 @@ impl<T: Real> SpatialMarker<T> {
                 })
             }
         }
+    }
+}
+
+impl<T: Real> SpatialMarker<T> {
+    /// [`Self::state`] for the Lie-group coordinates of a 3D rigid body
+    /// ([`lie_group`](crate::bodies::lie_group)): `[r; theta]` at `offset` in `q` and `[v; w]`
+    /// in `v` (`w` rad/s, body frame), the orientation `start exp(theta)` with `start` the
+    /// body's unit quaternion at the step's start. `None` if its entries are outside `q`, `v`.
+    #[inline(always)]
+    pub fn state_on_group(
+        &self,
+        q: &[T],
+        v: &[T],
+        start: &Quaternion<T>,
+    ) -> Option<SpatialState<'static, T>> {
+        let SpatialMarker::Rigid {
+            offset,
+            local,
+            frame,
+        } = *self
+        else {
+            return self.state(q, v);
+        };
+        let x = q.get(offset..offset + LG_COORDINATES)?;
+        let y = v.get(offset..offset + LG_COORDINATES)?;
+        let a = orientation(start, &Vector3::new(x[3], x[4], x[5])).to_matrix();
+        let w = Vector3::new(y[3], y[4], y[5]);
+        Some(SpatialState {
+            position: Vector3::new(x[0], x[1], x[2]) + a * local,
+            velocity: Vector3::new(y[0], y[1], y[2]) + a * w.cross(&local),
+            rotation: a,
+            frame_local: frame,
+            local,
+            w,
+            carrier: Carrier::GroupBody { offset },
+        })
     }
 }
 
@@ -247,6 +294,14 @@ impl<'a, T: Real> SpatialState<'a, T> {
                     f(o + 3 + c, z, g.column(c).into_owned());
                 }
             }
+            Carrier::GroupBody { offset: o } => {
+                for i in 0..3 {
+                    f(o + i, Vector3::ith(i, T::one()), z);
+                }
+                for i in 0..3 {
+                    f(o + 3 + i, z, Vector3::ith(i, T::one()));
+                }
+            }
             Carrier::Link {
                 columns: t, origin, ..
             } => {
@@ -268,6 +323,14 @@ impl<'a, T: Real> SpatialState<'a, T> {
     fn body(&self) -> Option<(usize, &Matrix3x4<T>, &Vector4<T>)> {
         match &self.carrier {
             Carrier::Body { offset, g, e } => Some((*offset, g, e)),
+            _ => None,
+        }
+    }
+
+    /// A rigid body's first column in `q` on the Lie group (`None` elsewhere).
+    fn group_body(&self) -> Option<usize> {
+        match &self.carrier {
+            Carrier::GroupBody { offset } => Some(*offset),
             _ => None,
         }
     }
@@ -312,7 +375,7 @@ impl<'a, T: Real> SpatialState<'a, T> {
             return;
         }
         let Some((o, g, _)) = self.body() else {
-            return;
+            return self.add_group_row(out, row, b, u, s, point);
         };
         // As sub-blocks of one row: bounds-checked once each.
         if point {
@@ -320,6 +383,31 @@ impl<'a, T: Real> SpatialState<'a, T> {
         }
         let de = g.transpose() * b.cross(&self.rotation.tr_mul(u));
         out.add_scaled(row, o + 3, &de.transpose(), s);
+    }
+
+    /// [`Self::add_row`] on a body on the Lie group: `[u^T, (b x A^T u)^T]` (nothing on the
+    /// ground).
+    // Entry by entry: a second caller of `Block::add_scaled`'s row form makes LLVM call it
+    // out of line in `add_row` too.
+    fn add_group_row<const S: usize>(
+        &self,
+        out: &mut Block<'_, T, S>,
+        row: usize,
+        b: &Vector3<T>,
+        u: &Vector3<T>,
+        s: T,
+        point: bool,
+    ) {
+        let Some(o) = self.group_body() else {
+            return;
+        };
+        let th = b.cross(&self.rotation.tr_mul(u));
+        for i in 0..3 {
+            if point {
+                out.add(row, o + i, s * u[i]);
+            }
+            out.add(row, o + 3 + i, s * th[i]);
+        }
     }
 
     /// The time derivative of the body-fixed vector `A b` (world) and the velocity part of its
@@ -341,7 +429,7 @@ impl<'a, T: Real> SpatialState<'a, T> {
     fn point_tt(&self) -> Vector3<T> {
         match &self.carrier {
             Carrier::Link { origin_tt, .. } => *origin_tt + self.rates(&self.local).1,
-            Carrier::Body { .. } => self.rates(&self.local).1,
+            Carrier::Body { .. } | Carrier::GroupBody { .. } => self.rates(&self.local).1,
             Carrier::Ground => Vector3::zeros(),
         }
     }
@@ -660,6 +748,14 @@ impl<'f, T: Real> Tangent<'f, T> {
     fn write<const S: usize>(&self, m: [&SpatialState<T>; 2], a: T, out: &mut Block<'_, T, S>) {
         if m.iter().any(|s| s.on_link()) {
             self.write_columns(m, a, out);
+        } else if m.iter().any(|s| s.group_body().is_some()) {
+            // Both ends on the group or the ground; a body in Euler parameters at the other
+            // end (no system mixes them) through its columns.
+            if m.iter().any(|s| s.body().is_some()) {
+                self.write_columns(m, a, out);
+            } else {
+                self.write_group_blocks(m, a, out);
+            }
         } else {
             self.write_blocks(m, a, out);
         }
@@ -691,6 +787,34 @@ impl<'f, T: Real> Tangent<'f, T> {
                 out.add_scaled(ok + 3, oj + 3, &ee, a);
                 if let Some(f) = self.forces.as_deref() {
                     write_force_blocks(f, [gk, gj], k, j, [ok, oj], a, out);
+                }
+            }
+        }
+    }
+
+    /// The blocks of [`Self::write`] between two ends on rigid bodies on the Lie group (or the
+    /// ground): `t_th` and, with point forces, the force blocks, as they are (the columns are
+    /// the virtual displacements themselves).
+    #[inline(never)]
+    fn write_group_blocks<const S: usize>(
+        &self,
+        m: [&SpatialState<T>; 2],
+        a: T,
+        out: &mut Block<'_, T, S>,
+    ) {
+        for k in 0..2 {
+            let Some(ok) = m[k].group_body() else {
+                continue;
+            };
+            for j in 0..2 {
+                let Some(oj) = m[j].group_body() else {
+                    continue;
+                };
+                out.add_scaled(ok + 3, oj + 3, &self.t_th[k][j], a);
+                if let Some(f) = self.forces.as_deref() {
+                    out.add_scaled(ok, oj, &f.f_r[k][j], a);
+                    out.add_scaled(ok, oj + 3, &f.f_th[k][j], a);
+                    out.add_scaled(ok + 3, oj, &f.t_r[k][j], a);
                 }
             }
         }
@@ -1100,6 +1224,150 @@ mod tests {
             check(Some(axes), 0.0);
         }
         check(None, 0.7);
+    }
+
+    /// Two markers on bodies on the Lie group (coordinates `[r; theta]`, 6 each), at
+    /// `theta = 0` (where the chart's derivatives are the left-trivialized ones), with the
+    /// starts' orientations; velocities `[v; w]`.
+    #[allow(clippy::type_complexity)]
+    fn group_markers() -> (
+        [SpatialMarker<f64>; 2],
+        [Quaternion<f64>; 2],
+        [f64; 12],
+        [f64; 12],
+    ) {
+        let (m0, m1, q, _) = markers();
+        let [m0, m1] = [(m0, 0), (m1, 6)].map(|(m, o)| match m {
+            SpatialMarker::Rigid { local, frame, .. } => SpatialMarker::Rigid {
+                offset: o,
+                local,
+                frame,
+            },
+            m => m,
+        });
+        let starts = [3, 10].map(|o| Quaternion::new(q[o], q[o + 1], q[o + 2], q[o + 3]));
+        let q = [0.1, 0.2, -0.3, 0.0, 0.0, 0.0, 0.4, -0.1, 0.2, 0.0, 0.0, 0.0];
+        let v = [
+            0.3, -0.2, 0.1, 1.0, -2.0, 0.5, -0.5, 0.4, 0.2, -0.3, 0.7, 2.0,
+        ];
+        ([m0, m1], starts, q, v)
+    }
+
+    /// [`check`] and [`check_hessian`] on the Lie group: `C_q` and `d(C_q^T lambda)/dq`
+    /// against central differences over `[r; theta]` at `theta = 0`, and the velocity terms
+    /// against `d/dt (C_q v)` along `q + t v` (`R_n exp(t w)`: the motion with `w`).
+    fn check_on_group(axes: Option<Axes>, dist: f64) {
+        let ([m0, m1], [e0, e1], q, v) = group_markers();
+        let rows = axes.map_or(1, |a| a.iter().filter(|x| **x).count());
+        let lambda = [0.7, -1.3, 0.4, 2.1, -0.6, 0.9];
+        let states = |q: &[f64]| {
+            (
+                m0.state_on_group(q, &v, &e0).unwrap(),
+                m1.state_on_group(q, &v, &e1).unwrap(),
+            )
+        };
+        // C and C_q at q.
+        let eval = |q: &[f64]| {
+            let (s0, s1) = states(q);
+            let mut jac = [[0.0; S]; S];
+            let mut c = [0.0; 6];
+            let mut b = Block::new(&mut jac, 0, 0, rows, 12);
+            match axes {
+                Some(a) => joint(&s0, &s1, &a, 0, &mut c, Some(&mut b)).unwrap(),
+                None => distance(&s0, &s1, dist, 0, &mut c, Some(&mut b)).unwrap(),
+            }
+            (c, jac)
+        };
+        let (_, jac) = eval(&q);
+        let (s0, s1) = states(&q);
+        let mut hess = [[0.0; S]; S];
+        let mut b = Block::new(&mut hess, 0, 0, 12, 12);
+        match axes {
+            Some(a) => joint_hessian(&s0, &s1, &a, &lambda, 1.0, &mut b),
+            None => distance_hessian(&s0, &s1, lambda[0], 1.0, &mut b),
+        }
+        let h = 1e-6;
+        let mut largest = 0.0f64;
+        for j in 0..12 {
+            let (mut qp, mut qm) = (q, q);
+            qp[j] += h;
+            qm[j] -= h;
+            let ((cp, jp), (cm, jm)) = (eval(&qp), eval(&qm));
+            for r in 0..rows {
+                let num = (cp[r] - cm[r]) / (2.0 * h);
+                assert!(
+                    (num - jac[r][j]).abs() < 1e-8,
+                    "{axes:?} row {r} col {j}: {num} vs {}",
+                    jac[r][j]
+                );
+            }
+            for i in 0..12 {
+                let f = |jac: &[[f64; S]; S]| (0..rows).map(|r| jac[r][i] * lambda[r]).sum::<f64>();
+                let num = (f(&jp) - f(&jm)) / (2.0 * h);
+                largest = largest.max(num.abs());
+                assert!(
+                    (num - hess[i][j]).abs() < 2e-7 * (1.0 + num.abs()),
+                    "{axes:?} Hessian ({i}, {j}): {num} vs {}",
+                    hess[i][j]
+                );
+            }
+        }
+        assert!(largest > 0.1, "{axes:?}: a zero Hessian checks nothing");
+        let cqv = |q: &[f64]| {
+            let (_, jac) = eval(q);
+            core::array::from_fn::<f64, 6, _>(|r| (0..12).map(|j| jac[r][j] * v[j]).sum())
+        };
+        let (mut qp, mut qm) = (q, q);
+        for j in 0..12 {
+            qp[j] += h * v[j];
+            qm[j] -= h * v[j];
+        }
+        let (a, b) = (cqv(&qp), cqv(&qm));
+        let mut vt = [0.0; 6];
+        match axes {
+            Some(ax) => joint_velocity_terms(&s0, &s1, &ax, 0, &mut vt).unwrap(),
+            None => vt[0] = distance_velocity_term(&s0, &s1).unwrap(),
+        }
+        for r in 0..rows {
+            let num = (a[r] - b[r]) / (2.0 * h);
+            assert!(
+                (num - vt[r]).abs() < 1e-6 * (1.0 + num.abs()),
+                "{axes:?} velocity term {r}: {num} vs {}",
+                vt[r]
+            );
+        }
+    }
+
+    #[test]
+    fn on_the_lie_group_jacobians_hessians_and_velocity_terms_match_differences() {
+        let t = true;
+        let f = false;
+        for axes in [
+            [t, t, t, f, f, f],
+            [t, t, t, t, t, f],
+            [f, t, t, t, t, t],
+            [t, t, t, t, t, t],
+            [t, f, t, f, t, f],
+            [f, f, f, t, f, t],
+        ] {
+            check_on_group(Some(axes), 0.0);
+        }
+        check_on_group(None, 0.7);
+    }
+
+    /// The same marker on the same body gives the same position, velocity and frame in both
+    /// coordinates (Euler parameters `e`, and the group at `theta = 0` from `e`).
+    #[test]
+    fn a_marker_is_the_same_in_both_coordinates() {
+        let (m0, _, q, v) = markers();
+        let ([g0, _], [e0, _], qg, vg) = group_markers();
+        let (a, b) = (
+            m0.state(&q, &v).unwrap(),
+            g0.state_on_group(&qg, &vg, &e0).unwrap(),
+        );
+        assert!((a.position - b.position).norm() < 1e-15);
+        assert!((a.velocity - b.velocity).norm() < 1e-14);
+        assert!((a.frame() - b.frame()).norm() < 1e-15);
     }
 
     /// Exudyn's equations at a configuration where a revolute joint holds: its residual is 0.
