@@ -2,7 +2,8 @@
 run: per step cost and the error of link 2's centre of mass at t = 2 s against a reference
 (MuJoCo's RK4 at 1e-5 s, minimal coordinates) for a sweep of steps, then each code's cost per
 simulated second at the largest step of the sweep within a target error (1e-5 m). mbs: `mbs-double-pendulum` (System::step, generalized-alpha, rho_inf 0.9, f64, iterated to
-the tolerances and in real-time mode with one Newton update a step; and with `--tree` the same
+the tolerances and in real-time mode with one Newton update a step, each with the links'
+rotations in Euler parameters (Exudyn's) and on the Lie group; and with `--tree` the same
 chain as a kinematic tree in joint coordinates, RK4 and semi-implicit Euler); Exudyn:
 SolveDynamic (generalized-alpha, rho_inf 0.9, its default modified Newton); MuJoCo: mj_step with
 RK4 and with Euler (mujoco.rollout: the step loop in C, with its per-step copy of the state).
@@ -26,8 +27,9 @@ STEPS = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4]
 TARGET = 1e-5
 
 
-def mbs(binary, h, tree=None, real_time=0):
-    extra = (["--tree", tree] if tree else []) + ["--real-time", str(real_time)]
+def mbs(binary, h, tree=None, real_time=0, rotations="euler"):
+    extra = (["--tree", tree] if tree else []) + ["--real-time", str(real_time),
+                                                   "--rotations", rotations]
     out = subprocess.run([binary, "--steps", str(round(T_END / h)), "--t-end", str(T_END),
                           "--repeats", "5", *extra], capture_output=True, text=True, check=True)
     r = json.loads(out.stdout)
@@ -89,6 +91,9 @@ def main():
     codes = {
         "mbs (generalized-alpha)": lambda h: mbs(binary, h),
         "mbs (generalized-alpha, real-time, 1 update)": lambda h: mbs(binary, h, real_time=1),
+        "mbs Lie group (generalized-alpha)": lambda h: mbs(binary, h, rotations="lie"),
+        "mbs Lie group (real-time, 1 update)":
+            lambda h: mbs(binary, h, real_time=1, rotations="lie"),
         "mbs tree RK4 (joint coordinates)": lambda h: mbs(binary, h, "rk4"),
         "mbs tree semi-implicit Euler": lambda h: mbs(binary, h, "euler"),
         "Exudyn 1.13.6 (generalized-alpha)": exudyn,
@@ -120,6 +125,9 @@ def main():
     rt = e1["mbs (generalized-alpha, real-time, 1 update)"]
     exu = e1["Exudyn 1.13.6 (generalized-alpha)"]
     print(f"Exudyn per step / mbs per step at h = 1e-3 s: {exu / m:.1f}x iterated, {exu / rt:.1f}x real-time")
+    lie, lie_rt = e1["mbs Lie group (generalized-alpha)"], e1["mbs Lie group (real-time, 1 update)"]
+    print(f"  with the rotations on the Lie group: {exu / lie:.1f}x iterated, "
+          f"{exu / lie_rt:.1f}x real-time")
 
 
 if __name__ == "__main__":

@@ -205,6 +205,8 @@ static void test_refusals(void) {
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_ARGUMENT);
         bad = st, bad.alpha_assembly_solve = 2;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_ARGUMENT);
+        bad = st, bad.alpha_rotations = 2;
+        REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_ARGUMENT);
         bad = st, bad.alpha_spectral_radius = NAN;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_NOT_FINITE);
         bad = st, bad.alpha_spectral_radius = 1.5;

@@ -1,5 +1,6 @@
 /* C tests of the 3D joint API: rigid markers with a frame, the generic, spherical, revolute
- * and prismatic joints, their reactions and residuals. A body held by a fixed joint at an
+ * and prismatic joints, their reactions and residuals, with the bodies' rotations in Euler
+ * parameters and on the Lie group (`alpha_rotations`). A body held by a fixed joint at an
  * oblique frame stays at rest and its joint carries its weight and the weight's moment; a body
  * on a revolute joint about an oblique axis swings about that axis only; then every refusal:
  * NULL pointers, NaN, a frame that is not a rotation, a flag that is not 0 or 1, no
@@ -26,10 +27,15 @@ static void frame_y(double r[9]) {
     memcpy(r, m, sizeof m);
 }
 
+/* The rotation coordinates the tests below run with (main runs them with each). */
+static MbsRotations rotations = MBS_ROTATIONS_EULER_PARAMETERS;
+
 static void alpha(mbs_system *s) {
     mbs_system_settings st;
     CHECK_STATUS(mbs_system_settings_default(&st), MBS_OK);
+    CHECK(st.alpha_rotations == MBS_ROTATIONS_EULER_PARAMETERS);
     st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    st.alpha_rotations = rotations;
     CHECK_STATUS(mbs_system_set_settings(s, &st), MBS_OK);
 }
 
@@ -251,10 +257,15 @@ static void test_refusals(void) {
 }
 
 int main(void) {
-    test_fixed_joint_reaction();
-    test_revolute_swing();
-    test_torsional_target();
-    test_refusals();
+    const MbsRotations both[2] = {MBS_ROTATIONS_EULER_PARAMETERS, MBS_ROTATIONS_LIE_GROUP};
+    int r;
+    for (r = 0; r < 2; r++) {
+        rotations = both[r];
+        test_fixed_joint_reaction();
+        test_revolute_swing();
+        test_torsional_target();
+        test_refusals();
+    }
     printf("test_joints: %d failures\n", failures);
     return failures != 0;
 }

@@ -100,7 +100,7 @@
  * Capacity `W` of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
  * constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
  * 12 planar links on 12 revolute joints (36 + 24); a 3D rigid body counts 7 coordinates and
- * 1 equation. The workspace, with the state it steps from, takes `(2 W^2 + 18 W + 1)`
+ * 1 equation (6 and none with `MBS_ROTATIONS_LIE_GROUP`). The workspace, with the state it steps from, takes `(2 W^2 + 19 W + 1)`
  * doubles of the storage.
  */
 #define MBS_SYSTEM_SOLVER_CAPACITY 64
@@ -114,13 +114,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 19264
+#define MBS_SYSTEM_WORDS 19308
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 154112
+#define MBS_SYSTEM_SIZE 154464
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -1554,6 +1554,12 @@ typedef uint32_t MbsRigidScheme;
 typedef uint32_t MbsFormulation;
 
 /**
+ * The coordinates of the 3D rigid bodies' rotations in generalized-alpha (`MBS_ROTATIONS_*`,
+ * fixed numbers).
+ */
+typedef uint32_t MbsRotations;
+
+/**
  * How a system integrates (core's `SystemSettings`). Fill with
  * `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
  */
@@ -1643,7 +1649,12 @@ typedef struct mbs_system_settings {
   /**
    * Zero: padding made explicit, so that every byte of the struct is defined.
    */
-  uint8_t _pad2[7];
+  uint8_t _pad2[3];
+  /**
+   * Generalized-alpha: `MBS_ROTATIONS_*`, the coordinates of the 3D rigid bodies' rotations
+   * (default Euler parameters); another value is `MBS_ERR_INVALID_ARGUMENT`.
+   */
+  MbsRotations alpha_rotations;
 } mbs_system_settings;
 
 /**
@@ -2428,6 +2439,18 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
  * also at spectral radius 1.
  */
 #define MBS_FORMULATION_STABILIZED_INDEX2 1
+
+/**
+ * Euler parameters with their normalization as a constraint (Exudyn's `NodeRigidBodyEP`): 7
+ * coordinates and 1 equation a body, Exudyn's results on the same model. The default.
+ */
+#define MBS_ROTATIONS_EULER_PARAMETERS 0
+
+/**
+ * The Lie group SO(3) x R^3 (Bruls, Cardona and Arnold): 6 unknowns a body, no
+ * normalization, fewer operations a step; the same order and about the same errors.
+ */
+#define MBS_ROTATIONS_LIE_GROUP 1
 
 /**
  * The linearly implicit midpoint step with its default options: orientation turned by the end
@@ -4202,7 +4225,7 @@ mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
  * orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
  * correction; for generalized-alpha Exudyn's defaults (spectral radius 0.9, Newton 1e-8 /
  * 1e-10 / 25 iterations, index 3, no step halving, no real-time mode, start tolerances 1e-8
- * (positions) and 1e-4 (velocities, relative), no assembly).
+ * (positions) and 1e-4 (velocities, relative), no assembly, Euler parameters).
  *
  * # Safety
  * `out` is null or writable.
@@ -4210,12 +4233,12 @@ mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
 mbs_status mbs_system_settings_default(struct mbs_system_settings *out);
 
 /**
- * Sets the integration settings of the system; a change of `coupling` or `alpha_formulation`
- * un-assembles it (assemble again), other changes do not.
+ * Sets the integration settings of the system; a change of `coupling`, `alpha_formulation` or
+ * `alpha_rotations` un-assembles it (assemble again), other changes do not.
  *
  * Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme or
- * formulation, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme,
+ * formulation or rotations, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
  * `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16 damping corrections or
  * halvings, spectral radius outside [0, 1], a negative tolerance, 0 Newton iterations).
  *

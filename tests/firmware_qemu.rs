@@ -349,7 +349,7 @@ fn assert_stack(run: &Run, target: &str, min_lines: usize, f32_step_bound: usize
 
 /// The workloads of firmware/rust/src/workload.rs with their steps and tolerances (the
 /// firmware prints its own tolerance; this test checks it is the one stated here).
-const WORKLOADS: [(&str, &str, u32, f64); 12] = [
+const WORKLOADS: [(&str, &str, u32, f64); 13] = [
     ("mini_masspoint", "f64", 100, 1e-12),
     ("arm", "f32", workload::ARM_STEPS, 1e-4),
     ("mini_masspoint", "f32", 100, 1e-5),
@@ -378,6 +378,13 @@ const WORKLOADS: [(&str, &str, u32, f64); 12] = [
     ),
     (
         "double_pendulum_real_time",
+        "f32",
+        workload::DOUBLE_PENDULUM_STEPS,
+        1e-5,
+    ),
+    // The double pendulum with its links' rotations on the Lie group, one update a step.
+    (
+        "double_pendulum_lie_real_time",
         "f32",
         workload::DOUBLE_PENDULUM_STEPS,
         1e-5,
@@ -428,6 +435,9 @@ fn host_outcome(name: &str, ty: &str) -> workload::Outcome {
         }
         ("double_pendulum_real_time", "f32") => {
             workload::double_pendulum_real_time::<f32>(workload::DOUBLE_PENDULUM_STEPS, 1)
+        }
+        ("double_pendulum_lie_real_time", "f32") => {
+            workload::double_pendulum_lie_real_time::<f32>(workload::DOUBLE_PENDULUM_STEPS)
         }
         ("double_pendulum_recording", "f32") => {
             workload::double_pendulum_recording::<f32>(workload::DOUBLE_PENDULUM_STEPS)
@@ -1185,7 +1195,7 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
         return;
     }
     let mut regions = counted_regions(M4F, &rust_firmware(M4F));
-    assert_eq!(regions.len(), 19, "{regions:?}");
+    assert_eq!(regions.len(), 20, "{regions:?}");
     // The 6-DOF arm's calls within the goals on the Cortex-M4F (deterministic: a regression
     // guard): RNEA 6,000 instructions, ABA 12,000; the slider-crank's constrained step in
     // motion (one Newton update) as a hand-written model, 25,000; the systems' steps near what
@@ -1204,6 +1214,7 @@ fn f32_steps_run_on_the_fpu_of_cortex_m4f() {
         ("double_pendulum_tree_euler/f32", 4_000),
         ("slider_crank_system_real_time_step/f32", 21_000),
         ("double_pendulum_real_time_step/f32", 70_000),
+        ("double_pendulum_lie_real_time_step/f32", 60_000),
     ] {
         let r = regions
             .iter()

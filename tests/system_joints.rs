@@ -26,8 +26,8 @@ use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{
     Connector, ConnectorIndex, Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem,
-    ItemRef, Marker, MassPointSpec, NoSink, NodeIndex, ObjectIndex, RigidBodySpec, Sensor,
-    SliceSink, SystemSettings, TorsionalSpringDamper,
+    ItemRef, Marker, MassPointSpec, NoSink, NodeIndex, ObjectIndex, RigidBodySpec, Rotations,
+    Sensor, SliceSink, SystemSettings, TorsionalSpringDamper,
 };
 use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::{Error, OutputValue, OutputVariableType};
@@ -56,6 +56,17 @@ fn mat(q: &Quaternion<f64>) -> Matrix3<f64> {
 
 fn rot(axis: &Vector3<f64>, angle: f64) -> Matrix3<f64> {
     Rotation3::from_axis_angle(&Unit::new_normalize(*axis), angle).into_inner()
+}
+
+/// Both coordinates of the bodies' rotations (each test of invariants and closed forms runs
+/// with each).
+const ROTATIONS: [Rotations; 2] = [Rotations::EulerParameters, Rotations::LieGroup];
+
+/// [`alpha`] with the bodies' rotations in `rotations`.
+fn alpha_on(rho: f64, rotations: Rotations) -> SystemSettings<f64> {
+    let mut s = alpha(rho);
+    s.alpha.rotations = rotations;
+    s
 }
 
 fn alpha(rho: f64) -> SystemSettings<f64> {
@@ -333,6 +344,38 @@ fn double_pendulum_in_real_time_mode_is_second_order_and_the_same_where_one_upda
     }
 }
 
+/// The same chain with the bodies' rotations on the Lie group (`Rotations::LieGroup`: six
+/// unknowns a body, no normalization): the same convergence study, iterated and in real-time
+/// mode with one update a step, is second order against the minimal coordinates with errors
+/// within 5 % of the Euler parameters' (another discretization of the same equations, of the
+/// same order), the joints' residual at the tolerance, about one Newton update a step (the
+/// Newton matrix's constraint rows through the tangent operator of `exp`: without it the
+/// one-update steps of the real-time mode diverge at 1 ms).
+#[test]
+fn double_pendulum_on_the_lie_group_is_second_order_against_minimal_coordinates() {
+    let ch = chain();
+    let reference = reference(&ch, &TIMES, 2.5e-6);
+    let mut group = alpha(0.9);
+    group.alpha.rotations = Rotations::LieGroup;
+    let mut real_time = group;
+    real_time.alpha.real_time_updates = 1;
+    let euler = study(alpha(0.9), &reference);
+    for (what, settings) in [("Lie group", group), ("Lie group, real-time", real_time)] {
+        let st = study(settings, &reference);
+        println!(
+            "double pendulum, {what}: joint residual {:.1e}, Newton updates per step {:.3}",
+            st.worst_residual, st.per_step
+        );
+        assert_second_order(what, &st);
+        for (a, b) in st.errs.iter().flatten().zip(euler.errs.iter().flatten()) {
+            println!("    {what}: {a:.3e} against Euler parameters {b:.3e}");
+            assert!((a - b).abs() <= 0.05 * b, "{what}: {a} against {b}");
+        }
+        assert!(st.worst_residual < 1e-9, "{}", st.worst_residual);
+        assert!(st.per_step < 1.1, "{what}: {}", st.per_step);
+    }
+}
+
 /// The same chain as a kinematic tree ([`dp::tree`]): at `q = 0` its links' COMs and angular
 /// velocities are the system's start; stepped by RK4 and by semi-implicit Euler (ABA's
 /// accelerations), positions and rates at 0.5, 1 and 2 s converge to the minimal-coordinate
@@ -430,6 +473,12 @@ fn reference_check(ch: &Chain, times: &[f64]) -> f64 {
 
 #[test]
 fn fixed_joint_moves_two_bodies_as_one_of_the_combined_mass_properties() {
+    for rotations in ROTATIONS {
+        fixed_joint(rotations);
+    }
+}
+
+fn fixed_joint(rotations: Rotations) {
     let (ra, rb) = (
         rot(&Vector3::new(0.3, 0.1, -0.2), 0.6),
         rot(&Vector3::new(-0.1, 0.4, 0.2), 1.2),
@@ -455,7 +504,7 @@ fn fixed_joint_moves_two_bodies_as_one_of_the_combined_mass_properties() {
     let steps = 1000;
     // The pair, welded at the point between them.
     let mut pair = HostSystem::<f64>::new();
-    pair.set_settings(alpha(0.9)).unwrap();
+    pair.set_settings(alpha_on(0.9, rotations)).unwrap();
     let body =
         |mbs: &mut HostSystem<f64>, m: f64, i: Matrix3<f64>, p: Vector3<f64>, r: Matrix3<f64>| {
             let mut spec = RigidBodySpec::at(p);
@@ -495,7 +544,7 @@ fn fixed_joint_moves_two_bodies_as_one_of_the_combined_mass_properties() {
     pair.assemble().unwrap();
     // The one body of the combined mass properties (node at the COM, world-aligned frame).
     let mut one = HostSystem::<f64>::new();
-    one.set_settings(alpha(0.9)).unwrap();
+    one.set_settings(alpha_on(0.9, rotations)).unwrap();
     let o = body(&mut one, whole.mass, whole.inertia, c, Matrix3::identity());
     one.assemble().unwrap();
     let mut worst: f64 = 0.0;
@@ -544,6 +593,12 @@ fn pendulum_invariants(
 
 #[test]
 fn spherical_pendulums_keep_energy_and_vertical_momentum_over_100k_steps() {
+    for rotations in ROTATIONS {
+        spherical_pendulums(rotations);
+    }
+}
+
+fn spherical_pendulums(rotations: Rotations) {
     let m = 0.8;
     let i = Matrix3::new(
         0.004, 0.0005, 0.0, 0.0005, 0.006, 0.0002, 0.0, 0.0002, 0.005,
@@ -552,7 +607,7 @@ fn spherical_pendulums_keep_energy_and_vertical_momentum_over_100k_steps() {
     let w0 = Vector3::new(0.5, 3.0, -1.0);
     for distance in [false, true] {
         let mut mbs = HostSystem::<f64>::new();
-        mbs.set_settings(alpha(1.0)).unwrap();
+        mbs.set_settings(alpha_on(1.0, rotations)).unwrap();
         let ground = mbs.create_ground(Vector3::zeros()).unwrap();
         let mut spec = RigidBodySpec::at(p0);
         spec.angular_velocity = w0;
@@ -618,6 +673,12 @@ fn spherical_pendulums_keep_energy_and_vertical_momentum_over_100k_steps() {
 
 #[test]
 fn heavy_symmetric_top_precesses_at_the_rate_of_the_closed_form() {
+    for rotations in ROTATIONS {
+        heavy_top(rotations);
+    }
+}
+
+fn heavy_top(rotations: Rotations) {
     // Symmetric about its body z axis (I_a axial, I_t transverse, about the COM), the COM at
     // distance l from the pivot (origin) along the axis, tilted by theta from the vertical (y).
     let (m, l, ia, it) = (1.0, 0.1, 0.004, 0.003);
@@ -633,7 +694,7 @@ fn heavy_symmetric_top_precesses_at_the_rate_of_the_closed_form() {
     let w = Vector3::y() * omega + e3 * (w3 - omega * theta.cos());
     let c = e3 * l;
     let mut mbs = HostSystem::<f64>::new();
-    mbs.set_settings(alpha(0.9)).unwrap();
+    mbs.set_settings(alpha_on(0.9, rotations)).unwrap();
     let ground = mbs.create_ground(Vector3::zeros()).unwrap();
     let mut spec = RigidBodySpec::at(c);
     spec.orientation = quat(&r);
@@ -681,6 +742,12 @@ fn heavy_symmetric_top_precesses_at_the_rate_of_the_closed_form() {
 
 #[test]
 fn joint_reactions_hold_a_body_at_rest() {
+    for rotations in ROTATIONS {
+        reactions_at_rest(rotations);
+    }
+}
+
+fn reactions_at_rest(rotations: Rotations) {
     // A body on a fixed joint (a cantilever) and one on a horizontal prismatic joint, at rest
     // under gravity: the force on marker 0's body (the ground) is the weight, its torque about
     // the joint point the moment of the weight.
@@ -693,7 +760,7 @@ fn joint_reactions_hold_a_body_at_rest() {
     let want_t = (c - o).cross(&(G * m));
     for fixed in [true, false] {
         let mut mbs = HostSystem::<f64>::new();
-        mbs.set_settings(alpha(0.9)).unwrap();
+        mbs.set_settings(alpha_on(0.9, rotations)).unwrap();
         let ground = mbs.create_ground(Vector3::zeros()).unwrap();
         let mut spec = RigidBodySpec::at(c);
         spec.gravity = Some(G);
@@ -814,13 +881,19 @@ fn turned(mbs: &HostSystem<f64>, b: &CreatedBody, r0: &Matrix3<f64>, a: &Vector3
 
 #[test]
 fn torsional_spring_damper_on_a_revolute_joint_is_the_damped_oscillator() {
+    for rotations in ROTATIONS {
+        torsional_oscillator(rotations);
+    }
+}
+
+fn torsional_oscillator(rotations: Rotations) {
     let (k, d, w0) = (3.0, 0.02, 2.0);
     let a = Vector3::new(0.3, -0.4, 1.0).normalize();
     let r0 = rot(&Vector3::new(0.2, 0.5, -0.3), 0.8);
     let dts = [4e-3, 2e-3, 1e-3, 5e-4];
     let mut errs = vec![];
     for h in dts {
-        let (mut mbs, b, _, i) = torsional(k, d, w0, alpha(0.9));
+        let (mut mbs, b, _, i) = torsional(k, d, w0, alpha_on(0.9, rotations));
         // I phi'' + d phi' + k phi = 0, phi(0) = 0, phi'(0) = w0.
         let (zeta_w, wd) = (d / (2.0 * i), (k / i - (d / (2.0 * i)).powi(2)).sqrt());
         let t_end = 1.0f64;
@@ -836,8 +909,9 @@ fn torsional_spring_damper_on_a_revolute_joint_is_the_damped_oscillator() {
     assert!(errs[3] < 1e-5, "{errs:?}");
     // A controller's target: the joint settles at it (critically damped), also one past pi
     // (the spring acts on the wrapped difference: the body turns the short way, to 4 - 2 pi).
-    let i = torsional(1.0, 0.0, 0.0, alpha(0.9)).3;
-    let (mut mbs, b, spring, _) = torsional(40.0, 2.0 * (40.0 * i).sqrt(), 0.0, alpha(0.9));
+    let i = torsional(1.0, 0.0, 0.0, alpha_on(0.9, rotations)).3;
+    let (mut mbs, b, spring, _) =
+        torsional(40.0, 2.0 * (40.0 * i).sqrt(), 0.0, alpha_on(0.9, rotations));
     for (target, want) in [(0.5, 0.5), (4.0, 4.0 - 2.0 * std::f64::consts::PI)] {
         mbs.set_torsional_target(spring, target, 0.0).unwrap();
         for _ in 0..3000 {

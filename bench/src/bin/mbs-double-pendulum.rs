@@ -9,15 +9,17 @@
 //! `KinematicTree::step` with RK4 or semi-implicit Euler: the formulation MuJoCo uses). With
 //! `--real-time K` the system's steps run in real-time mode: at most K Newton updates a step,
 //! the iterate after the last one taken without the evaluation that would only confirm it.
+//! With `--rotations lie` the bodies' rotations are on the Lie group (`Rotations::LieGroup`)
+//! instead of Euler parameters.
 //!
 //! Usage: `mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N]
-//! [--tree rk4|euler] [--real-time K]` (defaults 2000, 2, 0.9 (Exudyn's default), 20, the
-//! system, off).
+//! [--tree rk4|euler] [--real-time K] [--rotations euler|lie]` (defaults 2000, 2, 0.9
+//! (Exudyn's default), 20, the system, off, euler).
 
 #[path = "../../../firmware/rust/src/double_pendulum.rs"]
 mod double_pendulum;
 
-use mbs_core::system::{Coupling, NoSink, NodeState, System, SystemSettings};
+use mbs_core::system::{Coupling, NoSink, NodeState, Rotations, System, SystemSettings};
 use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
     let (mut steps, mut t_end, mut rho, mut repeats) = (2000usize, 2.0f64, 0.9f64, 20usize);
     let mut tree = None;
     let mut real_time = 0u32;
+    let mut rotations = Rotations::EulerParameters;
     let mut args = std::env::args().skip(1);
     while let Some(k) = args.next() {
         let v = args.next().unwrap_or_default();
@@ -38,6 +41,13 @@ fn main() -> ExitCode {
             "--rho" => v.parse().map(|x| rho = x).is_ok(),
             "--repeats" => v.parse().map(|x| repeats = x).is_ok(),
             "--real-time" => v.parse().map(|x| real_time = x).is_ok(),
+            "--rotations" => {
+                rotations = match v.as_str() {
+                    "lie" => Rotations::LieGroup,
+                    _ => Rotations::EulerParameters,
+                };
+                matches!(v.as_str(), "lie" | "euler")
+            }
             "--tree" => {
                 tree = match v.as_str() {
                     "rk4" => Some(TreeScheme::RungeKutta4),
@@ -51,7 +61,7 @@ fn main() -> ExitCode {
         if !ok {
             eprintln!(
                 "usage: mbs-double-pendulum [--steps N] [--t-end S] [--rho R] [--repeats N] \
-                 [--tree rk4|euler] [--real-time K]"
+                 [--tree rk4|euler] [--real-time K] [--rotations euler|lie]"
             );
             return ExitCode::from(2);
         }
@@ -63,6 +73,7 @@ fn main() -> ExitCode {
     let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
     settings.alpha.spectral_radius = rho;
     settings.alpha.real_time_updates = real_time;
+    settings.alpha.rotations = rotations;
     let (mut times, mut newton, mut com) = (Vec::new(), 0u64, [f64::NAN; 3]);
     for _ in 0..repeats {
         let mut sys = Box::new(Sys::new());

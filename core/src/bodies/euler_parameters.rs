@@ -71,7 +71,11 @@ pub(crate) fn offset<T: Real>(body: &RigidBody<T>) -> bool {
 }
 
 /// `J = I_c - m [c]x [c]x`, the inertia about the reference point (kg m^2, body frame).
+#[inline]
 pub(crate) fn inertia_at_reference<T: Real>(body: &RigidBody<T>) -> Matrix3<T> {
+    if !offset(body) {
+        return *body.inertia(); // the same bits: `[0]x [0]x m` is zero
+    }
     let cx = skew(body.center_of_mass());
     body.inertia() - cx * cx * body.mass()
 }

@@ -39,6 +39,32 @@ pub fn orientation<T: Real>(start: &Quaternion<T>, theta: &Vector3<T>) -> Quater
     start.mul_exp_inline(theta)
 }
 
+/// The orientation at a step's start of the body whose coordinates start at `o` in the
+/// solver's vectors, kept as `[w, x, y, z]` in `starts[o..o + 4]` (within the slots of its
+/// six coordinates in a vector of the same layout); `None` outside `starts`.
+pub fn start_at<T: Real>(starts: &[T], o: usize) -> Option<Quaternion<T>> {
+    let s = starts.get(o..o + 4)?;
+    Some(Quaternion::new(s[0], s[1], s[2], s[3]))
+}
+
+/// Stores `e` as the start of the body at `o` ([`start_at`]); nothing outside `starts`.
+pub fn set_start<T: Real>(starts: &mut [T], o: usize, e: &Quaternion<T>) {
+    if let Some(s) = starts.get_mut(o..o + 4) {
+        s.copy_from_slice(&[e.w, e.x, e.y, e.z]);
+    }
+}
+
+/// The orientation at the end of a step of rotation `theta` from `start`: [`orientation`]
+/// normalized (each step's rounding does not accumulate in `|e|`), and `start` itself, bit for
+/// bit, at `theta = 0`.
+pub fn step_orientation<T: Real>(start: &Quaternion<T>, theta: &Vector3<T>) -> Quaternion<T> {
+    if *theta == Vector3::zeros() {
+        return *start;
+    }
+    let e = orientation(start, theta);
+    e.normalized().unwrap_or(e)
+}
+
 /// The mass matrix `M6` (6 x 6, module docs) at the orientation `r` (`R_0b`).
 pub fn mass_matrix<T: Real>(body: &RigidBody<T>, r: &Matrix3<T>) -> SMatrix<T, 6, 6> {
     let m = body.mass();

@@ -52,9 +52,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::bodies::euler_parameters::{g_body, quaternion};
-use crate::bodies::lie_group::{orientation, LG_COORDINATES};
+use crate::bodies::lie_group::{orientation, start_at, LG_COORDINATES};
 use crate::integrators::constrained::Block;
-use crate::math::Quaternion;
 use crate::math::{skew, skew_product};
 use crate::tree::Motion;
 use crate::Real;
@@ -70,7 +69,8 @@ pub enum SpatialMarker<T> {
         /// Marker frame (marker to world).
         frame: Matrix3<T>,
     },
-    /// A point of a 3D rigid body whose coordinates `[r; e]` start at `offset` in `q`.
+    /// A point of a 3D rigid body whose coordinates (`[r; e]`, or `[r; theta]` on the Lie
+    /// group) start at `offset` in `q`.
     Rigid {
         /// Index of `r_x` in `q`.
         offset: usize,
@@ -195,16 +195,17 @@ impl<T: Real> SpatialMarker<T> {
 }
 
 impl<T: Real> SpatialMarker<T> {
-    /// [`Self::state`] for the Lie-group coordinates of a 3D rigid body
+    /// [`Self::state`] for the Lie-group coordinates of 3D rigid bodies
     /// ([`lie_group`](crate::bodies::lie_group)): `[r; theta]` at `offset` in `q` and `[v; w]`
-    /// in `v` (`w` rad/s, body frame), the orientation `start exp(theta)` with `start` the
-    /// body's unit quaternion at the step's start. `None` if its entries are outside `q`, `v`.
+    /// in `v` (`w` rad/s, body frame), the orientation `e_n exp(theta)` with `e_n` the body's
+    /// unit quaternion at the step's start, kept in `starts` ([`start_at`]). `None` if its
+    /// entries are outside `q`, `v`, `starts`.
     #[inline(always)]
     pub fn state_on_group(
         &self,
         q: &[T],
         v: &[T],
-        start: &Quaternion<T>,
+        starts: &[T],
     ) -> Option<SpatialState<'static, T>> {
         let SpatialMarker::Rigid {
             offset,
@@ -214,6 +215,7 @@ impl<T: Real> SpatialMarker<T> {
         else {
             return self.state(q, v);
         };
+        let start = &start_at(starts, offset)?;
         let x = q.get(offset..offset + LG_COORDINATES)?;
         let y = v.get(offset..offset + LG_COORDINATES)?;
         let a = orientation(start, &Vector3::new(x[3], x[4], x[5])).to_matrix();
@@ -1228,14 +1230,8 @@ mod tests {
 
     /// Two markers on bodies on the Lie group (coordinates `[r; theta]`, 6 each), at
     /// `theta = 0` (where the chart's derivatives are the left-trivialized ones), with the
-    /// starts' orientations; velocities `[v; w]`.
-    #[allow(clippy::type_complexity)]
-    fn group_markers() -> (
-        [SpatialMarker<f64>; 2],
-        [Quaternion<f64>; 2],
-        [f64; 12],
-        [f64; 12],
-    ) {
+    /// starts' orientations (at each body's offset); velocities `[v; w]`.
+    fn group_markers() -> ([SpatialMarker<f64>; 2], [f64; 12], [f64; 12], [f64; 12]) {
         let (m0, m1, q, _) = markers();
         let [m0, m1] = [(m0, 0), (m1, 6)].map(|(m, o)| match m {
             SpatialMarker::Rigid { local, frame, .. } => SpatialMarker::Rigid {
@@ -1245,7 +1241,9 @@ mod tests {
             },
             m => m,
         });
-        let starts = [3, 10].map(|o| Quaternion::new(q[o], q[o + 1], q[o + 2], q[o + 3]));
+        let mut starts = [0.0; 12];
+        starts[..4].copy_from_slice(&q[3..7]);
+        starts[6..10].copy_from_slice(&q[10..14]);
         let q = [0.1, 0.2, -0.3, 0.0, 0.0, 0.0, 0.4, -0.1, 0.2, 0.0, 0.0, 0.0];
         let v = [
             0.3, -0.2, 0.1, 1.0, -2.0, 0.5, -0.5, 0.4, 0.2, -0.3, 0.7, 2.0,
@@ -1257,13 +1255,13 @@ mod tests {
     /// against central differences over `[r; theta]` at `theta = 0`, and the velocity terms
     /// against `d/dt (C_q v)` along `q + t v` (`R_n exp(t w)`: the motion with `w`).
     fn check_on_group(axes: Option<Axes>, dist: f64) {
-        let ([m0, m1], [e0, e1], q, v) = group_markers();
+        let ([m0, m1], starts, q, v) = group_markers();
         let rows = axes.map_or(1, |a| a.iter().filter(|x| **x).count());
         let lambda = [0.7, -1.3, 0.4, 2.1, -0.6, 0.9];
         let states = |q: &[f64]| {
             (
-                m0.state_on_group(q, &v, &e0).unwrap(),
-                m1.state_on_group(q, &v, &e1).unwrap(),
+                m0.state_on_group(q, &v, &starts).unwrap(),
+                m1.state_on_group(q, &v, &starts).unwrap(),
             )
         };
         // C and C_q at q.
@@ -1360,10 +1358,10 @@ mod tests {
     #[test]
     fn a_marker_is_the_same_in_both_coordinates() {
         let (m0, _, q, v) = markers();
-        let ([g0, _], [e0, _], qg, vg) = group_markers();
+        let ([g0, _], starts, qg, vg) = group_markers();
         let (a, b) = (
             m0.state(&q, &v).unwrap(),
-            g0.state_on_group(&qg, &vg, &e0).unwrap(),
+            g0.state_on_group(&qg, &vg, &starts).unwrap(),
         );
         assert!((a.position - b.position).norm() < 1e-15);
         assert!((a.velocity - b.velocity).norm() < 1e-14);

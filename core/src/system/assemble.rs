@@ -130,7 +130,10 @@ impl<
             // would not keep the unused slots').
             let layout = core::mem::take(&mut self.layout);
             let start = self
-                .alpha_layout(self.settings.alpha.formulation)
+                .alpha_layout(
+                    self.settings.alpha.formulation,
+                    self.settings.alpha.rotations,
+                )
                 .and_then(|_| self.alpha_start(&scheme));
             self.settle_solver();
             if let Err(e) = start {

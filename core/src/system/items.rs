@@ -337,13 +337,14 @@ impl<
     }
 
     /// Sets the integration settings (checked by [`SystemSettings::validate`]; on error the old
-    /// ones stay). Un-assembles only if the coupling or the generalized-alpha formulation
-    /// changes (what `assemble` checks and prepares depends on them).
+    /// ones stay). Un-assembles only if the coupling, the generalized-alpha formulation or its
+    /// rotation coordinates change (what `assemble` checks and prepares depends on them).
     pub fn set_settings(&mut self, settings: SystemSettings<T>) -> Result<()> {
         settings.validate()?;
         let scheme = settings.alpha.scheme()?;
         if settings.coupling != self.settings.coupling
             || settings.alpha.formulation != self.settings.alpha.formulation
+            || settings.alpha.rotations != self.settings.alpha.rotations
         {
             self.assembled = false;
         }

@@ -22,8 +22,8 @@
 //! `W`, the generalized-alpha workspace: coordinates plus constraint equations (plus the
 //! equations again for the stabilized index-2 formulation) it can solve, default 0 (no
 //! generalized-alpha). The workspace is two `W x W` matrices and 13 vectors of `W` scalars, and
-//! the generalized-alpha state (5 vectors and the time):
-//! `(2 W^2 + 18 W + 1) * size_of::<T>()` bytes, part of the system (no stack, no heap).
+//! the generalized-alpha state (5 vectors, the time, and a vector of the 3D bodies' orientations
+//! on the Lie group): `(2 W^2 + 19 W + 1) * size_of::<T>()` bytes, part of the system (no stack, no heap).
 //! [`FirmwareSystem`], [`FirmwareConstrainedSystem`] and [`HostSystem`] are ready sizes. A step uses, besides the system, a
 //! working copy of the node states and one or two arrays of generalized forces on the stack
 //! (about `N * (size_of::<NodeState<T>>() + 2 * 6 * size_of::<T>())` bytes).
@@ -126,7 +126,7 @@ pub use marker::{Marker, MarkerKind};
 pub use node::{Node, NodeRigidBody, NodeState, NodeTreeLink};
 pub use object::Object;
 pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
-pub use settings::{AlphaSettings, Coupling, RigidScheme, SystemSettings};
+pub use settings::{AlphaSettings, Coupling, RigidScheme, Rotations, SystemSettings};
 pub use step::rigid::rigid_step;
 pub use step::solve::{Control, Progress, SolveReport, SolveRun};
 pub use step::StepReport;

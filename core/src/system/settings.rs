@@ -26,6 +26,22 @@ pub enum Coupling {
     GeneralizedAlpha,
 }
 
+/// The coordinates of a 3D rigid body's rotation in the generalized-alpha coupling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Rotations {
+    /// Euler parameters with their normalization as a constraint (Exudyn's `NodeRigidBodyEP`,
+    /// [`euler_parameters`](crate::bodies::euler_parameters)): 7 coordinates and one equation a
+    /// body; the results of Exudyn's `SolveDynamic` on the same model to its tolerances. The
+    /// default.
+    #[default]
+    EulerParameters,
+    /// The Lie group `SO(3) x R^3` (Brüls, Cardona and Arnold's Lie-group generalized-alpha,
+    /// [`lie_group`](crate::bodies::lie_group)): 6 unknowns a body, no normalization, the
+    /// orientation a unit quaternion updated by the exponential of each step's rotation.
+    LieGroup,
+}
+
 /// The generalized-alpha coupling's settings (Exudyn's `timeIntegration` defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
@@ -49,6 +65,8 @@ pub struct AlphaSettings<T: Real> {
     /// bounded ([`ConstrainedAlpha::with_real_time_updates`]); at most `newton.max_iterations`.
     /// Default 0: off (iterate until the tolerances are met, as Exudyn does).
     pub real_time_updates: u32,
+    /// The coordinates of the 3D rigid bodies' rotations (default Euler parameters, Exudyn's).
+    pub rotations: Rotations,
 }
 
 impl<T: Real> Default for AlphaSettings<T> {
@@ -60,6 +78,7 @@ impl<T: Real> Default for AlphaSettings<T> {
             step_halving: 0,
             assembly: Assembly::default(),
             real_time_updates: 0,
+            rotations: Rotations::EulerParameters,
         }
     }
 }

@@ -67,7 +67,7 @@ pub const MBS_SYSTEM_MAX_CONSTRAINTS: u32 = 32;
 /// Capacity `W` of an `mbs_system`'s generalized-alpha workspace: node coordinates plus
 /// constraint equations (twice the equations with the stabilized index-2 formulation), e.g.
 /// 12 planar links on 12 revolute joints (36 + 24); a 3D rigid body counts 7 coordinates and
-/// 1 equation. The workspace, with the state it steps from, takes `(2 W^2 + 18 W + 1)`
+/// 1 equation (6 and none with `MBS_ROTATIONS_LIE_GROUP`). The workspace, with the state it steps from, takes `(2 W^2 + 19 W + 1)`
 /// doubles of the storage.
 pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 
@@ -76,10 +76,10 @@ pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 pub const MBS_SYSTEM_MAX_TREE_LINKS: u32 = 8;
 
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
-pub const MBS_SYSTEM_WORDS: usize = 19264;
+pub const MBS_SYSTEM_WORDS: usize = 19308;
 /// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
 /// bookkeeping, on a 64-bit host (checked at compile time).
-pub const MBS_SYSTEM_SIZE: usize = 154112;
+pub const MBS_SYSTEM_SIZE: usize = 154464;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
 

@@ -8,7 +8,7 @@ use crate::system::{mbs_system, put, with_mut, with_ref};
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::integrators::StepSettings;
 use mbs_core::solver::NewtonSettings;
-use mbs_core::system::{AlphaSettings, Coupling, RigidScheme, SystemSettings};
+use mbs_core::system::{AlphaSettings, Coupling, RigidScheme, Rotations, SystemSettings};
 
 /// How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
 pub type MbsCoupling = u32;
@@ -32,6 +32,16 @@ pub const MBS_FORMULATION_INDEX3: MbsFormulation = 0;
 /// Gear-Gupta-Leimkuhler stabilized index 2: position and velocity constraints both hold,
 /// also at spectral radius 1.
 pub const MBS_FORMULATION_STABILIZED_INDEX2: MbsFormulation = 1;
+
+/// The coordinates of the 3D rigid bodies' rotations in generalized-alpha (`MBS_ROTATIONS_*`,
+/// fixed numbers).
+pub type MbsRotations = u32;
+/// Euler parameters with their normalization as a constraint (Exudyn's `NodeRigidBodyEP`): 7
+/// coordinates and 1 equation a body, Exudyn's results on the same model. The default.
+pub const MBS_ROTATIONS_EULER_PARAMETERS: MbsRotations = 0;
+/// The Lie group SO(3) x R^3 (Bruls, Cardona and Arnold): 6 unknowns a body, no
+/// normalization, fewer operations a step; the same order and about the same errors.
+pub const MBS_ROTATIONS_LIE_GROUP: MbsRotations = 1;
 
 /// The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
 pub type MbsRigidScheme = u32;
@@ -102,7 +112,10 @@ pub struct mbs_system_settings {
     /// `MBS_ERR_CONSTRAINT_VIOLATED`; another value is `MBS_ERR_INVALID_ARGUMENT`.
     pub alpha_assembly_solve: MbsFlag,
     /// Zero: padding made explicit, so that every byte of the struct is defined.
-    pub _pad2: [u8; 7],
+    pub _pad2: [u8; 3],
+    /// Generalized-alpha: `MBS_ROTATIONS_*`, the coordinates of the 3D rigid bodies' rotations
+    /// (default Euler parameters); another value is `MBS_ERR_INVALID_ARGUMENT`.
+    pub alpha_rotations: MbsRotations,
 }
 
 impl mbs_system_settings {
@@ -138,6 +151,10 @@ impl mbs_system_settings {
             alpha_assembly_tolerance: s.alpha.assembly.tolerance,
             alpha_assembly_velocity_tolerance: s.alpha.assembly.velocity_tolerance,
             alpha_assembly_solve: u8::from(s.alpha.assembly.solve),
+            alpha_rotations: match s.alpha.rotations {
+                Rotations::LieGroup => MBS_ROTATIONS_LIE_GROUP,
+                _ => MBS_ROTATIONS_EULER_PARAMETERS,
+            },
             _pad0: Default::default(),
             _pad2: Default::default(),
         }
@@ -181,6 +198,11 @@ impl mbs_system_settings {
         alpha.assembly.tolerance = finite(self.alpha_assembly_tolerance)?;
         alpha.assembly.velocity_tolerance = finite(self.alpha_assembly_velocity_tolerance)?;
         alpha.assembly.solve = flag(self.alpha_assembly_solve)?;
+        alpha.rotations = match self.alpha_rotations {
+            MBS_ROTATIONS_EULER_PARAMETERS => Rotations::EulerParameters,
+            MBS_ROTATIONS_LIE_GROUP => Rotations::LieGroup,
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        };
         let s = SystemSettings::default()
             .with_coupling(coupling)
             .with_rigid(rigid)
@@ -196,7 +218,7 @@ impl mbs_system_settings {
 /// orientation, no sub-stepping, 0.5 rad per step, 1024 sub-steps at most, 1 damping
 /// correction; for generalized-alpha Exudyn's defaults (spectral radius 0.9, Newton 1e-8 /
 /// 1e-10 / 25 iterations, index 3, no step halving, no real-time mode, start tolerances 1e-8
-/// (positions) and 1e-4 (velocities, relative), no assembly).
+/// (positions) and 1e-4 (velocities, relative), no assembly, Euler parameters).
 ///
 /// # Safety
 /// `out` is null or writable.
@@ -211,12 +233,12 @@ pub unsafe extern "C" fn mbs_system_settings_default(out: *mut mbs_system_settin
     })
 }
 
-/// Sets the integration settings of the system; a change of `coupling` or `alpha_formulation`
-/// un-assembles it (assemble again), other changes do not.
+/// Sets the integration settings of the system; a change of `coupling`, `alpha_formulation` or
+/// `alpha_rotations` un-assembles it (assemble again), other changes do not.
 ///
 /// Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
-/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme or
-/// formulation, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme,
+/// formulation or rotations, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
 /// `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16 damping corrections or
 /// halvings, spectral radius outside [0, 1], a negative tolerance, 0 Newton iterations).
 ///

@@ -38,7 +38,8 @@ use mbs_core::integrators::{RigidLoads, SecondOrderState};
 use mbs_core::nodes::NodePoint2D;
 use mbs_core::state::RigidState;
 use mbs_core::system::{
-    Connector, FirmwareSystem, Load, Marker, Node, NodeState, Object, ObjectIndex, Sensor, System,
+    Connector, FirmwareSystem, Load, Marker, Node, NodeState, Object, ObjectIndex, Rotations,
+    Sensor, System,
 };
 use mbs_core::Real;
 use panic_semihosting as _;
@@ -163,6 +164,12 @@ fn main() -> ! {
             DOUBLE_PENDULUM_TOL_F32,
         );
         failures += check(
+            "double_pendulum_lie_real_time",
+            "f32",
+            workload::double_pendulum_lie_real_time::<f32>(workload::DOUBLE_PENDULUM_STEPS),
+            DOUBLE_PENDULUM_TOL_F32,
+        );
+        failures += check(
             "double_pendulum_recording",
             "f32",
             workload::double_pendulum_recording::<f32>(workload::DOUBLE_PENDULUM_STEPS),
@@ -243,6 +250,19 @@ fn double_pendulum_step<T: Real>(p: &mut Prepared<DoublePendulumSystem<T>>) {
 fn prepared_double_pendulum<T: Real>(k: u32, n: u32) -> Option<Prepared<DoublePendulumSystem<T>>> {
     let mut p = Prepared {
         sim: DoublePendulumSystem::<T>::new(k).ok()?,
+        ok: true,
+    };
+    for _ in 0..n {
+        double_pendulum_step(&mut p);
+    }
+    p.ok.then_some(p)
+}
+
+/// [`prepared_double_pendulum`] in real-time mode with one update a step, the links'
+/// rotations on the Lie group.
+fn prepared_double_pendulum_lie<T: Real>(n: u32) -> Option<Prepared<DoublePendulumSystem<T>>> {
+    let mut p = Prepared {
+        sim: DoublePendulumSystem::<T>::on(1, Rotations::LieGroup).ok()?,
         ok: true,
     };
     for _ in 0..n {
@@ -410,6 +430,11 @@ fn stack_steps() -> u32 {
                 "f32",
                 prepared_double_pendulum::<f32>(1, DOUBLE_PENDULUM_TWO_UPDATES_AFTER),
                 double_pendulum_step::<f32>,
+            ) + stack_line(
+                "double_pendulum_lie_real_time_step",
+                "f32",
+                prepared_double_pendulum_lie::<f32>(DOUBLE_PENDULUM_TWO_UPDATES_AFTER),
+                double_pendulum_step::<f32>,
             )
         } else {
             0
@@ -505,7 +530,7 @@ fn count() {
     hprintln!(
         "count order=empty,mini_masspoint_step/f32,mini_masspoint_step/f64,cylinder_midpoint_step/f32,cylinder_midpoint_step/f64{}",
         if SLIDER_CRANK {
-            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32,arm_aba/f32,arm_rnea/f32,arm_euler_step/f32,double_pendulum_tree_rk4/f32,double_pendulum_tree_euler/f32,slider_crank_system_two_updates_step/f32,slider_crank_system_real_time_2_step/f32,slider_crank_system_real_time_step/f32,double_pendulum_two_updates_step/f32,double_pendulum_real_time_2_step/f32,double_pendulum_real_time_step/f32"
+            ",slider_crank_step/f32,slider_crank_step/f64,slider_crank_system_step/f32,double_pendulum_step/f32,arm_aba/f32,arm_rnea/f32,arm_euler_step/f32,double_pendulum_tree_rk4/f32,double_pendulum_tree_euler/f32,slider_crank_system_two_updates_step/f32,slider_crank_system_real_time_2_step/f32,slider_crank_system_real_time_step/f32,double_pendulum_two_updates_step/f32,double_pendulum_real_time_2_step/f32,double_pendulum_real_time_step/f32,double_pendulum_lie_real_time_step/f32"
         } else {
             ""
         }
@@ -566,6 +591,12 @@ fn count() {
                 |s| s.updates() == updates,
             );
         }
+        // The same step with the rotations on the Lie group, in real-time mode.
+        ok &= counted_with_updates(
+            prepared_double_pendulum_lie::<f32>(DOUBLE_PENDULUM_TWO_UPDATES_AFTER),
+            double_pendulum_step::<f32>,
+            |s| s.updates() == 1,
+        );
     }
     if !ok {
         hprintln!("count FAIL (a step failed)");

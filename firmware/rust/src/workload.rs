@@ -44,7 +44,7 @@ use mbs_core::solver::{MassPointOde, SimulationSettings};
 use mbs_core::state::RigidState;
 use mbs_core::system::{
     AlphaSettings, ConstraintIndex, Coupling, FirmwareConstrainedSystem, NoSink, NodeIndex,
-    NodeState, System, SystemSettings,
+    NodeState, Rotations, System, SystemSettings,
 };
 use mbs_core::tree::{KinematicTree, TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::OutputVariableType;
@@ -365,7 +365,13 @@ fn newton_for_precision<T: Real>() -> NewtonSettings<T> {
 /// rounded to T satisfy them only to T's rounding), and the real-time mode's `k` Newton updates
 /// a step (0: off).
 fn mechanism_settings<T: Real>(k: u32) -> SystemSettings<T> {
+    mechanism_settings_on(k, Rotations::EulerParameters)
+}
+
+/// [`mechanism_settings`] with the 3D bodies' rotations in `rotations`.
+fn mechanism_settings_on<T: Real>(k: u32, rotations: Rotations) -> SystemSettings<T> {
     let mut alpha = AlphaSettings::default();
+    alpha.rotations = rotations;
     alpha.real_time_updates = k;
     alpha.spectral_radius = T::c(0.9);
     alpha.newton = newton_for_precision();
@@ -656,8 +662,13 @@ impl<T: Real> DoublePendulumSystem<T> {
     /// Built and assembled at its start (joints turning); in real-time mode with `k` Newton
     /// updates a step (0: off).
     pub fn new(k: u32) -> Result<Self> {
+        Self::on(k, Rotations::EulerParameters)
+    }
+
+    /// [`Self::new`] with the links' rotations in `rotations`.
+    pub fn on(k: u32, rotations: Rotations) -> Result<Self> {
         let mut sys = DoublePendulumSys::<T>::new();
-        sys.set_settings(mechanism_settings(k))?;
+        sys.set_settings(mechanism_settings_on(k, rotations))?;
         let nodes = double_pendulum::add_to_system(&mut sys)?;
         sys.assemble().map_err(|e| e.error)?;
         Ok(Self { sys, nodes })
@@ -704,7 +715,18 @@ pub fn double_pendulum<T: Real>(steps: u32) -> Outcome {
 
 /// [`double_pendulum`] in real-time mode with `k` Newton updates a step (0: off).
 pub fn double_pendulum_real_time<T: Real>(steps: u32, k: u32) -> Outcome {
-    let Ok(mut run) = DoublePendulumSystem::<T>::new(k) else {
+    double_pendulum_on::<T>(steps, k, Rotations::EulerParameters)
+}
+
+/// [`double_pendulum`] in real-time mode with one Newton update a step, the links' rotations
+/// on the Lie group.
+pub fn double_pendulum_lie_real_time<T: Real>(steps: u32) -> Outcome {
+    double_pendulum_on::<T>(steps, 1, Rotations::LieGroup)
+}
+
+/// [`double_pendulum_real_time`] with the links' rotations in `rotations`.
+fn double_pendulum_on<T: Real>(steps: u32, k: u32, rotations: Rotations) -> Outcome {
+    let Ok(mut run) = DoublePendulumSystem::<T>::on(k, rotations) else {
         return Outcome::failed(0, FNV_OFFSET);
     };
     let mut h = FNV_OFFSET;

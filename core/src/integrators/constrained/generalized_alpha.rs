@@ -532,6 +532,11 @@ impl<T: Real> ConstrainedAlpha<T> {
                 stabilized_iteration_matrix(work, n, m, c_a);
             }
             self.add_tangent(model, t1, work, n, m, beta_p, gamma_p, ggl, hessian)?;
+            let mirrored = if m > 0 && model.maps_constraint_rows() {
+                map_constraint_rows(model, work, n, m, ggl, mirrored)
+            } else {
+                mirrored
+            };
             let (dx, xx, zeroed) = newton_update(work, n, m, k, ggl, mirrored)?;
             // The LU leaves the matrix zero: the next evaluation need not zero it.
             cleared = if zeroed { k } else { 0 };
@@ -1205,6 +1210,28 @@ fn constraint_jacobian_both<T: Real, M: ConstrainedModel<T>, const S: usize>(
     model.constraint_jacobian(t, q, &mut Block::new(jac, n, 0, m, n))?;
     mirror_constraint_jacobian(jac, n, m, order);
     Ok(())
+}
+
+/// The Newton matrix's constraint rows (`0..m`, the position equations) in the directions of
+/// the model's coordinates where the model takes `C_q` in others
+/// ([`ConstrainedModel::constraint_rows_to_coordinates`]), after `C_q^T` was mirrored into the
+/// coordinates' rows from them (the force `C_q^T lambda` is the model's); whether it is.
+// Out of line, as the other parts of `newton_step`: its temporaries are not in that frame.
+#[inline(never)]
+fn map_constraint_rows<T: Real, M: ConstrainedModel<T>, const S: usize>(
+    model: &M,
+    work: &mut Workspace<T, S>,
+    n: usize,
+    m: usize,
+    ggl: bool,
+    mirrored: bool,
+) -> bool {
+    let order = Order::multipliers_first(m, ggl);
+    if !ggl && !mirrored {
+        mirror_constraint_jacobian(&mut work.jac, n, m, order);
+    }
+    model.constraint_rows_to_coordinates(&work.q[..n], &mut work.jac, 0..m, order.coordinates);
+    !ggl || mirrored
 }
 
 /// `C_q^T` (the coordinates' rows, the constraints' columns) from `C_q` (the constraints'

@@ -285,6 +285,25 @@ pub trait ConstrainedModel<T: Real> {
     ) -> Option<Result<()>> {
         None
     }
+
+    /// Whether the model's `C_q` is taken in other directions than its coordinates' (a
+    /// Lie group's left-trivialized ones), so that the Newton matrix's constraint rows need
+    /// [`Self::constraint_rows_to_coordinates`]; `false` (the default): `C_q = dC/dq`.
+    fn maps_constraint_rows(&self) -> bool {
+        false
+    }
+
+    /// Maps the constraint rows `rows` of the Newton matrix `jac` (their coordinates' columns
+    /// from `col`) from the directions the model's `C_q` is taken in to those of its
+    /// coordinates `q` (where [`Self::maps_constraint_rows`]; the default changes nothing).
+    fn constraint_rows_to_coordinates<const S: usize>(
+        &self,
+        _q: &[T],
+        _jac: &mut [[T; S]; S],
+        _rows: core::ops::Range<usize>,
+        _col: usize,
+    ) {
+    }
 }
 
 /// The state of a constrained system at one instant: coordinates, velocities, accelerations,

@@ -35,6 +35,7 @@
 
 use super::zeros;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
+use crate::bodies::lie_group::{self as lg, LG_COORDINATES};
 use crate::body::Generalized;
 use crate::constraints::planar::{self, AngleCache, MarkerState, PlanarMarker};
 use crate::constraints::spatial::{self, SpatialMarker, SpatialState, TreeColumns};
@@ -55,6 +56,7 @@ use crate::system::load::Load;
 use crate::system::marker::Marker;
 use crate::system::node::{Node, NodeState};
 use crate::system::object::Object;
+use crate::system::settings::Rotations;
 use crate::system::tree::SystemTree;
 use crate::system::view::View;
 use crate::tree::TreeData;
@@ -81,14 +83,19 @@ pub struct Layout<T, const N: usize, const K: usize> {
     /// and of 2D rigid nodes: a system without one kind skips its loops.
     pub(crate) spatial: usize,
     pub(crate) planar: usize,
+    /// The 3D rigid bodies' rotations are on the Lie group ([`Rotations::LieGroup`]): 6
+    /// coordinates a body, no normalization rows.
+    pub(crate) group: bool,
     /// Per constraint: its ends, resolved once from its markers
     /// ([`SystemModel::resolve_ends`]).
     pub(crate) ends: Vec<Ends<T>, K, u16>,
 }
 
-/// Number of coordinates of `node` in the solver's vector (module docs).
-fn coordinates_of<T: Real>(node: &Node<T>) -> usize {
+/// Number of coordinates of `node` in the solver's vector (module docs), a 3D rigid body's on
+/// the Lie group with `group`.
+fn coordinates_of<T: Real>(node: &Node<T>, group: bool) -> usize {
     match node {
+        Node::RigidBody(_) if group => LG_COORDINATES,
         Node::RigidBody(_) => EP_COORDINATES,
         n => n.coordinates(),
     }
@@ -124,17 +131,32 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
         self.n + 2 * self.m
     }
 
+    /// Number of normalization rows (the first rows): one per 3D rigid node in Euler
+    /// parameters, none on the Lie group.
+    pub(crate) fn normalizations(&self) -> usize {
+        if self.group {
+            0
+        } else {
+            self.spatial
+        }
+    }
+
     /// The layout of `nodes`, a tree of `tree` coordinates and `constraints` (module docs), the
-    /// nodes' coordinates in `order` (a permutation of the nodes' indices), the constraints'
-    /// ends not yet resolved; `CapacityFull` past `u16`.
+    /// nodes' coordinates in `order` (a permutation of the nodes' indices), the 3D bodies'
+    /// rotations in `rotations`, the constraints' ends not yet resolved; `CapacityFull` past
+    /// `u16`.
     pub fn of(
         nodes: &[Node<T>],
         order: &[u16],
         tree: usize,
         constraints: &[Constraint<T>],
+        rotations: Rotations,
     ) -> SystemResult<Self> {
         let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
-        let mut layout = Layout::default();
+        let mut layout = Layout {
+            group: rotations == Rotations::LieGroup,
+            ..Layout::default()
+        };
         for node in nodes {
             layout.offsets.push(0).map_err(|_| full())?;
             // The normalization rows come first, in node order.
@@ -149,9 +171,9 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
                 return Err(SystemError::new(Error::UnknownIndex, ItemRef::System));
             };
             *at = u16::try_from(layout.n).map_err(|_| full())?;
-            layout.n += coordinates_of(node);
+            layout.n += coordinates_of(node, layout.group);
         }
-        layout.m = layout.spatial;
+        layout.m = layout.normalizations();
         layout.tree = layout.n;
         layout.n += tree;
         for c in constraints {
@@ -229,6 +251,9 @@ pub(crate) struct Iterate<'a, T> {
     pub(crate) offsets: &'a [u16],
     pub(crate) q: &'a [T],
     pub(crate) v: &'a [T],
+    /// On the Lie group: each 3D rigid node's orientation at the step's start (at its offset,
+    /// [`lg::start_at`]).
+    pub(crate) starts: Option<&'a [T]>,
 }
 
 impl<T: Real> Iterate<'_, T> {
@@ -320,10 +345,19 @@ impl<T: Real> Iterate<'_, T> {
     }
 
     /// A 3D rigid-body node's state: orientation `e / |e|` (`|e| = 1` only at convergence),
-    /// angular velocity `Gb(e) e_t`; `NonFiniteState` for an `e` that cannot be normalized.
+    /// angular velocity `Gb(e) e_t`; `NonFiniteState` for an `e` that cannot be normalized. On
+    /// the Lie group the orientation `e_n exp(theta)` and the angular velocity `w`.
     #[inline(always)]
     pub(crate) fn rigid(&self, i: NodeIndex) -> Result<RigidState<T>> {
         let o = self.offset(i)?;
+        if let Some(starts) = self.starts {
+            let start = lg::start_at(starts, o).ok_or(Error::UnknownIndex)?;
+            let theta = vec3(self.q, o + 3)?;
+            let mut s = RigidState::at_rest(vec3(self.q, o)?, lg::orientation(&start, &theta));
+            s.velocity = vec3(self.v, o)?;
+            s.angular_velocity = vec3(self.v, o + 3)?;
+            return Ok(s);
+        }
         let (r, e) = (vec3(self.q, o)?, vec4(self.q, o + 3)?);
         let (v, e_t) = (vec3(self.v, o)?, vec4(self.v, o + 3)?);
         let unit = ep::quaternion(&e)
@@ -351,6 +385,10 @@ pub struct AlphaStorage<T: Real, const W: usize> {
     pub(crate) started: bool,
     /// What the last step's Newton iteration did.
     pub(crate) report: Option<ConstrainedReport<T>>,
+    /// On the Lie group: each 3D rigid node's orientation at the state, at its coordinates'
+    /// offset ([`lg::start_at`]; the state's rotations `theta` are zero, each step starts from
+    /// these).
+    pub(crate) starts: [T; W],
 }
 
 /// [`AlphaStorage::saved`]: a solve's way back on error.
@@ -358,6 +396,7 @@ pub(crate) struct SavedAlpha<T: Real, const W: usize> {
     state: ConstrainedState<T, W>,
     started: bool,
     report: Option<ConstrainedReport<T>>,
+    starts: [T; W],
 }
 
 impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
@@ -376,6 +415,7 @@ impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
             work: Workspace::default(),
             started: false,
             report: None,
+            starts: z,
         }
     }
 }
@@ -384,7 +424,9 @@ impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
 /// items, states and multipliers are equal whatever their last Newton matrices were.
 impl<T: Real, const W: usize> PartialEq for AlphaStorage<T, W> {
     fn eq(&self, other: &Self) -> bool {
-        self.state() == other.state() && self.started == other.started
+        self.state() == other.state()
+            && self.started == other.started
+            && self.starts == other.starts
     }
 }
 
@@ -408,9 +450,39 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     }
 
     /// The result of a complete step (in the workspace, [`ConstrainedAlpha::step_into_work`])
-    /// made the state, at time `t1`; `n` coordinates and `m` multipliers.
-    pub(crate) fn commit(&mut self, t1: T, n: usize, m: usize) {
-        generalized_alpha::commit(&mut self.state, &self.work, t1, n, m);
+    /// made the state, at time `t1`, in `layout`, with `states` the node states of that result
+    /// (on the Lie group each 3D rigid node then starts the next step from its orientation:
+    /// [`Self::rebase`]).
+    pub(crate) fn commit<const N: usize, const K: usize>(
+        &mut self,
+        t1: T,
+        layout: &Layout<T, N, K>,
+        states: &[NodeState<T>],
+    ) {
+        generalized_alpha::commit(&mut self.state, &self.work, t1, layout.n, layout.m);
+        if layout.group {
+            self.rebase(layout, states);
+        }
+    }
+
+    /// On the Lie group: each 3D rigid node's orientation in `states` (the node states of the
+    /// state, [`lg::step_orientation`] of its `theta`) made its start, and `theta` zero.
+    // Out of line: not in the frame of a step in Euler parameters.
+    #[inline(never)]
+    pub(crate) fn rebase<const N: usize, const K: usize>(
+        &mut self,
+        layout: &Layout<T, N, K>,
+        states: &[NodeState<T>],
+    ) {
+        for (s, o) in states.iter().zip(&layout.offsets) {
+            let o = usize::from(*o);
+            let (NodeState::RigidBody(r), Some(theta)) = (s, self.state.q.get_mut(o + 3..o + 6))
+            else {
+                continue;
+            };
+            lg::set_start(&mut self.starts, o, &r.orientation);
+            theta.fill(T::zero());
+        }
     }
 
     /// After a step or a start computation, complete or refused: the workspace zero
@@ -427,6 +499,7 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
             state: self.state,
             started: self.started,
             report: self.report,
+            starts: self.starts,
         }
     }
 
@@ -435,6 +508,7 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         self.state = s.state;
         self.started = s.started;
         self.report = s.report;
+        self.starts = s.starts;
     }
 }
 
@@ -449,6 +523,9 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize, const J: usi
     pub(crate) constraints: &'a [Constraint<T>],
     pub(crate) layout: &'a Layout<T, N, K>,
     pub(crate) tree: &'a SystemTree<T, J>,
+    /// Each 3D rigid node's orientation at the step's start (read on the Lie group,
+    /// [`lg::start_at`]).
+    pub(crate) starts: &'a [T],
     /// Number of equations of `constraints` (the layout's, or fewer for a leading part).
     pub(crate) equations: usize,
     pub(crate) failure: Cell<Option<SystemError>>,
@@ -490,6 +567,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             offsets: &self.layout.offsets,
             q,
             v,
+            starts: self.layout.group.then_some(self.starts),
         }
     }
 
@@ -560,6 +638,22 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             self.scatter(&g, q, f)?;
             self.tree_force(q, v, &g, states, f)
         })
+    }
+
+    /// On the Lie group: the rotation `R = e_n exp(theta)` of `body`'s node, whose coordinates
+    /// start at `o` in `q`, where its terms read it (a centre of mass off the reference point;
+    /// the identity, unread, else).
+    fn group_rotation(
+        &self,
+        body: &crate::bodies::rigid_body::RigidBody<T>,
+        q: &[T],
+        o: usize,
+    ) -> Result<nalgebra::Matrix3<T>> {
+        if body.com_at_reference() {
+            return Ok(nalgebra::Matrix3::identity());
+        }
+        let start = lg::start_at(self.starts, o).ok_or(Error::UnknownIndex)?;
+        Ok(lg::orientation(&start, &vec3(q, o + 3)?).to_matrix())
     }
 
     fn offset(&self, node: NodeIndex) -> Result<usize> {
@@ -778,11 +872,11 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 continue;
             };
             let o = usize::from(*o);
-            if let Node::RigidBody(_) = node {
+            if let (Node::RigidBody(_), false) = (node, self.layout.group) {
                 add_at(f, o, &euler_parameter_force(gi, q, o)?);
                 continue;
             }
-            for k in 0..node.coordinates() {
+            for k in 0..coordinates_of(node, self.layout.group) {
                 if let Some(x) = f.get_mut(o + k) {
                     *x += gi[k];
                 }
@@ -962,7 +1056,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
 
     /// The 3D rigid nodes: the row of each one's normalization and its offset in `q`.
     fn normalizations(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let nodes = if self.layout.spatial > 0 {
+        let nodes = if self.layout.normalizations() > 0 {
             self.nodes
         } else {
             &[]
@@ -1077,6 +1171,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
                 self.tree_marker(d, *link, *local, *frame)
             }
+            _ if self.layout.group => m.state_on_group(q, v, self.starts),
             _ => m.state(q, v),
         }
     }
@@ -1179,7 +1274,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             }
             let count = match self.nodes.get(node.get()) {
                 Some(nd @ (Node::Point2D(_) | Node::RigidBody2D(_) | Node::RigidBody(_))) => {
-                    coordinates_of(nd)
+                    coordinates_of(nd, self.layout.group)
                 }
                 _ => continue,
             };
@@ -1209,7 +1304,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                         // Each force as the residual takes it (a 3D body's torque mapped by
                         // the Gb(e) of its own coordinates).
                         let row0 = self.offset(*n1)?;
-                        if let Node::RigidBody(_) = nd {
+                        if let (Node::RigidBody(_), false) = (nd, self.layout.group) {
                             let f1 = euler_parameter_force(g1, &qp[..n], row0)?;
                             let f0 = euler_parameter_force(g0, q, row0)?;
                             for r in 0..EP_COORDINATES {
@@ -1217,7 +1312,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                             }
                             continue;
                         }
-                        for r in 0..nd.coordinates() {
+                        for r in 0..coordinates_of(nd, self.layout.group) {
                             out.add(row0 + r, col0 + i, scale * (g1[r] - g0[r]) / dx);
                         }
                     }
@@ -1359,6 +1454,17 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
                 }
             }
         }
+        if self.layout.group {
+            for (body, off) in self.rigid_bodies_3d() {
+                let r = self.group_rotation(body, q, off)?;
+                add_at(
+                    f,
+                    off,
+                    &lg::quadratic_velocity_force(body, &r, &vec3(v, off + 3)?),
+                );
+            }
+            return Ok(());
+        }
         for (body, off) in self.rigid_bodies_3d() {
             let fv = ep::quadratic_velocity_force(body, &vec4(q, off + 3)?, &vec4(v, off + 3)?);
             add_at(f, off, &fv);
@@ -1466,6 +1572,45 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         Some(self.equations(q, Some(c), Some(out), Some((lambda, a))))
     }
 
+    fn maps_constraint_rows(&self) -> bool {
+        self.layout.group && self.layout.spatial > 0
+    }
+
+    /// On the Lie group: the rows' columns of each 3D body's rotation `theta` times the
+    /// tangent operator of `exp` at `theta`, `T = E - [theta]x / 2 + [theta]x^2 / 6` to second
+    /// order (`R(theta + d) = R(theta) exp([T d]x)`): `C_q` is taken in the left-trivialized
+    /// directions, the Newton iteration moves `theta`.
+    fn constraint_rows_to_coordinates<const S: usize>(
+        &self,
+        q: &[T],
+        jac: &mut [[T; S]; S],
+        rows: core::ops::Range<usize>,
+        col: usize,
+    ) {
+        if !self.layout.group {
+            return;
+        }
+        for (_, off) in self.rigid_bodies_3d() {
+            let Ok(theta) = vec3(q, off + 3) else {
+                continue;
+            };
+            let tx = crate::math::skew(&theta);
+            let t = nalgebra::Matrix3::identity() - tx * T::c(0.5) + tx * tx * T::c(1.0 / 6.0);
+            let c = col + off + 3;
+            for row in jac[rows.clone()].iter_mut() {
+                // (A row of another body's constraint has zeros here: it stays zero.)
+                let Some(x) = row
+                    .get_mut(c..c + 3)
+                    .filter(|x| x.iter().any(|v| *v != T::zero()))
+                else {
+                    continue;
+                };
+                let b = nalgebra::RowVector3::new(x[0], x[1], x[2]) * t;
+                x.copy_from_slice(&[b[0], b[1], b[2]]);
+            }
+        }
+    }
+
     fn constraint_velocity_term(
         &self,
         _t: T,
@@ -1553,9 +1698,11 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 }
             }
         }
-        if let (Some(j), Some((lambda, a)), true) =
-            (jac.as_deref_mut(), hessian, self.layout.spatial > 0)
-        {
+        if let (Some(j), Some((lambda, a)), true) = (
+            jac.as_deref_mut(),
+            hessian,
+            self.layout.normalizations() > 0,
+        ) {
             self.normalization_hessians(lambda, a, &mut j.columns_block());
         }
         let mut scratch = [T::zero(); 6];
@@ -1616,10 +1763,18 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
             out.add_scaled(off, off, &m, T::one());
             add_product(&m, off, &mut product)?;
         }
-        for (body, off) in self.rigid_bodies_3d() {
-            let m = ep::mass_matrix(body, &vec4(q, off + 3)?);
-            out.add_scaled(off, off, &m, T::one());
-            add_product(&m, off, &mut product)?;
+        if self.layout.group {
+            for (body, off) in self.rigid_bodies_3d() {
+                let m = lg::mass_matrix(body, &self.group_rotation(body, q, off)?);
+                out.add_scaled(off, off, &m, T::one());
+                add_product(&m, off, &mut product)?;
+            }
+        } else {
+            for (body, off) in self.rigid_bodies_3d() {
+                let m = ep::mass_matrix(body, &vec4(q, off + 3)?);
+                out.add_scaled(off, off, &m, T::one());
+                add_product(&m, off, &mut product)?;
+            }
         }
         if let (Some((tree, n)), Some((q_t, _))) = (self.tree.tree(), self.tree_coordinates(q, q)) {
             let mut data = self
@@ -1662,6 +1817,23 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
         a: T,
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
+        if self.layout.group {
+            // Zero for a body centred at its reference point (`lg::inertia_position_jacobian`).
+            for (body, off) in self
+                .rigid_bodies_3d()
+                .filter(|(b, _)| !b.com_at_reference())
+            {
+                let x = q_tt
+                    .get(off..off + LG_COORDINATES)
+                    .ok_or(Error::UnknownIndex)?;
+                let mut acc = [T::zero(); LG_COORDINATES];
+                acc.copy_from_slice(x);
+                let r = self.group_rotation(body, q, off)?;
+                let d = lg::inertia_position_jacobian(body, &r, &vec3(v, off + 3)?, &acc);
+                out.add_scaled(off, off + 3, &d, a);
+            }
+            return Ok(());
+        }
         for (body, off) in self.rigid_bodies_3d() {
             let x = q_tt
                 .get(off..off + EP_COORDINATES)
@@ -1703,7 +1875,13 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
             }
         }
         // A 3D body's f_v: its velocity Jacobian (its position Jacobian is `mass_jacobian`'s).
-        if b != T::zero() {
+        if b != T::zero() && self.layout.group {
+            for (body, off) in self.rigid_bodies_3d() {
+                let r = self.group_rotation(body, q, off)?;
+                let d = lg::quadratic_velocity_jacobian(body, &r, &vec3(v, off + 3)?);
+                out.add_scaled(off, off + 3, &d, b);
+            }
+        } else if b != T::zero() {
             for (body, off) in self.rigid_bodies_3d() {
                 let (e, e_t) = (vec4(q, off + 3)?, vec4(v, off + 3)?);
                 let d = ep::quadratic_velocity_jacobian(body, &e, &e_t);
@@ -1784,6 +1962,7 @@ macro_rules! model_of {
             constraints: &$sys.constraints,
             layout: &$sys.layout,
             tree: &$sys.tree,
+            starts: &$sys.alpha.starts,
             equations: $sys.layout.m,
             failure: Cell::new(None),
         }
@@ -1803,13 +1982,23 @@ fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
     states: &[NodeState<T>],
     st: &mut ConstrainedState<T, W>,
     rigid: bool,
+    starts: &mut [T; W],
 ) {
     for (s, o) in states.iter().zip(layout.offsets.iter()) {
         let o = usize::from(*o);
         let ep_buf;
+        let group_buf;
         let (q, v, a): (&[T], &[T], &[T]) = match s {
             NodeState::Point2D(p) => (p.q.as_slice(), p.q_t.as_slice(), p.q_tt.as_slice()),
             NodeState::RigidBody2D(r) => (r.q.as_slice(), r.q_t.as_slice(), r.q_tt.as_slice()),
+            NodeState::RigidBody(r) if rigid && layout.group => {
+                // The step starts at the node's orientation: theta = 0.
+                let e = r.orientation.normalized().unwrap_or(r.orientation);
+                lg::set_start(starts, o, &e);
+                group_buf = group_state(r);
+                let [q, v, a] = &group_buf;
+                (q.as_slice(), v.as_slice(), a.as_slice())
+            }
             NodeState::RigidBody(r) if rigid => {
                 ep_buf = euler_parameter_state(r);
                 let [q, v, a] = &ep_buf;
@@ -1831,6 +2020,17 @@ fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
     }
 }
 
+/// A rigid state's Lie-group coordinates at its own orientation, velocities and accelerations
+/// (`[r; 0]`, `[v; w]`, `[a; w_t]`).
+fn group_state<T: Real>(r: &RigidState<T>) -> [[T; LG_COORDINATES]; 3] {
+    let join = |p: &Vector3<T>, x: &Vector3<T>| [p.x, p.y, p.z, x.x, x.y, x.z];
+    [
+        join(&r.position, &Vector3::zeros()),
+        join(&r.velocity, &r.angular_velocity),
+        join(&r.acceleration, &r.angular_acceleration),
+    ]
+}
+
 /// A rigid state's Euler-parameter coordinates, velocities and accelerations (`[r; e]`,
 /// `[v; e_t]`, `[a; e_tt]`; `e` its orientation, taken as unit).
 fn euler_parameter_state<T: Real>(r: &RigidState<T>) -> [[T; EP_COORDINATES]; 3] {
@@ -1848,14 +2048,35 @@ fn euler_parameter_state<T: Real>(r: &RigidState<T>) -> [[T; EP_COORDINATES]; 3]
 
 /// The solver's coordinates, velocities and accelerations `[sq, sv, sa]` into the node states
 /// (a 3D rigid node's orientation `e / |e|`, its body-frame rates `Gb(e) e_t` and
-/// `Gb(e) e_tt`).
+/// `Gb(e) e_tt`; on the Lie group its orientation [`lg::step_orientation`] from `starts`).
 fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
     layout: &Layout<T, N, K>,
     [sq, sv, sa]: [&[T; W]; 3],
     states: &mut [NodeState<T>],
+    starts: &[T; W],
 ) {
     for (s, o) in states.iter_mut().zip(layout.offsets.iter()) {
         let o = usize::from(*o);
+        if let (NodeState::RigidBody(r), true) = (&mut *s, layout.group) {
+            let (Ok(p), Ok(theta), Ok(v), Ok(w), Ok(a), Ok(w_t), Some(start)) = (
+                vec3(sq, o),
+                vec3(sq, o + 3),
+                vec3(sv, o),
+                vec3(sv, o + 3),
+                vec3(sa, o),
+                vec3(sa, o + 3),
+                lg::start_at(starts, o),
+            ) else {
+                continue;
+            };
+            r.position = p;
+            r.orientation = lg::step_orientation(&start, &theta);
+            r.velocity = v;
+            r.angular_velocity = w;
+            r.acceleration = a;
+            r.angular_acceleration = w_t;
+            continue;
+        }
         if let NodeState::RigidBody(r) = s {
             let (Ok(p), Ok(e), Ok(v), Ok(e_t), Ok(a), Ok(e_tt)) = (
                 vec3(sq, o),
@@ -1916,11 +2137,15 @@ impl<
     /// The layout of the coordinates and equations for generalized-alpha, checked: every
     /// constraint between markers it can join (`MarkerNotSupported` at the constraint), `n + m` (`n + 2m` stabilized)
     /// within the capacity `W` (`CapacityFull` at the system).
-    pub(crate) fn alpha_layout(&mut self, formulation: Formulation) -> SystemResult<()> {
+    pub(crate) fn alpha_layout(
+        &mut self,
+        formulation: Formulation,
+        rotations: Rotations,
+    ) -> SystemResult<()> {
         let tree = self.tree.tree().map_or(0, |(_, n)| n);
         let order: Vec<u16, N, u16> =
             leaves_first(&self.nodes, &self.objects, &self.markers, &self.constraints)?;
-        self.layout = Layout::of(&self.nodes, &order, tree, &self.constraints)?;
+        self.layout = Layout::of(&self.nodes, &order, tree, &self.constraints, rotations)?;
         let (n, m) = (self.layout.n, self.layout.m);
         let need = match formulation {
             Formulation::StabilizedIndex2 => n + 2 * m,
@@ -1941,9 +2166,12 @@ impl<
     pub(crate) fn alpha_start(&mut self, scheme: &ConstrainedAlpha<T>) -> SystemResult<()> {
         let assembly = self.settings.alpha.assembly;
         let mut st = *self.alpha.state();
-        gather(&self.layout, &self.states, &mut st, true);
+        // The orientations the start's rotations are taken from (kept only if it succeeds).
+        let mut starts = self.alpha.starts;
+        gather(&self.layout, &self.states, &mut st, true, &mut starts);
         self.tree.write_state(self.layout.tree, &mut st);
-        let model = model_of!(self);
+        let mut model = model_of!(self);
+        model.starts = &starts;
         let n = self.layout.n;
         let start = scheme.initial_state(
             &model,
@@ -1959,7 +2187,7 @@ impl<
                 let item = model.failure.take();
                 return Err(match (e, item) {
                     (_, Some(item)) => item,
-                    (Error::SingularMatrix, None) => self.first_singular(scheme, &st),
+                    (Error::SingularMatrix, None) => self.first_singular(scheme, &st, &starts),
                     (e, None) => SystemError::new(e, ItemRef::System),
                 });
             }
@@ -1968,8 +2196,14 @@ impl<
             &self.layout,
             [&start.q, &start.v, &start.acc],
             &mut self.states,
+            &starts,
         );
+        self.alpha.starts = starts;
         self.alpha.set_state(&start);
+        if self.layout.group {
+            // The start's rotations (an assembly moves them) into the orientations.
+            self.alpha.rebase(&self.layout, &self.states);
+        }
         self.alpha.started = true;
         // The workspace back to zeros: a step starts from a cleared Newton matrix.
         self.alpha.work.clear();
@@ -1988,11 +2222,13 @@ impl<
         &mut self,
         scheme: &ConstrainedAlpha<T>,
         st: &ConstrainedState<T, W>,
+        starts: &[T; W],
     ) -> SystemError {
         let n = self.layout.n;
         let work = &mut self.alpha.work;
         for k in 0..self.constraints.len() {
             let mut model = model_of!(self);
+            model.starts = starts;
             model.constraints = &self.constraints[..=k];
             model.equations = self.layout.rows.get(k).map_or(0, |r| usize::from(*r))
                 + self.constraints.get(k).map_or(0, |c| c.equations());
@@ -2024,11 +2260,7 @@ impl<
         }
         let time = self.time;
         let model = model_of!(self);
-        let AlphaStorage {
-            state,
-            work: scratch,
-            ..
-        } = &mut self.alpha;
+        let (state, scratch) = (&mut self.alpha.state, &mut self.alpha.work);
         // The node states are the state's positions and velocities (scattered from it) while
         // it is started; the step reads them and the last accelerations and multipliers there.
         debug_assert!(state.t == time);
@@ -2050,8 +2282,8 @@ impl<
     /// node states always equal these between steps, so this puts them back byte for byte
     /// after [`Self::alpha_node_states`].
     pub(crate) fn restore_node_states(&mut self) {
-        let s = self.alpha.state();
-        scatter_states(&self.layout, [&s.q, &s.v, &s.acc], &mut self.states);
+        let (s, starts) = (&self.alpha.state, &self.alpha.starts);
+        scatter_states(&self.layout, [&s.q, &s.v, &s.acc], &mut self.states, starts);
         self.refresh_links();
     }
 
@@ -2059,8 +2291,8 @@ impl<
     /// workspace), written in place: of the coordinates, field by field, and the tree links'
     /// of the tree's.
     pub(crate) fn alpha_node_states(&mut self) {
-        let w = &self.alpha.work;
-        scatter_states(&self.layout, [&w.q, &w.v, &w.x], &mut self.states);
+        let (w, starts) = (&self.alpha.work, &self.alpha.starts);
+        scatter_states(&self.layout, [&w.q, &w.v, &w.x], &mut self.states, starts);
         if let Some((_, n)) = self.tree.tree() {
             let o = self.layout.tree;
             if let (Some(q), Some(v), Some(a)) =
@@ -2273,7 +2505,8 @@ mod tests {
                 .with_coupling(crate::system::Coupling::GeneralizedAlpha),
         )
         .unwrap();
-        sys.alpha_layout(Formulation::Index3).unwrap();
+        sys.alpha_layout(Formulation::Index3, Rotations::EulerParameters)
+            .unwrap();
         sys
     }
 
@@ -2313,7 +2546,14 @@ mod tests {
         let order: Vec<u16, 8, u16> =
             leaves_first(&sys.nodes, &sys.objects, &sys.markers, &sys.constraints).unwrap();
         assert_eq!(order.as_slice(), &[3, 2, 1, 0]);
-        let layout = Layout::<f64, 8, 8>::of(&sys.nodes, &order, 0, &sys.constraints).unwrap();
+        let layout = Layout::<f64, 8, 8>::of(
+            &sys.nodes,
+            &order,
+            0,
+            &sys.constraints,
+            Rotations::EulerParameters,
+        )
+        .unwrap();
         assert_eq!(layout.offsets.as_slice(), &[8, 5, 2, 0]);
         assert_eq!((layout.n, layout.m), (11, 6));
         // A distance between nodes 0 and 2 closes a loop: node 2 is then as near the ground as 1.

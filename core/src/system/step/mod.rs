@@ -343,7 +343,7 @@ impl<
             self.restore_node_states();
             return Err(e);
         }
-        self.alpha.commit(t1, self.layout.n, self.layout.m);
+        self.alpha.commit(t1, &self.layout, &self.states);
         self.alpha.report = Some(newton);
         self.tree.read_state(self.layout.tree, self.alpha.state());
         self.time = t1;

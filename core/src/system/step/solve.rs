@@ -264,7 +264,7 @@ impl<
             a.spectral_radius = run.settings.spectral_radius;
             a.newton = run.settings.newton;
             let scheme = a.scheme().at(ItemRef::System)?;
-            self.alpha_layout(a.formulation)?;
+            self.alpha_layout(a.formulation, a.rotations)?;
             self.alpha_start(&scheme)?;
             run.alpha = Some(scheme);
         }
