@@ -229,7 +229,9 @@ fn symmetric_solve<T: Real, const S: usize, const CLEAR: bool>(
     back_substitute::<T, _, S, CLEAR>(&mut s[..], b, n)
 }
 
-/// The back substitution of both eliminations: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk` over
+/// The back substitution of both eliminations: `x_k = (y_k - sum_j>k u_kj x_j) / u_kk`, the sum
+/// as two partial sums (the terms at even and at odd offsets from the diagonal, each in
+/// column order) added at the end, the same order on every target, over
 /// the upper triangle of the rows `u` (the LU's `U`, its rows in the order of the exchanges,
 /// or the symmetric one's `D U`), `y` in `b` and replaced by `x`; with `CLEAR` each entry of
 /// the triangle set to zero once read. `None` if `x` is not finite.
@@ -240,13 +242,27 @@ fn back_substitute<T: Real, R: BorrowMut<[T; S]>, const S: usize, const CLEAR: b
 ) -> Option<()> {
     for k in (0..n).rev() {
         let row = u[k].borrow_mut();
-        let mut x = b[k];
-        for j in k + 1..n {
-            x -= row[j] * b[j];
+        // Two sums, of the even and the odd offsets from the diagonal, added at the end: two
+        // chains of dependent subtractions of half the length.
+        let (mut x, mut y) = (b[k], T::zero());
+        let (us, xs) = (&mut row[k + 1..n], &b[k + 1..n]);
+        let mut u2 = us.chunks_exact_mut(2);
+        let mut x2 = xs.chunks_exact(2);
+        for (u, v) in (&mut u2).zip(&mut x2) {
+            x -= u[0] * v[0];
+            y -= u[1] * v[1];
             if CLEAR {
-                row[j] = T::zero();
+                u[0] = T::zero();
+                u[1] = T::zero();
             }
         }
+        for (u, v) in u2.into_remainder().iter_mut().zip(x2.remainder()) {
+            x -= *u * *v;
+            if CLEAR {
+                *u = T::zero();
+            }
+        }
+        let x = x + y;
         let d = row[k];
         if CLEAR {
             row[k] = T::zero();
