@@ -17,6 +17,16 @@
 //! The orientation the node states carry is `e / |e|`: a unit quaternion to round-off, while
 //! `e` itself keeps `|e| = 1` to the Newton tolerance.
 //!
+//! On the Lie group ([`Rotations::LieGroup`], [`lie_group`](crate::bodies::lie_group)) a 3D
+//! rigid node has 6 entries instead: `r` and the rotation `theta` (rad, body frame) from its
+//! orientation at the step's start, `R = R_n exp([theta]x)`, its velocities `[v; w]` (`w` body
+//! frame); no normalization rows; `Q` and the bodies' terms enter as they are (no `Gb`). The
+//! orientations `R_n` are kept in [`AlphaStorage`] at each body's offset, and a committed step
+//! makes its node states' orientations the next step's (`theta` back to zero). The constraints'
+//! `C_q` is taken in the left-trivialized directions `d(R b)/dtheta = -R [b]x`, the Newton
+//! matrix's constraint rows mapped to `theta` by the tangent operator of `exp`
+//! ([`ConstrainedModel::constraint_rows_to_coordinates`]).
+//!
 //! The Newton matrix's Jacobians: constraints analytic (`C_q`, `d(C_q^T lambda)/dq`, the velocity
 //! terms: [`crate::constraints::planar`]); loads analytic (a force at a point `p` of a 2D rigid
 //! body gives `dQ_theta/dtheta = -(R p) . f`; torques and forces on points do not depend on `q`);
@@ -1370,6 +1380,13 @@ fn vec3<T: Real>(x: &[T], o: usize) -> Result<Vector3<T>> {
     }
 }
 
+/// Entries `o..o + R` of `x` as an array; `UnknownIndex` outside `x`.
+fn entries<T: Real, const R: usize>(x: &[T], o: usize) -> Result<[T; R]> {
+    x.get(o..o + R)
+        .and_then(|s| s.try_into().ok())
+        .ok_or(Error::UnknownIndex)
+}
+
 /// Entries `o..o + 4` of `x` as a vector; `UnknownIndex` outside `x`.
 fn vec4<T: Real>(x: &[T], o: usize) -> Result<Vector4<T>> {
     match x.get(o..o + 4) {
@@ -1807,7 +1824,8 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
         Ok(())
     }
 
-    /// `a d(M q_tt - f_v)/dq` of the 3D bodies added to `out` (their columns of `e`).
+    /// `a d(M q_tt - f_v)/dq` of the 3D bodies added to `out` (their columns of `e`, or of
+    /// `theta` on the Lie group).
     #[inline(never)]
     fn add_mass_jacobian<const S: usize>(
         &self,
@@ -1823,11 +1841,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                 .rigid_bodies_3d()
                 .filter(|(b, _)| !b.com_at_reference())
             {
-                let x = q_tt
-                    .get(off..off + LG_COORDINATES)
-                    .ok_or(Error::UnknownIndex)?;
-                let mut acc = [T::zero(); LG_COORDINATES];
-                acc.copy_from_slice(x);
+                let acc = entries::<T, LG_COORDINATES>(q_tt, off)?;
                 let r = self.group_rotation(body, q, off)?;
                 let d = lg::inertia_position_jacobian(body, &r, &vec3(v, off + 3)?, &acc);
                 out.add_scaled(off, off + 3, &d, a);
@@ -1835,11 +1849,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
             return Ok(());
         }
         for (body, off) in self.rigid_bodies_3d() {
-            let x = q_tt
-                .get(off..off + EP_COORDINATES)
-                .ok_or(Error::UnknownIndex)?;
-            let mut acc = [T::zero(); EP_COORDINATES];
-            acc.copy_from_slice(x);
+            let acc = entries::<T, EP_COORDINATES>(q_tt, off)?;
             let (e, e_t) = (vec4(q, off + 3)?, vec4(v, off + 3)?);
             let d = ep::inertia_position_jacobian(body, &e, &e_t, &acc);
             add_e_columns(out, off, &d, a);
