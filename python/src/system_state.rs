@@ -5,7 +5,7 @@ use crate::errors::{self, invalid};
 use crate::system::{idx, System};
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
-use mbs_core::system::{NodeIndex, NodeState};
+use mbs_core::system::{NodeIndex, NodeState, Rotations};
 use nalgebra::{Vector2, Vector3};
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -135,7 +135,9 @@ impl System {
     /// "stabilized_index2"), `assembly_tolerance` (m or rad), `assembly_velocity_tolerance`,
     /// `solve_assembly` (project inconsistent initial positions instead of refusing them),
     /// `real_time_updates` (at most this many Newton updates a step, the last one taken
-    /// without the evaluation that would only confirm it: a bounded step cost; 0 = off).
+    /// without the evaluation that would only confirm it: a bounded step cost; 0 = off),
+    /// `rotations` (the 3D rigid bodies' rotation coordinates: "euler_parameters", Exudyn's,
+    /// or "lie_group", fewer unknowns and operations a step).
     fn alpha_settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let a = &self.model.sys.settings().alpha;
         let d = PyDict::new(py);
@@ -153,6 +155,11 @@ impl System {
         d.set_item("assembly_velocity_tolerance", a.assembly.velocity_tolerance)?;
         d.set_item("solve_assembly", a.assembly.solve)?;
         d.set_item("real_time_updates", a.real_time_updates)?;
+        let r = match a.rotations {
+            Rotations::LieGroup => "lie_group",
+            _ => "euler_parameters",
+        };
+        d.set_item("rotations", r)?;
         Ok(d)
     }
 
@@ -192,6 +199,17 @@ impl System {
                 }
                 "solve_assembly" => a.assembly.solve = v.extract().map_err(bad)?,
                 "real_time_updates" => a.real_time_updates = v.extract().map_err(bad)?,
+                "rotations" => {
+                    a.rotations = match v.extract::<String>().map_err(bad)?.as_str() {
+                        "euler_parameters" => Rotations::EulerParameters,
+                        "lie_group" => Rotations::LieGroup,
+                        other => {
+                            return Err(invalid(&format!(
+                                "unknown rotations {other:?} (euler_parameters, lie_group)"
+                            )))
+                        }
+                    }
+                }
                 other => return Err(invalid(&format!("unknown setting {other:?}"))),
             }
         }
