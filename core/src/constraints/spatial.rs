@@ -1194,18 +1194,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn hessians_match_differences() {
-        let t = true;
-        let f = false;
-        for axes in [
+    /// The joint masks the tests run: spherical, revolute about z, prismatic along x, fixed,
+    /// local translations with a universal joint, rotations only (free y).
+    const MASKS: [Axes; 6] = {
+        let (t, f) = (true, false);
+        [
             [t, t, t, f, f, f],
             [t, t, t, t, t, f],
             [f, t, t, t, t, t],
             [t, t, t, t, t, t],
             [t, f, t, f, t, f],
             [f, f, f, t, f, t],
-        ] {
+        ]
+    };
+
+    #[test]
+    fn hessians_match_differences() {
+        for axes in MASKS {
             check_hessian(Some(axes), 0.0);
         }
         check_hessian(None, 0.7);
@@ -1213,16 +1218,7 @@ mod tests {
 
     #[test]
     fn jacobians_and_velocity_terms_match_differences() {
-        let t = true;
-        let f = false;
-        for axes in [
-            [t, t, t, f, f, f], // spherical
-            [t, t, t, t, t, f], // revolute about z
-            [f, t, t, t, t, t], // prismatic along x
-            [t, t, t, t, t, t], // fixed
-            [t, f, t, f, t, f], // mixed: local translations, universal joint
-            [f, f, f, t, f, t], // rotations only, free y
-        ] {
+        for axes in MASKS {
             check(Some(axes), 0.0);
         }
         check(None, 0.7);
@@ -1338,16 +1334,7 @@ mod tests {
 
     #[test]
     fn on_the_lie_group_jacobians_hessians_and_velocity_terms_match_differences() {
-        let t = true;
-        let f = false;
-        for axes in [
-            [t, t, t, f, f, f],
-            [t, t, t, t, t, f],
-            [f, t, t, t, t, t],
-            [t, t, t, t, t, t],
-            [t, f, t, f, t, f],
-            [f, f, f, t, f, t],
-        ] {
+        for axes in MASKS {
             check_on_group(Some(axes), 0.0);
         }
         check_on_group(None, 0.7);
