@@ -12,6 +12,8 @@
 //!   100,000 steps at rho_inf = 1: energy and the vertical angular momentum bounded;
 //! - a heavy symmetric top on a spherical joint in steady precession: the rate of the closed form;
 //! - joint outputs: the reaction of a pendulum at rest is its weight;
+//! - step halving: a step halved once is, bit for bit, its two halves taken as steps (on the
+//!   Lie group too), and a step refused after its first half changes nothing;
 //! - bad input: each refused with its status.
 
 #[path = "../firmware/rust/src/double_pendulum.rs"]
@@ -1022,4 +1024,72 @@ fn bad_joints_are_refused_and_change_nothing() {
         ))
     );
     let _: Option<ObjectIndex> = None;
+}
+
+/// [`alpha_on`] with a Newton iteration allowed two updates to tolerances of 1e-12 and step
+/// halving up to `levels`: the double pendulum's steps of a few ms then halve now and then.
+fn halving(rotations: Rotations, levels: u32) -> SystemSettings<f64> {
+    let mut s = alpha_on(0.9, rotations);
+    s.alpha.newton.max_iterations = 2;
+    s.alpha.newton.absolute_tolerance = 1e-12;
+    s.alpha.newton.relative_tolerance = 1e-12;
+    s.alpha.step_halving = levels;
+    s
+}
+
+/// A step halved once is, bit for bit, its two halves taken as steps: on the Lie group the
+/// second half starts from the first's orientation with its rotation zero, as a step does
+/// (rotations added in the whole step's chart were first order in that step).
+#[test]
+fn a_halved_step_is_its_two_halves_taken_as_steps_bit_for_bit() {
+    // Steps at which the first halving is a single one.
+    for (rotations, h) in [
+        (Rotations::EulerParameters, 16e-3),
+        (Rotations::LieGroup, 8e-3),
+    ] {
+        let (mut halved, b) = double_pendulum(halving(rotations, 1));
+        let (mut split, _) = double_pendulum(halving(rotations, 0));
+        let mut k = 0;
+        loop {
+            let halvings = halved.step(h, &mut NoSink).unwrap().halvings;
+            if halvings > 0 {
+                assert_eq!(halvings, 1, "{rotations:?}");
+                break;
+            }
+            split.step(h, &mut NoSink).unwrap();
+            k += 1;
+            assert!(k < 200, "{rotations:?}: no step halved");
+        }
+        for _ in 0..2 {
+            split.step(h / 2.0, &mut NoSink).unwrap();
+        }
+        // The step after it too: the stored accelerations and multipliers are the same.
+        let next = |s: &mut HostSystem<f64>| s.step(h / 4.0, &mut NoSink).unwrap().halvings;
+        assert_eq!((next(&mut halved), next(&mut split)), (0, 0));
+        for node in b {
+            let (x, y) = (rigid(&halved, node), rigid(&split, node));
+            assert_eq!(x, y, "{rotations:?}, step {k}");
+        }
+        println!("{rotations:?}: step {k} halved");
+    }
+}
+
+/// A step refused after the first half of its halving succeeded changes nothing: on the Lie
+/// group the orientations that half moved are put back.
+#[test]
+fn a_step_refused_after_its_first_half_changes_nothing() {
+    for rotations in ROTATIONS {
+        let (mut mbs, _) = double_pendulum(halving(rotations, 1));
+        let mut k = 0;
+        loop {
+            let before = mbs.clone();
+            if let Err(e) = mbs.step(16e-3, &mut NoSink) {
+                assert_eq!(e.error, Error::NewtonNotConverged);
+                assert!(mbs == before, "{rotations:?}, step {k}");
+                break;
+            }
+            k += 1;
+            assert!(k < 200, "{rotations:?}: no step refused");
+        }
+    }
 }

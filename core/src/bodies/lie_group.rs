@@ -28,6 +28,7 @@ use crate::bodies::euler_parameters::{inertia_at_reference, offset};
 use crate::bodies::rigid_body::RigidBody;
 use crate::math::{skew, Quaternion};
 use crate::Real;
+use core::cell::Cell;
 use nalgebra::{Matrix3, SMatrix, Vector3};
 
 /// Number of solver coordinates of a rigid node on the Lie group (`r`, `theta`).
@@ -45,6 +46,18 @@ pub fn orientation<T: Real>(start: &Quaternion<T>, theta: &Vector3<T>) -> Quater
 pub fn start_at<T: Real>(starts: &[T], o: usize) -> Option<Quaternion<T>> {
     let s = starts.get(o..o + 4)?;
     Some(Quaternion::new(s[0], s[1], s[2], s[3]))
+}
+
+/// [`start_at`] from starts that a step may move (the parts of a halved step start where the
+/// one before ended, [`ConstrainedModel::recentre`](crate::integrators::constrained::ConstrainedModel::recentre)).
+pub fn start_in<T: Real>(starts: &[Cell<T>], o: usize) -> Option<Quaternion<T>> {
+    let s = starts.get(o..o + 4)?;
+    Some(Quaternion::new(
+        s[0].get(),
+        s[1].get(),
+        s[2].get(),
+        s[3].get(),
+    ))
 }
 
 /// Stores `e` as the start of the body at `o` ([`start_at`]); nothing outside `starts`.

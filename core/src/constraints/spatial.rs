@@ -52,11 +52,12 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::bodies::euler_parameters::{g_body, quaternion};
-use crate::bodies::lie_group::{orientation, start_at, LG_COORDINATES};
+use crate::bodies::lie_group::{orientation, start_in, LG_COORDINATES};
 use crate::integrators::constrained::Block;
 use crate::math::{skew, skew_product};
 use crate::tree::Motion;
 use crate::Real;
+use core::cell::Cell;
 use nalgebra::{Matrix3, Matrix3x4, Matrix4, Vector3, Vector4};
 
 /// Where a 3D marker sits (module docs).
@@ -198,14 +199,14 @@ impl<T: Real> SpatialMarker<T> {
     /// [`Self::state`] for the Lie-group coordinates of 3D rigid bodies
     /// ([`lie_group`](crate::bodies::lie_group)): `[r; theta]` at `offset` in `q` and `[v; w]`
     /// in `v` (`w` rad/s, body frame), the orientation `e_n exp(theta)` with `e_n` the body's
-    /// unit quaternion at the step's start, kept in `starts` ([`start_at`]). `None` if its
+    /// unit quaternion at the step's start, kept in `starts` ([`start_in`]). `None` if its
     /// entries are outside `q`, `v`, `starts`.
     #[inline(always)]
     pub fn state_on_group(
         &self,
         q: &[T],
         v: &[T],
-        starts: &[T],
+        starts: &[Cell<T>],
     ) -> Option<SpatialState<'static, T>> {
         let SpatialMarker::Rigid {
             offset,
@@ -215,7 +216,7 @@ impl<T: Real> SpatialMarker<T> {
         else {
             return self.state(q, v);
         };
-        let start = &start_at(starts, offset)?;
+        let start = &start_in(starts, offset)?;
         let x = q.get(offset..offset + LG_COORDINATES)?;
         let y = v.get(offset..offset + LG_COORDINATES)?;
         let a = orientation(start, &Vector3::new(x[3], x[4], x[5])).to_matrix();
@@ -1227,7 +1228,13 @@ mod tests {
     /// Two markers on bodies on the Lie group (coordinates `[r; theta]`, 6 each), at
     /// `theta = 0` (where the chart's derivatives are the left-trivialized ones), with the
     /// starts' orientations (at each body's offset); velocities `[v; w]`.
-    fn group_markers() -> ([SpatialMarker<f64>; 2], [f64; 12], [f64; 12], [f64; 12]) {
+    #[allow(clippy::type_complexity)]
+    fn group_markers() -> (
+        [SpatialMarker<f64>; 2],
+        [Cell<f64>; 12],
+        [f64; 12],
+        [f64; 12],
+    ) {
         let (m0, m1, q, _) = markers();
         let [m0, m1] = [(m0, 0), (m1, 6)].map(|(m, o)| match m {
             SpatialMarker::Rigid { local, frame, .. } => SpatialMarker::Rigid {
@@ -1244,7 +1251,7 @@ mod tests {
         let v = [
             0.3, -0.2, 0.1, 1.0, -2.0, 0.5, -0.5, 0.4, 0.2, -0.3, 0.7, 2.0,
         ];
-        ([m0, m1], starts, q, v)
+        ([m0, m1], starts.map(Cell::new), q, v)
     }
 
     /// [`check`] and [`check_hessian`] on the Lie group: `C_q` and `d(C_q^T lambda)/dq`

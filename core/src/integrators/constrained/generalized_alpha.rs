@@ -212,6 +212,11 @@ impl<T: Real> ConstrainedAlpha<T> {
         Ok(self)
     }
 
+    /// The most times a step is halved ([`Self::with_step_halving`]; 0: never).
+    pub fn step_halving_levels(&self) -> u32 {
+        self.max_halvings
+    }
+
     /// `rho_inf`.
     pub fn spectral_radius(&self) -> T {
         self.rho_inf
@@ -454,6 +459,9 @@ impl<T: Real> ConstrainedAlpha<T> {
             Err(Error::NewtonNotConverged | Error::SingularMatrix) if level < self.max_halvings => {
                 let half = h * T::c(0.5);
                 let first = self.step_halving(model, state, work, half, n, m, level + 1)?;
+                // The second half from the first's end as a step's start (on a Lie group a
+                // step's rotations are taken from its start).
+                model.recentre(&mut state.q[..n]);
                 let mut second = self.step_halving(model, state, work, half, n, m, level + 1)?;
                 second.halvings += first.halvings + 1;
                 Ok(second)

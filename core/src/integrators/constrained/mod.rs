@@ -304,6 +304,12 @@ pub trait ConstrainedModel<T: Real> {
         _col: usize,
     ) {
     }
+
+    /// For coordinates taken in a chart centred at a step's start (a Lie group's rotations):
+    /// moves the chart's centre to `q` and writes `q` in the moved chart, so that the next
+    /// part of a halved step starts, as a whole step does, at the centre. The default (a
+    /// vector space, one chart) changes nothing.
+    fn recentre(&self, _q: &mut [T]) {}
 }
 
 /// The state of a constrained system at one instant: coordinates, velocities, accelerations,

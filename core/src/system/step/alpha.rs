@@ -257,13 +257,13 @@ fn leaves_first<T: Real, const N: usize>(
 /// order, from which a [`View`] makes a node's state when it is asked for (no copy of every
 /// node's state is held while loads and connectors are evaluated).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Iterate<'a, T> {
+pub(crate) struct Iterate<'a, T: Copy> {
     pub(crate) offsets: &'a [u16],
     pub(crate) q: &'a [T],
     pub(crate) v: &'a [T],
     /// On the Lie group: each 3D rigid node's orientation at the step's start (at its offset,
-    /// [`lg::start_at`]).
-    pub(crate) starts: Option<&'a [T]>,
+    /// [`lg::start_in`]).
+    pub(crate) starts: Option<&'a [Cell<T>]>,
 }
 
 impl<T: Real> Iterate<'_, T> {
@@ -361,7 +361,7 @@ impl<T: Real> Iterate<'_, T> {
     pub(crate) fn rigid(&self, i: NodeIndex) -> Result<RigidState<T>> {
         let o = self.offset(i)?;
         if let Some(starts) = self.starts {
-            let start = lg::start_at(starts, o).ok_or(Error::UnknownIndex)?;
+            let start = lg::start_in(starts, o).ok_or(Error::UnknownIndex)?;
             let theta = vec3(self.q, o + 3)?;
             let mut s = RigidState::at_rest(vec3(self.q, o)?, lg::orientation(&start, &theta));
             s.velocity = vec3(self.v, o)?;
@@ -534,8 +534,8 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize, const J: usi
     pub(crate) layout: &'a Layout<T, N, K>,
     pub(crate) tree: &'a SystemTree<T, J>,
     /// Each 3D rigid node's orientation at the step's start (read on the Lie group,
-    /// [`lg::start_at`]).
-    pub(crate) starts: &'a [T],
+    /// [`lg::start_in`]; moved between the parts of a halved step, [`ConstrainedModel::recentre`]).
+    pub(crate) starts: &'a [Cell<T>],
     /// Number of equations of `constraints` (the layout's, or fewer for a leading part).
     pub(crate) equations: usize,
     pub(crate) failure: Cell<Option<SystemError>>,
@@ -662,7 +662,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         if body.com_at_reference() {
             return Ok(nalgebra::Matrix3::identity());
         }
-        let start = lg::start_at(self.starts, o).ok_or(Error::UnknownIndex)?;
+        let start = lg::start_in(self.starts, o).ok_or(Error::UnknownIndex)?;
         Ok(lg::orientation(&start, &vec3(q, o + 3)?).to_matrix())
     }
 
@@ -1593,6 +1593,30 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         self.layout.group && self.layout.spatial > 0
     }
 
+    /// On the Lie group: each 3D rigid node's start moved to its orientation at `q`
+    /// ([`lg::step_orientation`], as a complete step's commit moves it) and its `theta` zeroed.
+    fn recentre(&self, q: &mut [T]) {
+        if !self.layout.group {
+            return;
+        }
+        for (node, o) in self.nodes.iter().zip(&self.layout.offsets) {
+            let o = usize::from(*o);
+            let (Node::RigidBody(_), Some(start), Some(theta), Some(cells)) = (
+                node,
+                lg::start_in(self.starts, o),
+                q.get_mut(o + 3..o + 6),
+                self.starts.get(o..o + 4),
+            ) else {
+                continue;
+            };
+            let e = lg::step_orientation(&start, &Vector3::new(theta[0], theta[1], theta[2]));
+            for (c, x) in cells.iter().zip([e.w, e.x, e.y, e.z]) {
+                c.set(x);
+            }
+            theta.fill(T::zero());
+        }
+    }
+
     /// On the Lie group: the rows' columns of each 3D body's rotation `theta` times the
     /// tangent operator of `exp` at `theta`, `T = E - [theta]x / 2 + [theta]x^2 / 6` to second
     /// order (`R(theta + d) = R(theta) exp([T d]x)`): `C_q` is taken in the left-trivialized
@@ -1972,7 +1996,7 @@ macro_rules! model_of {
             constraints: &$sys.constraints,
             layout: &$sys.layout,
             tree: &$sys.tree,
-            starts: &$sys.alpha.starts,
+            starts: Cell::from_mut(&mut $sys.alpha.starts[..]).as_slice_of_cells(),
             equations: $sys.layout.m,
             failure: Cell::new(None),
         }
@@ -2181,7 +2205,7 @@ impl<
         gather(&self.layout, &self.states, &mut st, true, &mut starts);
         self.tree.write_state(self.layout.tree, &mut st);
         let mut model = model_of!(self);
-        model.starts = &starts;
+        model.starts = Cell::from_mut(&mut starts[..]).as_slice_of_cells();
         let n = self.layout.n;
         let start = scheme.initial_state(
             &model,
@@ -2236,9 +2260,10 @@ impl<
     ) -> SystemError {
         let n = self.layout.n;
         let work = &mut self.alpha.work;
+        let mut starts = *starts;
         for k in 0..self.constraints.len() {
             let mut model = model_of!(self);
-            model.starts = starts;
+            model.starts = Cell::from_mut(&mut starts[..]).as_slice_of_cells();
             model.constraints = &self.constraints[..=k];
             model.equations = self.layout.rows.get(k).map_or(0, |r| usize::from(*r))
                 + self.constraints.get(k).map_or(0, |c| c.equations());
@@ -2260,6 +2285,8 @@ impl<
     /// One generalized-alpha step of `h` from the state (its positions and velocities are the
     /// node states'), its result left in the workspace (committed by the caller,
     /// [`AlphaStorage::commit`], once the step is complete); what the Newton iteration did.
+    // Inline: in its own frame it adds to the step's stack.
+    #[inline(always)]
     pub(crate) fn alpha_step(
         &mut self,
         scheme: &ConstrainedAlpha<T>,
@@ -2583,7 +2610,7 @@ mod tests {
     /// residual does not depend on which way it was taken.
     #[test]
     fn the_mass_taken_with_its_product_is_the_mass_and_its_rows_product_bit_for_bit() {
-        let sys = mechanism();
+        let mut sys = mechanism();
         let model = model_of!(sys);
         let n = model.layout.n;
         let q: [f64; S] = core::array::from_fn(|i| (0.37 * i as f64).sin());
@@ -2621,7 +2648,7 @@ mod tests {
     /// evaluation took the Hessian.
     #[test]
     fn the_hessian_taken_with_the_jacobian_is_the_separate_one_bit_for_bit() {
-        let sys = mechanism();
+        let mut sys = mechanism();
         let model = model_of!(sys);
         let (n, m) = (model.layout.n, model.layout.m);
         assert!(n + m <= S && m == 2 + 5 + 3 + 1 + 2 + 2 + 1 + 1, "{n} {m}");

@@ -297,8 +297,38 @@ impl<
             Some(s) => *s,
             None => self.settings.alpha.scheme().at(ItemRef::System)?,
         };
+        if scheme.step_halving_levels() > 0 && self.layout.group {
+            return self.alpha_step_moving_starts(&scheme, h, t1, sink);
+        }
         let newton = self.alpha_step(&scheme, h)?;
         self.alpha_finish(newton, t1, sink)
+    }
+
+    /// [`Self::alpha_step`] and [`Self::alpha_finish`] where the parts of a halved step move
+    /// the orientations the rotations are taken from (on the Lie group,
+    /// [`ConstrainedModel::recentre`](crate::integrators::constrained::ConstrainedModel::recentre)):
+    /// those, and with them the node states, put back if the step is refused.
+    #[inline(never)]
+    fn alpha_step_moving_starts<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        scheme: &ConstrainedAlpha<T>,
+        h: T,
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
+        if !self.alpha.started {
+            self.alpha_start(scheme)?;
+        }
+        let starts = self.alpha.starts;
+        let newton = self.alpha_step(scheme, h).inspect_err(|_| {
+            self.alpha.starts = starts;
+        })?;
+        let done = self.alpha_finish(newton, t1, sink);
+        if done.is_err() {
+            self.alpha.starts = starts;
+            self.restore_node_states();
+        }
+        done
     }
 
     /// The rigid couplings' step on a working copy of the node states, then [`Self::commit`].
