@@ -75,11 +75,15 @@ use core::cell::Cell;
 use heapless::Vec;
 use nalgebra::{Vector2, Vector3, Vector4};
 
+/// [`Layout::offsets`] of a node without coordinates.
+pub(crate) const NO_COORDINATES: u16 = u16::MAX;
+
 /// Where each node's coordinates and each constraint's equations sit in the solver's vectors
 /// (set when the system is assembled for generalized-alpha).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Layout<T, const N: usize, const K: usize> {
-    /// Per node: the index of its first coordinate.
+    /// Per node: the index of its first coordinate; [`NO_COORDINATES`] for a node without
+    /// (the ground, a tree link: the tree's coordinates are at `tree`).
     pub(crate) offsets: Vec<u16, N, u16>,
     /// Per constraint: the index of its first equation.
     pub(crate) rows: Vec<u16, K, u16>,
@@ -180,8 +184,12 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
             ) else {
                 return Err(SystemError::new(Error::UnknownIndex, ItemRef::System));
             };
-            *at = u16::try_from(layout.n).map_err(|_| full())?;
-            layout.n += coordinates_of(node, layout.group);
+            let count = coordinates_of(node, layout.group);
+            *at = match count {
+                0 => NO_COORDINATES,
+                _ => u16::try_from(layout.n).map_err(|_| full())?,
+            };
+            layout.n += count;
         }
         layout.m = layout.normalizations();
         layout.tree = layout.n;
@@ -485,6 +493,10 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         states: &[NodeState<T>],
     ) {
         for (s, o) in states.iter().zip(&layout.offsets) {
+            // (A tree link's state is not at an offset.)
+            if *o == NO_COORDINATES {
+                continue;
+            }
             let o = usize::from(*o);
             let (NodeState::RigidBody(r), Some(theta)) = (s, self.state.q.get_mut(o + 3..o + 6))
             else {
@@ -2019,6 +2031,10 @@ fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
     starts: &mut [T; W],
 ) {
     for (s, o) in states.iter().zip(layout.offsets.iter()) {
+        // (A tree link's state is the tree's, written after.)
+        if *o == NO_COORDINATES {
+            continue;
+        }
         let o = usize::from(*o);
         let ep_buf;
         let group_buf;
@@ -2090,6 +2106,10 @@ fn scatter_states<T: Real, const N: usize, const K: usize, const W: usize>(
     starts: &[T; W],
 ) {
     for (s, o) in states.iter_mut().zip(layout.offsets.iter()) {
+        // (A tree link's state is the tree's, written after.)
+        if *o == NO_COORDINATES {
+            continue;
+        }
         let o = usize::from(*o);
         if let (NodeState::RigidBody(r), true) = (&mut *s, layout.group) {
             let (Ok(p), Ok(theta), Ok(v), Ok(w), Ok(a), Ok(w_t), Some(start)) = (
