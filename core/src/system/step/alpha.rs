@@ -2241,7 +2241,7 @@ impl<
                 let item = model.failure.take();
                 return Err(match (e, item) {
                     (_, Some(item)) => item,
-                    (Error::SingularMatrix, None) => self.first_singular(scheme, &st, &starts),
+                    (Error::SingularMatrix, None) => self.first_singular(scheme, &st, &mut starts),
                     (e, None) => SystemError::new(e, ItemRef::System),
                 });
             }
@@ -2276,14 +2276,14 @@ impl<
         &mut self,
         scheme: &ConstrainedAlpha<T>,
         st: &ConstrainedState<T, W>,
-        starts: &[T; W],
+        starts: &mut [T; W],
     ) -> SystemError {
         let n = self.layout.n;
         let work = &mut self.alpha.work;
-        let mut starts = *starts;
+        let starts = Cell::from_mut(&mut starts[..]).as_slice_of_cells();
         for k in 0..self.constraints.len() {
             let mut model = model_of!(self);
-            model.starts = Cell::from_mut(&mut starts[..]).as_slice_of_cells();
+            model.starts = starts;
             model.constraints = &self.constraints[..=k];
             model.equations = self.layout.rows.get(k).map_or(0, |r| usize::from(*r))
                 + self.constraints.get(k).map_or(0, |c| c.equations());
