@@ -1,11 +1,21 @@
 //! The contour color bar: a vertical bar with the core's colormap (its knots as gradient stops,
 //! so the bar is exactly the map), min at the bottom, max at the top, five labelled ticks.
 
-use crate::scene_svg::ContourLegend;
 use crate::svg::{escape, hex, num};
 use crate::ticks::label;
 use mbs_core::graphics::colormap::KNOTS;
 use std::fmt::Write;
+
+/// The contour color bar of a scene: the range and what it shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContourLegend {
+    /// Value at the bottom (blue) of the bar.
+    pub min: f64,
+    /// Value at the top (red) of the bar.
+    pub max: f64,
+    /// What the colors show, e.g. `"AngularVelocity (norm)"`.
+    pub title: String,
+}
 
 /// Width (pixels) the legend takes at the right of a scene picture.
 pub const LEGEND_WIDTH: f64 = 150.0;

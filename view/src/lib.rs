@@ -50,12 +50,13 @@ pub mod trajectory;
 
 pub use bodies::{read_bodies, BodiesFile};
 pub use error::{Result, ViewError};
+pub use legend::ContourLegend;
 pub use page::{page_html, PageOptions};
 pub use plot::{plot_svg, PlotOptions};
 pub use projection::{Projector, View};
 pub use raster::{svg_to_png, write_png, write_svg};
 pub use run::{read_run, Frame, Run};
-pub use scene_svg::{contour_title, scene_svg, ContourLegend, RenderOptions, Scene};
+pub use scene_svg::{contour_title, scene_svg, RenderOptions, Scene};
 pub use stream::{primitive_line, read_stream, write_stream, StreamScene};
 pub use system::{render_system, render_system_png, system_scene};
 pub use trajectory::Trajectory;

@@ -2,7 +2,7 @@
 //! format of `mbs_core::graphics::record`, written by C through `mbs_system_record_frame`, by
 //! Rust through `System::record_frame`, by Python through `mbsdyn`'s `System.record_frame`).
 
-use crate::scene_svg::ContourLegend;
+use crate::legend::ContourLegend;
 use crate::stream::{contour, err, number, primitive, records};
 use crate::Result;
 use mbs_core::graphics::record::RUN_MAGIC;

@@ -8,7 +8,7 @@
 //! `<text class="label">` per number, `<g id="legend">` (if contour colors are shown),
 //! `<g id="axes">`, `<g id="scale">`.
 
-use crate::legend::{legend_svg, LEGEND_WIDTH};
+use crate::legend::{legend_svg, ContourLegend, LEGEND_WIDTH};
 use crate::projection::{Projector, View};
 use crate::shading::shade;
 use crate::svg::{escape, hex, num, open, points, rgb};
@@ -20,17 +20,6 @@ use mbs_core::graphics::{
 use mbs_core::Real;
 use nalgebra::{Matrix3, Vector3};
 use std::fmt::Write;
-
-/// The contour color bar of a scene: the range and what it shows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ContourLegend {
-    /// Value at the bottom (blue) of the bar.
-    pub min: f64,
-    /// Value at the top (red) of the bar.
-    pub max: f64,
-    /// What the colors show, e.g. `"AngularVelocity (norm)"`.
-    pub title: String,
-}
 
 /// A captured scene: the primitives of one export, in f64, and its color bar.
 #[derive(Clone, Debug, PartialEq, Default)]

@@ -36,7 +36,8 @@
 //! sphere 1 0 1.5 2 0 0.05 0.3 0.3 1 1 0.7 - 1 1.5 2 0
 //! ```
 
-use crate::scene_svg::{ContourLegend, Scene};
+use crate::legend::ContourLegend;
+use crate::scene_svg::Scene;
 use crate::{Result, ViewError};
 use mbs_core::graphics::record::write_primitive;
 use mbs_core::graphics::{Color, DrawPrimitive, DrawShape, Label, Shape};

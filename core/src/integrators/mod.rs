@@ -12,9 +12,11 @@
 //!   of them) and the generalized-alpha scheme of Exudyn's `SolveDynamic`.
 
 pub mod constrained;
+mod newton;
 pub mod rigid;
 pub mod second_order;
 
+pub use newton::NewtonSettings;
 pub use rigid::midpoint::{Invariants, OrientationUpdate, Resistance};
 pub use rigid::{RigidIntegrator, RigidLoads, StepInfo, StepSettings, StepStatus};
 pub use second_order::generalized_alpha::{AlphaStepInfo, GeneralizedAlpha};

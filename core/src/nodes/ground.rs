@@ -1,7 +1,7 @@
 //! Exudyn's `NodePointGround`: a fixed point with no coordinates, to which connectors and
 //! markers attach.
 
-use super::PositionNode;
+use super::position::PositionNode;
 use crate::body::Jacobian;
 use crate::error::finite_all;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};

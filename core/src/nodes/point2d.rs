@@ -4,7 +4,7 @@
 //! coordinates `r = [r_0, r_1]` (m, world) and the displacement coordinates `q = [q_0, q_1]`
 //! (m, world). Velocity `v_0 = [q_t0, q_t1, 0]` (m/s, world).
 
-use super::PositionNode;
+use super::position::PositionNode;
 use crate::body::Jacobian;
 use crate::error::finite_all;
 use crate::finite::all_finite;

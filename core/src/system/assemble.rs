@@ -6,10 +6,10 @@ use super::index::{
     item, ConnectorIndex, ConstraintIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex,
     SensorIndex,
 };
-use super::items::System;
 use super::node::Node;
 use super::object::Object;
 use super::settings::Coupling;
+use super::system::System;
 use crate::{Error, Real};
 
 impl<
@@ -115,7 +115,7 @@ impl<
                 .at(ItemRef::Sensor(SensorIndex(i as u16)))?;
         }
         let mut q = heapless::Vec::new();
-        super::step::zeros::<T, N>(&mut q, self.nodes.len());
+        super::node_force::zeros::<T, N>(&mut q, self.nodes.len());
         generalized_forces(
             &self.view(),
             &self.markers,

@@ -19,9 +19,9 @@
 //!   1's: a controller drives a joint through `offset` and `rate_offset`
 //!   ([`System::set_torsional_target`](super::System::set_torsional_target)).
 
-use super::forces::NodeForce;
 use super::index::{item, MarkerIndex};
 use super::marker::{Marker, MarkerKind};
+use super::node_force::NodeForce;
 use super::view::View;
 use crate::bodies::rigid_body::tait_bryan_xyz;
 use crate::error::{finite, finite_all};

@@ -6,11 +6,11 @@
 //! system is unchanged.
 
 use super::index::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
-use super::items::System;
 use super::load::Load;
 use super::marker::Marker;
 use super::node::{Node, NodeRigidBody};
 use super::object::Object;
+use super::system::System;
 use crate::bodies::body_cylinder::BodyCylinder;
 use crate::bodies::rigid_body::RigidBody;
 use crate::bodies::ObjectGround;

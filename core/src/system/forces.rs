@@ -3,35 +3,16 @@
 //! over the loads and one over the connectors (O(loads + connectors), no allocation).
 
 use super::connector::Connector;
+use super::error::SystemError;
 use super::error::{At, SystemResult};
 use super::index::{ConnectorIndex, ItemRef, LoadIndex, NodeIndex};
 use super::load::Load;
 use super::marker::Marker;
+use super::node_force::NodeForce;
 use super::view::View;
 use crate::body::Generalized;
 use crate::finite::all_finite;
 use crate::{Error, Real};
-
-/// A generalized force on the velocity coordinates of a node (what a load or a connector end
-/// applies; the node's first `coordinates` entries meaningful, as in [`generalized_forces`]).
-// repr(C), the force first: in a `Result<Option<_>>` it is then aligned, and moved as words
-// (the tuple `(NodeIndex, Generalized)` was copied byte by byte on the Cortex-M4F).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NodeForce<T: Real> {
-    /// The generalized force.
-    pub q: Generalized<T>,
-    /// The node it acts on.
-    pub node: NodeIndex,
-}
-
-impl<T: Real> NodeForce<T> {
-    /// `q` on `node`.
-    #[inline]
-    pub fn new(node: NodeIndex, q: Generalized<T>) -> Self {
-        Self { q, node }
-    }
-}
 
 /// Adds `f` to the entry of its node.
 // Inline: for every item on every system step (across codegen units a generic is not inlined without it).
@@ -72,7 +53,7 @@ pub(super) fn generalized_forces<T: Real>(
     }
     for (i, o) in out.iter().enumerate() {
         if !all_finite(o) {
-            return Err(super::SystemError::new(
+            return Err(SystemError::new(
                 Error::NotFinite(crate::Param::Force),
                 ItemRef::Node(NodeIndex(i as u16)),
             ));

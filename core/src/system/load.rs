@@ -18,9 +18,9 @@
 //! system must be allowed to use what `ctx` points to (core never dereferences it). A Rust
 //! callback reads its context with `unsafe`; core itself contains no unsafe code.
 
-use super::forces::NodeForce;
 use super::index::{item, MarkerIndex};
 use super::marker::{Marker, MarkerKind};
+use super::node_force::NodeForce;
 use super::view::View;
 use crate::error::finite_all;
 use crate::loads::{LoadForceVector, LoadMassProportional};

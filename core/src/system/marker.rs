@@ -15,9 +15,9 @@
 //! A marker a body cannot carry ([`Object`](super::Object)'s table) is refused at creation
 //! with `MarkerNotSupported`.
 
-use super::forces::NodeForce;
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::Node;
+use super::node_force::NodeForce;
 use super::object::Object;
 use super::view::{vector3, View};
 use crate::error::finite_all;

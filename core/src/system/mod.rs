@@ -85,24 +85,31 @@
 //! real-time model trustworthy over hours. The measured orders are in the tests
 //! (`tests/system_*.rs`).
 
+mod alpha;
 mod assemble;
 mod connector;
 mod constraint;
 mod create;
+mod cylinder_shape;
 mod default_graphics;
 mod error;
 mod forces;
 mod index;
 mod items;
+mod kinematic_tree;
 mod load;
 mod marker;
 mod node;
+mod node_force;
 mod object;
 mod output;
 mod scene;
 mod sensor;
 mod settings;
 mod step;
+// The file named for the type it defines.
+#[allow(clippy::module_inception)]
+mod system;
 mod tree;
 mod view;
 
@@ -111,8 +118,9 @@ pub use connector::{
 };
 pub use constraint::Constraint;
 pub use create::{CreatedBody, MassPointSpec, RigidBodySpec};
+pub use cylinder_shape::CylinderShape;
 pub use default_graphics::{
-    default_drawing, principal_axes, CylinderShape, DefaultDrawing, MASS_POINT_SPHERE_DENSITY,
+    default_drawing, principal_axes, DefaultDrawing, MASS_POINT_SPHERE_DENSITY,
     MIN_BOX_EDGE_FRACTION,
 };
 pub use error::{SystemError, SystemResult};
@@ -120,7 +128,6 @@ pub use index::{
     ConnectorIndex, ConstraintIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex,
     SensorIndex,
 };
-pub use items::System;
 pub use load::{Load, LoadFn, UserFunction, UserLoadKind};
 pub use marker::{Marker, MarkerKind};
 pub use node::{Node, NodeRigidBody, NodeState, NodeTreeLink};
@@ -130,6 +137,7 @@ pub use settings::{AlphaSettings, Coupling, RigidScheme, Rotations, SystemSettin
 pub use step::rigid::rigid_step;
 pub use step::solve::{Control, Progress, SolveReport, SolveRun};
 pub use step::StepReport;
+pub use system::System;
 pub use view::View;
 
 /// A system sized for a microcontroller: 8 nodes, 8 objects, 16 markers, 16 loads,

@@ -13,7 +13,7 @@
 //! | [`Object::RigidBody2D`] | [`Node::RigidBody2D`](super::Node::RigidBody2D) | yes | yes | yes |
 //! | [`Object::TreeLink`] | [`Node::TreeLink`](super::Node::TreeLink) | yes | yes | yes |
 
-use super::default_graphics::CylinderShape;
+use super::cylinder_shape::CylinderShape;
 use super::index::NodeIndex;
 use crate::bodies::body_cylinder::BodyCylinder;
 use crate::bodies::rigid_body::RigidBody;

@@ -7,8 +7,8 @@ use super::error::{At, SystemResult};
 use super::index::{
     item, ConstraintIndex, ItemRef, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, SensorIndex,
 };
-use super::items::System;
 use super::sensor::{Sensor, SensorSink};
+use super::system::System;
 use super::view::View;
 use crate::{OutputValue, OutputVariableType, Real, Result};
 use nalgebra::Vector3;

@@ -26,8 +26,8 @@
 
 use super::default_graphics::default_drawing;
 use super::index::{item, ObjectIndex};
-use super::items::System;
 use super::object::Object;
+use super::system::System;
 use super::view::View;
 use crate::graphics::record::{self, RecordError};
 use crate::graphics::{

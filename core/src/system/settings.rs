@@ -2,8 +2,8 @@
 //! (What time span a solve covers is [`SimulationSettings`](crate::solver::SimulationSettings).)
 
 use crate::integrators::constrained::{Assembly, ConstrainedAlpha, Formulation};
+use crate::integrators::NewtonSettings;
 use crate::integrators::StepSettings;
-use crate::solver::NewtonSettings;
 use crate::{Error, Param, Real, Result};
 
 /// How the bodies are coupled within a step (see the [module docs](super) for the equations).

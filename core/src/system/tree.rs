@@ -1,13 +1,13 @@
 //! A kinematic tree as an item of a system (Exudyn's `ObjectKinematicTree`): the tree's joint
 //! coordinates join the system's coordinates, and each link is a rigid body of the system
-//! ([`Object::TreeLink`] on a [`Node::TreeLink`]) whose pose and twist are the tree's forward
+//! ([`Object::TreeLink`](super::Object::TreeLink) on a [`Node::TreeLink`](super::Node::TreeLink)) whose pose and twist are the tree's forward
 //! kinematics. Markers, loads, connectors, sensors and drawing treat a link as any rigid body;
 //! the forces they put on it act on the joint coordinates through the link's Jacobian.
 //!
 //! In the generalized-alpha system (the only coupling that steps a tree) the tree adds, at its
 //! coordinates `q_T` and velocities `v_T`:
 //! - to `M`: the tree's joint-space mass matrix (CRBA);
-//! - to `Q`: the joint forces `tau` ([`System::set_tree_joint_forces`], Exudyn's
+//! - to `Q`: the joint forces `tau` ([`System::set_tree_joint_forces`](super::System::set_tree_joint_forces), Exudyn's
 //!   `jointForceVector`) less `b(q_T, v_T)` with every link's wrench `w_i` from loads and
 //!   connectors as an applied force (RNEA at zero acceleration: gravity of the tree, velocity
 //!   products, joint spring-dampers, and `+ J_i^T w_i`);
@@ -22,20 +22,17 @@
 //! Exudyn's `ObjectKinematicTree`: the system's coordinates are integrated as `q_t = v`, which
 //! a quaternion joint's coordinates are not.
 
-use super::index::{item, ItemRef, NodeIndex, ObjectIndex};
-use super::items::System;
-use super::node::{Node, NodeState, NodeTreeLink};
-use super::object::Object;
-use crate::bodies::rigid_body::RigidBody;
+use super::index::{ItemRef, ObjectIndex};
+use super::node::NodeState;
 use crate::integrators::constrained::ConstrainedState;
 use crate::math::Quaternion;
 use crate::state::RigidState;
 use crate::tree::data::Workspace;
-use crate::tree::{Joint, KinematicTree, TreeData};
-use crate::{Error, Real, Result};
+use crate::tree::{KinematicTree, TreeData};
+use crate::Real;
 use core::cell::RefCell;
 
-/// The system's kinematic tree (at most one; [`System::add_kinematic_tree`]): the tree of at
+/// The system's kinematic tree (at most one; [`System::add_kinematic_tree`](super::System::add_kinematic_tree)): the tree of at
 /// most `J` links and `J` coordinates, its links' first node and object, its initial and current
 /// coordinates, and the scratch memory of its algorithms.
 #[derive(Clone, Debug, PartialEq)]
@@ -200,184 +197,4 @@ fn link_state<T: Real, const L: usize, const D: usize>(
         s.angular_acceleration = a.angular;
     }
     s
-}
-
-impl<
-        T: Real,
-        const N: usize,
-        const O: usize,
-        const M: usize,
-        const L: usize,
-        const C: usize,
-        const S: usize,
-        const G: usize,
-        const K: usize,
-        const W: usize,
-        const J: usize,
-    > System<T, N, O, M, L, C, S, G, K, W, J>
-{
-    /// Adds `tree` (copied into the system's capacity `J`) at joint coordinates `q` and
-    /// velocities `v`, with one node and one rigid-body object per link
-    /// ([`Object::TreeLink`]: the link's mass properties, body frame = link frame; link `k`'s
-    /// object is the returned index plus `k`). Put markers on those objects to attach loads,
-    /// connectors and sensors to the links. The tree's own gravity and joint spring-dampers
-    /// act as in [`KinematicTree::bias_forces`]; gravity on the links can instead come from
-    /// mass-proportional loads (then set the tree's gravity to zero). A system with a tree is
-    /// stepped by generalized-alpha only (`NotSupportedByScheme` at `assemble` otherwise).
-    ///
-    /// Errors (nothing changed): `CapacityFull` (a tree is there already; more links or
-    /// coordinates than `J`; no room for the links' nodes and objects); `NotSupportedByScheme`
-    /// for a spherical or free joint (module docs); the state checks of `q`, `v`
-    /// (`OutOfRange(Coordinate)`, `NotFinite(Position | Velocity)`).
-    pub fn add_kinematic_tree<const L2: usize, const D2: usize>(
-        &mut self,
-        tree: &KinematicTree<T, L2, D2>,
-        q: &[T],
-        v: &[T],
-    ) -> Result<ObjectIndex> {
-        if self.tree.model.is_some() {
-            return Err(Error::CapacityFull);
-        }
-        if tree
-            .links()
-            .iter()
-            .any(|l| matches!(l.joint, Joint::Spherical | Joint::Free))
-        {
-            return Err(Error::NotSupportedByScheme);
-        }
-        tree.check_state(q, Some(v))?;
-        let copy: KinematicTree<T, J, J> = tree.to_capacity()?;
-        let links = copy.links().len();
-        if self.nodes.len() + links > N || self.objects.len() + links > O {
-            return Err(Error::CapacityFull);
-        }
-        let first_node = NodeIndex::from_usize(self.nodes.len()).ok_or(Error::CapacityFull)?;
-        let first_object =
-            ObjectIndex::from_usize(self.objects.len()).ok_or(Error::CapacityFull)?;
-        if NodeIndex::from_usize(self.nodes.len() + links).is_none()
-            || ObjectIndex::from_usize(self.objects.len() + links).is_none()
-        {
-            return Err(Error::CapacityFull);
-        }
-        // Every link's rigid body first (the only fallible step left), then the items.
-        let mut bodies: heapless::Vec<RigidBody<T>, J> = heapless::Vec::new();
-        for l in copy.links() {
-            let body = RigidBody::from_mass_properties(&l.mass_properties)?;
-            bodies.push(body).map_err(|_| Error::CapacityFull)?;
-        }
-        for (k, body) in bodies.iter().enumerate() {
-            let link = NodeTreeLink { link: k as u16 };
-            let node = NodeIndex((first_node.get() + k) as u16);
-            let object = ObjectIndex((first_object.get() + k) as u16);
-            let pushed = self.nodes.push(Node::TreeLink(link)).is_ok()
-                && self
-                    .states
-                    .push(Node::TreeLink(link).initial_state())
-                    .is_ok()
-                && self.node_object.push(Some(object)).is_ok()
-                && self
-                    .objects
-                    .push(Object::TreeLink {
-                        node,
-                        link: k as u16,
-                        body: *body,
-                    })
-                    .is_ok();
-            if !pushed {
-                // unreachable (room checked above)
-                return Err(Error::CapacityFull);
-            }
-        }
-        let n = copy.nv();
-        let t = &mut self.tree;
-        t.model = Some(copy);
-        t.first_node = first_node.0;
-        t.first_object = first_object.0;
-        for (dst, src) in [
-            (&mut t.initial_q, q),
-            (&mut t.initial_v, v),
-            (&mut t.q, q),
-            (&mut t.v, v),
-        ] {
-            dst[..n].copy_from_slice(src);
-        }
-        t.acc = [T::zero(); J];
-        self.refresh_links();
-        self.assembled = false;
-        Ok(first_object)
-    }
-
-    /// The system's kinematic tree, if it has one.
-    pub fn kinematic_tree(&self) -> Option<&KinematicTree<T, J, J>> {
-        self.tree.model.as_ref()
-    }
-
-    /// The object of link `link` of the system's tree. Errors: `UnknownIndex`.
-    pub fn tree_link_object(&self, link: usize) -> Result<ObjectIndex> {
-        let (tree, _) = self.tree.tree().ok_or(Error::UnknownIndex)?;
-        item(tree.links(), link)?;
-        Ok(ObjectIndex(self.tree.first_object + link as u16))
-    }
-
-    /// The tree's joint coordinates `q` (m or rad), velocities and accelerations (of the last
-    /// step or start computation) of the current state; `None` without a tree.
-    pub fn tree_state(&self) -> Option<(&[T], &[T], &[T])> {
-        let (_, n) = self.tree.tree()?;
-        Some((&self.tree.q[..n], &self.tree.v[..n], &self.tree.acc[..n]))
-    }
-
-    /// Sets the tree's joint coordinates and velocities (e.g. measured), the links' states with
-    /// them. Errors (nothing changed): `UnknownIndex` without a tree; the state checks
-    /// (`OutOfRange(Coordinate)`, `NotFinite(Position | Velocity)`). With generalized-alpha the
-    /// next step first computes consistent accelerations and multipliers again.
-    pub fn set_tree_state(&mut self, q: &[T], v: &[T]) -> Result<()> {
-        let (tree, n) = self.tree.tree().ok_or(Error::UnknownIndex)?;
-        tree.check_state(q, Some(v))?;
-        self.tree.q[..n].copy_from_slice(q);
-        self.tree.v[..n].copy_from_slice(v);
-        self.tree.acc = [T::zero(); J];
-        self.refresh_links();
-        self.alpha.started = false;
-        Ok(())
-    }
-
-    /// Sets the joint forces `tau` (N m or N, one per tree coordinate; Exudyn's
-    /// `jointForceVector`) that act on the tree from the next step on, until changed (a
-    /// controller's output each period; the system stays assembled). Errors (nothing changed):
-    /// `UnknownIndex` without a tree, `OutOfRange(Coordinate)` for another length,
-    /// `NotFinite(Torque)`.
-    pub fn set_tree_joint_forces(&mut self, tau: &[T]) -> Result<()> {
-        let (tree, n) = self.tree.tree().ok_or(Error::UnknownIndex)?;
-        tree.check_forces(tau, crate::Param::Torque)?;
-        self.tree.joint_forces[..n].copy_from_slice(tau);
-        Ok(())
-    }
-
-    /// The joint forces of [`Self::set_tree_joint_forces`] (`None` without a tree).
-    pub fn tree_joint_forces(&self) -> Option<&[T]> {
-        let (_, n) = self.tree.tree()?;
-        Some(&self.tree.joint_forces[..n])
-    }
-
-    /// Sets the spring-damper of link `link`'s joint (Exudyn's joint P/D control with its
-    /// position and velocity offsets: a controller's set point each period; the system stays
-    /// assembled). Errors (nothing changed): `UnknownIndex` (no tree, no such link) and those
-    /// of [`KinematicTree::set_joint_spring`].
-    pub fn set_tree_joint_spring(
-        &mut self,
-        link: usize,
-        spring: crate::tree::JointSpring<T>,
-    ) -> Result<()> {
-        let tree = self.tree.model.as_mut().ok_or(Error::UnknownIndex)?;
-        tree.set_joint_spring(link, spring)
-    }
-
-    /// The link nodes' states from the tree's current coordinates.
-    pub(crate) fn refresh_links(&mut self) {
-        let Some((_, n)) = self.tree.tree() else {
-            return;
-        };
-        let t = &self.tree;
-        t.link_states(&t.q[..n], &t.v[..n], Some(&t.acc[..n]), &mut self.states);
-    }
 }

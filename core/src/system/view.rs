@@ -2,11 +2,11 @@
 //! state, so that markers, loads, connectors and sensors reach every body through the one
 //! interface of Exudyn's bodies ([`Body`]).
 
-use super::forces::NodeForce;
+use super::alpha::iterate::Iterate;
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::{Node, NodeState};
+use super::node_force::NodeForce;
 use super::object::Object;
-use super::step::alpha::Iterate;
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::{Body, Generalized};
 use crate::nodes::{NodePoint2D, NodeRigidBody2D, Point2DState, PositionNode, Rigid2DState};

@@ -48,14 +48,16 @@
 // Index loops read as the equations (row i, column j of a block).
 #![allow(clippy::needless_range_loop)]
 
-use super::{zero_block, zero_leading, Block, ConstrainedModel, ConstrainedState, Workspace};
+use super::block::{zero_block, zero_leading, Block};
+use super::model::ConstrainedModel;
+use super::state::{ConstrainedState, Workspace};
 use crate::error::finite;
 use crate::finite::all_finite_slices;
+use crate::integrators::newton::NewtonSettings;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::math::dense::{
     solve_in_place, solve_in_place_and_clear, solve_symmetric_in_place_and_clear,
 };
-use crate::solver::settings::NewtonSettings;
 use crate::target::IN_ORDER;
 use crate::{Error, Param, Real, Result};
 

@@ -1,13 +1,75 @@
-//! The driver of every rigid step, [`step`]: check the inputs, map to the centre of mass, one
-//! step of `dt` or sub-steps, check and write the result. A scheme supplies only its
-//! equations ([`RigidIntegrator::substep`]).
+//! A rigid scheme ([`RigidIntegrator`]: its equations for one (sub-)step) and the driver of
+//! every rigid step around it, [`step`]: check the inputs, map to the centre of mass, one step
+//! of `dt` or sub-steps, check and write the result.
 
 use super::substeps::substeps;
-use super::{checks, ComState, RigidIntegrator, RigidLoads, StepInfo, StepStatus};
+use super::{checks, ComState, RigidLoads, StepInfo, StepSettings, StepStatus};
 use crate::bodies::rigid_body::RigidBody;
 use crate::state::RigidState;
 use crate::target::TEST_ORIENTATION_APART;
 use crate::{Error, Real, Result};
+
+/// A time-stepping scheme of one rigid body: its equations for one (sub-)step
+/// ([`substep`](Self::substep)); the checks, the centre-of-mass map, the sub-stepping and the
+/// result check are the driver's ([`step`](Self::step)).
+pub trait RigidIntegrator<T: Real> {
+    /// `true` if a NaN or infinity in any input the scheme reads (position, velocity, rate,
+    /// force, torque, resistance) reaches its result or fails its step: the driver then checks
+    /// those inputs by the result instead of up front ([`checks::unread`]).
+    const SCREENS_INPUTS_BY_RESULT: bool = false;
+
+    /// `true` if the new orientation is finite whenever the start and end rates turn less
+    /// than 1 rad in the step (a finite unit quaternion times the exponential of a small
+    /// finite rotation vector): the driver's result check may then skip it.
+    const SMALL_TURNS_KEEP_ORIENTATION_FINITE: bool = false;
+
+    /// Rotation-per-step bound, load-frequency bound and sub-stepping.
+    fn step_settings(&self) -> &StepSettings<T>;
+
+    /// Checks the scheme's settings (`NotFinite | OutOfRange(Setting)`); by default the
+    /// shared [`StepSettings::validate`].
+    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
+    #[inline]
+    fn validate(&self) -> Result<()> {
+        self.step_settings().validate()
+    }
+
+    /// One step of length `h` (s) of the centre-of-mass state `s` under `loads` held at
+    /// their start values: the scheme's equations. `SolverFailed` if its matrix is singular.
+    fn substep(
+        &self,
+        body: &RigidBody<T>,
+        loads: &RigidLoads<T>,
+        s: &ComState<T>,
+        h: T,
+    ) -> Result<ComState<T>>;
+
+    /// Advances `state` by `dt` (s, > 0) under `loads`, held constant over the step (their
+    /// values at the start of the step; only the resistance acts on the new velocity in the
+    /// implicit schemes).
+    ///
+    /// All inputs are checked first: `NotFinite(TimeStep)` / `OutOfRange(TimeStep)` for a bad
+    /// `dt`, `NotFinite | OutOfRange(Setting)` for bad settings, `NonFiniteState` /
+    /// `OutOfRange(Orientation)` for a bad state, `NotFinite(Force | Torque | Damping)` for
+    /// bad loads; `SolverFailed` if the step's matrix is singular; `NonFiniteState` if the
+    /// result overflowed. On any error `state` is unchanged. On success the state holds the
+    /// new pose and twist and the step-mean accelerations `(v_{n+1} - v_n)/dt`,
+    /// `(w_{n+1} - w_n)/dt`.
+    // Inline: a one-line forward to the driver.
+    #[inline]
+    fn step(
+        &self,
+        body: &RigidBody<T>,
+        loads: &RigidLoads<T>,
+        state: &mut RigidState<T>,
+        dt: T,
+    ) -> Result<StepInfo>
+    where
+        Self: Sized,
+    {
+        step(self, body, loads, state, dt)
+    }
+}
 
 /// Advances `state` by `dt` (s) with `scheme` under `loads` (held over the step): the errors
 /// and results of [`RigidIntegrator::step`]. `state` is written only on success.
@@ -43,7 +105,7 @@ pub fn step<T: Real, S: RigidIntegrator<T> + ?Sized>(
     let inv_dt = T::one() / dt;
     // 3 and 4.
     let done = if settings.substep {
-        match substeps(scheme, body, loads, s0, dt) {
+        match substeps(settings, s0, dt, |s, h| scheme.substep(body, loads, s, h)) {
             Ok((s, mut info)) => {
                 // Loads held over all of dt: sub-stepping cannot cure a too-long hold.
                 if settings.load_phase_too_large(dt) {

@@ -3,24 +3,22 @@
 //! redone finer when the rate grows within a sub-step, within `StepSettings::max_substeps`
 //! evaluations of the scheme.
 
-use super::{ComState, RigidIntegrator, RigidLoads, StepInfo, StepStatus};
-use crate::bodies::rigid_body::RigidBody;
+use super::{ComState, StepInfo, StepSettings, StepStatus};
 use crate::{Real, Result};
 
-/// The sub-steps of `settings.substep` of `scheme` from the COM state `s0` over `dt`: the new
-/// COM state and the report (without the held-load test, which the driver adds).
+/// The sub-steps of `settings.substep` from the COM state `s0` over `dt`, each one
+/// `substep(s, h)` (a scheme's equations for a sub-step of `h`): the new COM state and the
+/// report (without the held-load test, which the driver adds).
 // Cold, out of line: the common step is one step of `dt`, laid out as the fall-through path.
 #[cold]
 #[inline(never)]
 #[allow(clippy::question_mark)] // `?` on the sub-step's result copies it byte by byte on thumb
-pub fn substeps<T: Real, S: RigidIntegrator<T> + ?Sized>(
-    scheme: &S,
-    body: &RigidBody<T>,
-    loads: &RigidLoads<T>,
+pub fn substeps<T: Real>(
+    settings: &StepSettings<T>,
     s0: ComState<T>,
     dt: T,
+    mut substep: impl FnMut(&ComState<T>, T) -> Result<ComState<T>>,
 ) -> Result<(ComState<T>, StepInfo)> {
-    let settings = scheme.step_settings();
     let theta = settings.max_rotation_per_step;
     let theta2 = theta * theta;
     let mut s = s0;
@@ -40,7 +38,7 @@ pub fn substeps<T: Real, S: RigidIntegrator<T> + ?Sized>(
         } else {
             t_rem / T::of_u32(n_left)
         };
-        let candidate = match scheme.substep(body, loads, &s, h) {
+        let candidate = match substep(&s, h) {
             Ok(c) => c,
             Err(e) => return Err(e),
         };

@@ -37,8 +37,8 @@
 use super::{ForceJacobians, SecondOrderOde, SecondOrderState};
 use crate::error::finite;
 use crate::finite::{all_finite, all_finite_of};
+use crate::integrators::newton::NewtonSettings;
 use crate::math::linear_solve::solve;
-use crate::solver::settings::NewtonSettings;
 use crate::{Error, Param, Real, Result};
 use nalgebra::{SMatrix, SVector};
 

@@ -3,7 +3,6 @@
 //! states only when everything succeeded; each rigid body's part of it ([`rigid`]); and
 //! `solve_dynamic`, the run of many steps ([`solve`]).
 
-pub(crate) mod alpha;
 pub mod rigid;
 mod rigid2d;
 pub mod solve;
@@ -19,12 +18,13 @@ use crate::system::constraint::Multipliers;
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::forces::generalized_forces;
 use crate::system::index::{ItemRef, ObjectIndex};
-use crate::system::items::System;
 use crate::system::node::{Node, NodeState};
+use crate::system::node_force::zeros;
 use crate::system::object::Object;
 use crate::system::output::record_sensors;
 use crate::system::sensor::SensorSink;
 use crate::system::settings::Coupling;
+use crate::system::system::System;
 use crate::system::view::View;
 use crate::{Error, Param, Real};
 use heapless::Vec;
@@ -57,13 +57,6 @@ impl StepReport {
         }
         self.substeps = self.substeps.max(info.substeps);
     }
-}
-
-/// Fills `v` with `n` zero generalized forces (O(n), not O(capacity); `n` is at most the
-/// capacity, the number of nodes of a system of that capacity).
-pub(super) fn zeros<T: Real, const N: usize>(v: &mut Vec<Generalized<T>, N, u16>, n: usize) {
-    v.clear();
-    let _ = v.resize(n.min(N), Generalized::zeros());
 }
 
 /// `(f (N, world), tau (N m, body frame, about the COM))` of a rigid body's generalized force
@@ -316,7 +309,7 @@ impl<
         t1: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        if !self.alpha.started {
+        if !self.alpha.is_started() {
             self.alpha_start(scheme)?;
         }
         let starts = self.alpha.starts;

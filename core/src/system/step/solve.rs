@@ -7,13 +7,14 @@
 use crate::integrators::constrained::ConstrainedAlpha;
 use crate::integrators::StepStatus;
 use crate::solver::{DynamicSolverType, SimulationSettings};
+use crate::system::alpha::layout::Layout;
+use crate::system::alpha::storage::SavedAlpha;
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::index::ItemRef;
-use crate::system::items::System;
 use crate::system::node::NodeState;
 use crate::system::sensor::SensorSink;
-use crate::system::step::alpha::{Layout, SavedAlpha};
 use crate::system::step::StepReport;
+use crate::system::system::System;
 use crate::{Error, Real};
 use heapless::Vec;
 
@@ -258,7 +259,7 @@ impl<
         self.time_carry = T::zero();
         // The generalized-alpha state is the node states' no longer: a step of the system's
         // own generalized-alpha coupling computes consistent start values first.
-        self.alpha.started = false;
+        self.alpha.invalidate();
         if run.settings.solver_type == DynamicSolverType::GeneralizedAlpha {
             let mut a = self.settings.alpha;
             a.spectral_radius = run.settings.spectral_radius;
