@@ -721,8 +721,9 @@ impl<'f, T: Real> Tangent<'f, T> {
     /// with `r01 = A_0^T A_1`: `tau_0 = mu b_0 x A_0^T u_1`, `tau_1 = mu b_1 x A_1^T u_0`;
     /// `d tau_0 / d theta_1 = -mu [b_0]x r01 [b_1]x`, and `d tau_1 / d theta_0` its transpose
     /// (skews are antisymmetric). As `[x]x R = R [R^T x]x` for a rotation `R` and
-    /// `[c]x [b]x = b c^T - (c . b) E`, `[b_0]x r01 [b_1]x = (r01 b_1) (r01^T b_0)^T
-    /// - (r01^T b_0 . b_1) r01`: an outer product, not two matrix products.
+    /// `[c]x [b]x = b c^T - (c . b) E`,
+    /// `[b_0]x r01 [b_1]x = (r01 b_1) (r01^T b_0)^T - (r01^T b_0 . b_1) r01`: an outer
+    /// product, not two matrix products.
     #[inline(never)]
     fn perpendicular_axes(
         &mut self,

@@ -12,7 +12,7 @@
 //! | [`Constraint::Coordinate`] | `ObjectConnectorCoordinate` | 2 coordinate | `f q_1 - q_0 - offset = 0` |
 //! | [`Constraint::Revolute2D`] | `ObjectJointRevolute2D` | 2 position | `r_1 - r_0 = 0` (2) |
 //! | [`Constraint::Prismatic2D`] | `ObjectJointPrismatic2D` | 2 rigid | `(r_1 - r_0) . n_1 = 0`, with `constrain_rotation` also `t_0 . n_1 = 0` |
-//! | [`Constraint::Joint`] | `ObjectJointGeneric` (`ObjectJointSpherical`, `ObjectJointRevoluteZ`, `ObjectJointPrismaticX`, fixed) | 2 rigid (2 position for a spherical joint) | one per constrained axis ([`spatial`](crate::constraints::spatial)) |
+//! | [`Constraint::Joint`] | `ObjectJointGeneric` (`ObjectJointSpherical`, `ObjectJointRevoluteZ`, `ObjectJointPrismaticX`, fixed) | 2 rigid (2 position for a spherical joint) | one per constrained axis ([`spatial`]) |
 //!
 //! (`r_i` marker positions, m, world; `t_0 = R_0 axis_marker0`, `n_1 = R_1 normal_marker1`
 //! turned with the markers' bodies.) Outputs ([`System::constraint_output`](super::System::constraint_output)):

@@ -12,7 +12,7 @@
 //! `local_position` is in the body frame, from the body's reference point (its node), in m;
 //! `local_rotation` (`R_bm`, marker frame to body frame) turns a rigid marker's frame in the
 //! body (Exudyn's `localHT` rotation): a joint's axes are its marker frames' axes.
-//! A marker a body cannot carry ([`Object`](super::Object)'s table) is refused at creation
+//! A marker a body cannot carry ([`Object`]'s table) is refused at creation
 //! with `MarkerNotSupported`.
 
 use super::index::{NodeIndex, ObjectIndex};

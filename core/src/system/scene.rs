@@ -4,7 +4,7 @@
 //!
 //! Per object:
 //! - **graphics**: its custom [`GraphicsData`] if [`System::set_graphics`] gave it one, else its
-//!   default drawing ([`default_drawing`](super::default_drawing): ground nothing, mass point a
+//!   default drawing ([`default_drawing`]: ground nothing, mass point a
 //!   steel sphere of its mass, rigid body its equivalent uniform box, BodyCylinder Modelica's
 //!   cylinder with its `animation` and `color`);
 //! - **pose**: the position of its reference point `r_0` (m, world) and `R_0b`: a rigid body's

@@ -5,6 +5,7 @@ use crate::bodies::euler_parameters::EP_COORDINATES;
 use crate::bodies::lie_group::LG_COORDINATES;
 use crate::constraints::planar::PlanarMarker;
 use crate::constraints::spatial::SpatialMarker;
+use crate::integrators::constrained::generalized_alpha::Sizes;
 use crate::system::constraint::Constraint;
 use crate::system::error::{SystemError, SystemResult};
 use crate::system::index::ItemRef;
@@ -60,6 +61,14 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
     /// formulation's): the part of the workspace it writes.
     pub(crate) fn unknowns(&self) -> usize {
         self.n + 2 * self.m
+    }
+
+    /// The numbers of coordinates and equations.
+    pub(crate) fn sizes(&self) -> Sizes {
+        Sizes {
+            n: self.n,
+            m: self.m,
+        }
     }
 
     /// Number of normalization rows (the first rows): one per 3D rigid node in Euler

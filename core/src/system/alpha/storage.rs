@@ -109,7 +109,7 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         layout: &Layout<T, N, K>,
         states: &[NodeState<T>],
     ) {
-        generalized_alpha::commit(&mut self.state, &self.work, t1, layout.n, layout.m);
+        generalized_alpha::commit(&mut self.state, &self.work, t1, layout.sizes());
         if layout.group {
             self.rebase(layout, states);
         }
