@@ -81,9 +81,12 @@ mod tree;
 use crate::integrators::constrained::{
     ConstrainedAlpha, ConstrainedReport, ConstrainedState, Formulation,
 };
+use crate::integrators::StepStatus;
 use crate::system::error::{SystemError, SystemResult};
 use crate::system::index::ItemRef;
+use crate::system::sensor::SensorSink;
 use crate::system::settings::Rotations;
+use crate::system::step::StepReport;
 use crate::system::system::System;
 use crate::{Error, Real};
 use core::cell::Cell;
@@ -220,36 +223,108 @@ impl<
         SystemError::new(Error::SingularMatrix, ItemRef::System)
     }
 
-    /// One generalized-alpha step of `h` from the state (its positions and velocities are the
-    /// node states'), its result left in the workspace (committed by the caller,
-    /// [`AlphaStorage::commit`](storage::AlphaStorage::commit), once the step is complete); what the Newton iteration did.
+    /// The generalized-alpha step of `h` to `t1`, the scheme's step of
+    /// [`System::advance`](crate::system::System): the start values first if the state is not
+    /// started ([`Self::alpha_start`]); the Newton-solved step from the state, its result left
+    /// in the workspace ([`ConstrainedAlpha::step_into_work`]); then [`Self::alpha_finish`]
+    /// (node states, checks, sensors, commit). On the Lie group with step halving,
+    /// [`Self::alpha_step_moving_starts`].
     // Inline: in its own frame it adds to the step's stack.
     #[inline(always)]
-    pub(crate) fn alpha_step(
+    pub(crate) fn alpha_step<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         scheme: &ConstrainedAlpha<T>,
         h: T,
-    ) -> SystemResult<ConstrainedReport<T>> {
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
         if !self.alpha.is_started() {
             self.alpha_start(scheme)?;
         }
-        let time = self.time;
+        if scheme.step_halving_levels() > 0 && self.layout.group {
+            return self.alpha_step_moving_starts(scheme, h, t1, sink);
+        }
+        // The node states are the state's positions and velocities while it is started; the
+        // workspace is cleared for the layout's unknowns (by `settle` after every step and by
+        // `alpha_start`).
         let model = model_of!(self);
-        let (state, scratch) = (&mut self.alpha.state, &mut self.alpha.work);
-        // The node states are the state's positions and velocities (scattered from it) while
-        // it is started; the step reads them and the last accelerations and multipliers there.
-        debug_assert!(state.t == time);
-        // The workspace is cleared for the layout's unknowns: by `settle` after every step and
-        // by `alpha_start`.
         let cleared = model.layout.unknowns();
-        scheme
-            .step_into_work(&model, state, scratch, h, cleared)
-            .map_err(|e| {
-                model
-                    .failure
-                    .take()
-                    .unwrap_or(SystemError::new(e, ItemRef::System))
-            })
+        let (state, work) = (&mut self.alpha.state, &mut self.alpha.work);
+        let newton = scheme
+            .step_into_work(&model, state, work, h, cleared)
+            .map_err(|e| model.error(e))?;
+        self.alpha_finish(newton, t1, sink)
+    }
+
+    /// [`Self::alpha_step`] where the parts of a halved step move the orientations the
+    /// rotations are taken from (on the Lie group,
+    /// [`ConstrainedModel::recentre`](crate::integrators::constrained::ConstrainedModel::recentre)):
+    /// those, and with them the node states, put back if the step is refused.
+    // Out of line: the orientations' copy is on the stack only here.
+    #[inline(never)]
+    fn alpha_step_moving_starts<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        scheme: &ConstrainedAlpha<T>,
+        h: T,
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
+        let starts = self.alpha.starts;
+        let model = model_of!(self);
+        let cleared = model.layout.unknowns();
+        let (state, work) = (&mut self.alpha.state, &mut self.alpha.work);
+        let newton = scheme.step_into_work(&model, state, work, h, cleared);
+        let newton = newton.map_err(|e| model.error(e)).inspect_err(|_| {
+            self.alpha.starts = starts;
+        })?;
+        let done = self.alpha_finish(newton, t1, sink);
+        if done.is_err() {
+            self.alpha.starts = starts;
+            self.restore_node_states();
+        }
+        done
+    }
+
+    /// After a generalized-alpha step (its result in the solver's workspace): the node states
+    /// of its coordinates written in place ([`Self::alpha_node_states`]; no working copy: on a
+    /// refusal they come back from the solver's state, [`Self::restore_node_states`]), checked,
+    /// the sensors recorded, the result committed to the solver's state.
+    // Out of line: the sensors' temporaries are on the stack after the Newton iteration, not
+    // during it.
+    #[inline(never)]
+    fn alpha_finish<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        newton: ConstrainedReport<T>,
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
+        self.alpha_node_states();
+        let lambda = &self.alpha.work.lambda;
+        // The planar nodes' states are the solver's coordinates, which it checked finite.
+        if let Err(e) = self.check_and_record(&self.states, true, lambda, t1, sink) {
+            self.restore_node_states();
+            return Err(e);
+        }
+        self.alpha.commit(t1, &self.layout, &self.states);
+        self.alpha.report = Some(newton);
+        self.tree.read_state(self.layout.tree, self.alpha.state());
+        self.time = t1;
+        self.time_carry = T::zero();
+        Ok(StepReport {
+            status: StepStatus::Ok,
+            substeps: 1 << newton.halvings.min(31),
+            force_evaluations: newton.newton_iterations + 1,
+            newton_iterations: newton.newton_iterations,
+            halvings: newton.halvings,
+        })
+    }
+
+    /// After generalized-alpha work, complete or refused: the solver's and the tree's scratch
+    /// back to fixed values, so that the storage depends on the system's items and states
+    /// alone (a refused call then changes no byte of it).
+    pub(crate) fn settle_solver(&mut self) {
+        self.alpha.settle();
+        self.tree.reset_scratch();
     }
 
     /// The node states of the solver's current state written in place: of the coordinates,

@@ -44,6 +44,14 @@ pub struct SystemModel<'a, T: Real, const N: usize, const K: usize, const J: usi
 }
 
 impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a, T, N, K, J> {
+    /// The system error of a step that failed with `e`: the item the model recorded, or `e` at
+    /// the system.
+    pub(crate) fn error(&self, e: Error) -> SystemError {
+        self.failure
+            .take()
+            .unwrap_or(SystemError::new(e, ItemRef::System))
+    }
+
     /// Records `e` at `at` and returns its plain error.
     pub(super) fn fail(&self, e: Error, at: ItemRef) -> Error {
         if self.failure.get().is_none() {

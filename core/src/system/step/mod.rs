@@ -9,7 +9,7 @@ pub mod solve;
 
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
-use crate::integrators::constrained::{ConstrainedAlpha, ConstrainedReport};
+use crate::integrators::constrained::ConstrainedAlpha;
 use crate::integrators::rigid::driver;
 use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepStatus};
 use crate::nodes::rigid2d::NodeRigidBody2D;
@@ -213,30 +213,31 @@ impl<
         let y = dt - self.time_carry;
         let t1 = self.time + y;
         let carry = (t1 - self.time) - y;
-        let report = self.step_to(dt, t1, sink)?;
+        let report = self.advance(dt, t1, None, sink)?;
         self.time_carry = carry;
         Ok(report)
     }
 
     /// [`System::step`] with the end time `t1` given (a solve computes `t_i = t_0 + i h`
-    /// instead of summing steps): check the inputs, the coupled step on a working copy of
-    /// the node states, check and write them, record the sensors.
+    /// instead of summing steps).
     pub fn step_to<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         h: T,
         t1: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        self.step_with(h, t1, None, sink)
+        self.advance(h, t1, None, sink)
     }
 
-    /// [`System::step_to`] with the coupling of the settings, or generalized-alpha with
-    /// `alpha` if given (a solve's own settings).
-    pub(super) fn step_with<Sink: SensorSink<T> + ?Sized>(
+    /// The step of `h` to `t1`, every step's one path (as MuJoCo's `mj_step`): the checks,
+    /// once; then the scheme's step, chosen by one `match`: [`Coupling::KickDriftKick`],
+    /// [`Coupling::HeldLoads`], or generalized-alpha (the settings' coupling, or `alpha` for
+    /// a solve's own scheme). Each scheme's step checks and commits its result.
+    pub(super) fn advance<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         h: T,
         t1: T,
-        alpha_scheme: Option<&ConstrainedAlpha<T>>,
+        alpha: Option<&ConstrainedAlpha<T>>,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
         if !self.assembled {
@@ -254,130 +255,28 @@ impl<
                 ItemRef::System,
             ));
         }
-        let coupling = match alpha_scheme {
+        let coupling = match alpha {
             Some(_) => Coupling::GeneralizedAlpha,
             None => self.settings.coupling,
         };
-        let result = self.step_checked(h, t1, coupling, alpha_scheme, sink);
-        if coupling == Coupling::GeneralizedAlpha {
-            self.settle_solver();
-        }
-        result
-    }
-
-    /// After generalized-alpha work, complete or refused: the solver's and the tree's scratch
-    /// back to fixed values, so that the storage depends on the system's items and states
-    /// alone (a refused call then changes no byte of it).
-    pub(crate) fn settle_solver(&mut self) {
-        self.alpha.settle();
-        self.tree.reset_scratch();
-    }
-
-    /// [`System::step_with`] after its checks of the system and the step, with the coupling
-    /// it chose.
-    fn step_checked<Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        h: T,
-        t1: T,
-        coupling: Coupling,
-        alpha_scheme: Option<&ConstrainedAlpha<T>>,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        if coupling != Coupling::GeneralizedAlpha {
-            return self.rigid_step(h, t1, coupling, sink);
-        }
-        let scheme = match alpha_scheme.or(self.alpha_scheme.as_ref()) {
-            Some(s) => *s,
-            None => self.settings.alpha.scheme().at(ItemRef::System)?,
-        };
-        if scheme.step_halving_levels() > 0 && self.layout.group {
-            return self.alpha_step_moving_starts(&scheme, h, t1, sink);
-        }
-        let newton = self.alpha_step(&scheme, h)?;
-        self.alpha_finish(newton, t1, sink)
-    }
-
-    /// [`Self::alpha_step`] and [`Self::alpha_finish`] where the parts of a halved step move
-    /// the orientations the rotations are taken from (on the Lie group,
-    /// [`ConstrainedModel::recentre`](crate::integrators::constrained::ConstrainedModel::recentre)):
-    /// those, and with them the node states, put back if the step is refused.
-    #[inline(never)]
-    fn alpha_step_moving_starts<Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        scheme: &ConstrainedAlpha<T>,
-        h: T,
-        t1: T,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        if !self.alpha.is_started() {
-            self.alpha_start(scheme)?;
-        }
-        let starts = self.alpha.starts;
-        let newton = self.alpha_step(scheme, h).inspect_err(|_| {
-            self.alpha.starts = starts;
-        })?;
-        let done = self.alpha_finish(newton, t1, sink);
-        if done.is_err() {
-            self.alpha.starts = starts;
-            self.restore_node_states();
-        }
-        done
-    }
-
-    /// The rigid couplings' step on a working copy of the node states, then [`Self::commit`].
-    #[inline(never)]
-    fn rigid_step<Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        h: T,
-        t1: T,
-        coupling: Coupling,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        let mut work = Vec::new();
-        self.working_copy(&mut work)?;
-        // The rigid scheme chosen once; the stages below are generic.
         let (rigid, st) = (self.settings.rigid, self.settings.step);
-        let report = match coupling {
-            Coupling::HeldLoads => {
-                with_rigid_scheme!(rigid, st, |r| self.held_loads(r, &mut work, h))?
+        match coupling {
+            Coupling::KickDriftKick => {
+                with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, h, t1, sink))
             }
-            _ => with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, &mut work, h, t1))?,
-        };
-        self.commit(&work, report, t1, sink)
-    }
-
-    /// After a generalized-alpha step (its result in the solver's workspace): the node states
-    /// of its coordinates written in place ([`Self::alpha_node_states`]; no working copy: on a
-    /// refusal they come back from the solver's state, [`Self::restore_node_states`]), checked,
-    /// the sensors recorded, the result committed to the solver's state.
-    // Out of line: the sensors' temporaries are on the stack after the Newton iteration, not
-    // during it.
-    #[inline(never)]
-    fn alpha_finish<Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        newton: ConstrainedReport<T>,
-        t1: T,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        self.alpha_node_states();
-        let lambda = &self.alpha.work.lambda;
-        // The planar nodes' states are the solver's coordinates, which it checked finite.
-        if let Err(e) = self.check_and_record(&self.states, true, lambda, t1, sink) {
-            self.restore_node_states();
-            return Err(e);
+            Coupling::HeldLoads => {
+                with_rigid_scheme!(rigid, st, |r| self.held_loads(r, h, t1, sink))
+            }
+            Coupling::GeneralizedAlpha => {
+                let scheme = match alpha.or(self.alpha_scheme.as_ref()) {
+                    Some(s) => *s,
+                    None => self.settings.alpha.scheme().at(ItemRef::System)?,
+                };
+                let result = self.alpha_step(&scheme, h, t1, sink);
+                self.settle_solver();
+                result
+            }
         }
-        self.alpha.commit(t1, &self.layout, &self.states);
-        self.alpha.report = Some(newton);
-        self.tree.read_state(self.layout.tree, self.alpha.state());
-        self.time = t1;
-        self.time_carry = T::zero();
-        Ok(StepReport {
-            status: StepStatus::Ok,
-            substeps: 1 << newton.halvings.min(31),
-            force_evaluations: newton.newton_iterations + 1,
-            newton_iterations: newton.newton_iterations,
-            halvings: newton.halvings,
-        })
     }
 
     /// The node states into `work` (empty), in place: O(number of nodes), not O(capacity)
@@ -411,7 +310,7 @@ impl<
     /// Checks the node states `states` of a step to `t1` (`NonFiniteState` at the first node
     /// that is not finite; with `planar_checked` the mass points' and 2D rigid bodies' are
     /// taken as checked) and records the sensors at them, with the multipliers `lambda`.
-    fn check_and_record<Sink: SensorSink<T> + ?Sized>(
+    pub(crate) fn check_and_record<Sink: SensorSink<T> + ?Sized>(
         &self,
         states: &[NodeState<T>],
         planar_checked: bool,
@@ -450,14 +349,20 @@ impl<
         )
     }
 
-    /// Kick-drift-kick (module docs) with the rigid scheme `scheme`.
-    fn kick_drift_kick<R: RigidIntegrator<T>>(
-        &self,
+    /// Kick-drift-kick (module docs) with the rigid scheme `scheme`, on a working copy of the
+    /// node states, then [`Self::commit`].
+    // Out of line: the working copy is on the stack only in this scheme's step.
+    #[inline(never)]
+    fn kick_drift_kick<R: RigidIntegrator<T>, Sink: SensorSink<T> + ?Sized>(
+        &mut self,
         scheme: &R,
-        work: &mut Vec<NodeState<T>, N, u16>,
         h: T,
         t1: T,
+        sink: &mut Sink,
     ) -> SystemResult<StepReport> {
+        let mut work = Vec::new();
+        self.working_copy(&mut work)?;
+        let work = &mut work;
         let n = self.nodes.len();
         let half = h * T::c(0.5);
         let mut report = StepReport {
@@ -522,17 +427,23 @@ impl<
             }
         }
         end_accelerations(&self.nodes, &self.objects, work, q);
-        Ok(report)
+        self.commit(work, report, t1, sink)
     }
 
     /// Held loads: forces at the start, each body by its own integrator (module docs), the
-    /// rigid bodies by `scheme`.
-    fn held_loads<R: RigidIntegrator<T>>(
-        &self,
+    /// rigid bodies by `scheme`, on a working copy of the node states, then [`Self::commit`].
+    // Out of line: the working copy is on the stack only in this scheme's step.
+    #[inline(never)]
+    fn held_loads<R: RigidIntegrator<T>, Sink: SensorSink<T> + ?Sized>(
+        &mut self,
         scheme: &R,
-        work: &mut Vec<NodeState<T>, N, u16>,
         h: T,
+        t1: T,
+        sink: &mut Sink,
     ) -> SystemResult<StepReport> {
+        let mut work = Vec::new();
+        self.working_copy(&mut work)?;
+        let work = &mut work;
         let n = self.nodes.len();
         let mut report = StepReport {
             status: StepStatus::Ok,
@@ -585,6 +496,6 @@ impl<
                 _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
             }
         }
-        Ok(report)
+        self.commit(work, report, t1, sink)
     }
 }

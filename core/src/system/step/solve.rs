@@ -288,7 +288,7 @@ impl<
         } else {
             run.settings.start_time + run.h * T::c(f64::from(i))
         };
-        let report = self.step_with(run.h, t1, run.alpha.as_ref(), sink)?;
+        let report = self.advance(run.h, t1, run.alpha.as_ref(), sink)?;
         run.report.add(&report);
         Ok(Some(Progress {
             step: i,
