@@ -180,7 +180,6 @@ impl core::fmt::Display for Error {
 impl core::error::Error for Error {}
 
 /// Returns `Ok(x)` if `x` is finite, else `Err(NotFinite(p))`.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn finite<T: crate::real::Real>(x: T, p: Param) -> Result<T> {
     if x.finite() {
@@ -191,7 +190,6 @@ pub fn finite<T: crate::real::Real>(x: T, p: Param) -> Result<T> {
 }
 
 /// Checks a finite vector or matrix, else `Err(NotFinite(p))`.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn finite_all<T: crate::real::Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
     m: &nalgebra::Matrix<T, R, C, S>,

@@ -114,7 +114,6 @@ fn each_finite<T: Real>(a: &[T]) -> bool {
 /// `true` if every entry of a fixed-size vector or matrix is `+0` or `-0`: the OR of the bit
 /// patterns without the sign bit is zero. Integer operations only (no float compare, so also
 /// cheap on soft-float targets); a NaN or any nonzero entry makes it `false`.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn all_zero<T: Real, R: nalgebra::Dim, C: nalgebra::Dim, S>(
     m: &nalgebra::Matrix<T, R, C, S>,

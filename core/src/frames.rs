@@ -85,14 +85,12 @@ pub fn from_nxy<T: Real>(n_x: &Vector3<T>, n_y: &Vector3<T>) -> Matrix3<T> {
 }
 
 /// Modelica's `resolve1(T, v2)`: `v_1 = T^T v_2` (vector from frame 2 to frame 1).
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn resolve1<T: Real>(t: &Matrix3<T>, v2: &Vector3<T>) -> Vector3<T> {
     t.tr_mul(v2)
 }
 
 /// Modelica's `resolve2(T, v1)`: `v_2 = T v_1` (vector from frame 1 to frame 2).
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn resolve2<T: Real>(t: &Matrix3<T>, v1: &Vector3<T>) -> Vector3<T> {
     t * v1
@@ -225,7 +223,6 @@ pub fn axes_rotations_angles<T: Real>(
 
 /// The orientation `T = R_0b^T` (Modelica's convention, frame 0 -> b) of a unit body quaternion
 /// `q` (scalar first, body -> world). Modelica's `from_Q` after [`Quaternion::to_modelica`].
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn from_quaternion<T: Real>(q: &Quaternion<T>) -> Matrix3<T> {
     q.to_matrix().transpose()
@@ -233,7 +230,6 @@ pub fn from_quaternion<T: Real>(q: &Quaternion<T>) -> Matrix3<T> {
 
 /// The unit body quaternion (scalar first, `w >= 0`) of an orientation `T = R_0b^T` (Modelica's
 /// `to_Q`, converted with [`Quaternion::from_modelica`]). `T` must be orthonormal with det +1.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn to_quaternion<T: Real>(t: &Matrix3<T>) -> Quaternion<T> {
     Quaternion::from_matrix(&t.transpose())

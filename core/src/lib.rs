@@ -36,6 +36,11 @@
 //! - Quaternions are scalar first `[w, x, y, z]` ([`math::Quaternion`]).
 //! - Matrices flatten row-major at the C boundary; nalgebra stores column-major inside.
 //! - Generic over the scalar: every type takes `T: Real` (`f32` or `f64`).
+//! - Inlining: a small function on a step's path carries `#[inline]`, because across codegen
+//!   units a function is not inlined without it (it shows in the host's step times); such an
+//!   attribute has a comment only where it says more. `#[inline(never)]` keeps a function's
+//!   temporaries off the stack of its caller (a microcontroller's stack holds the deepest
+//!   frame chain); its comment says whose.
 #![no_std]
 // Tests may use nalgebra's own norm() etc. as an independent reference; the library may not.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]

@@ -14,7 +14,6 @@ pub type FfiResult<T> = core::result::Result<T, MbsStatus>;
 pub type MbsFlag = u8;
 
 /// The value of a C flag (0 or 1; another value `MBS_ERR_INVALID_ARGUMENT`).
-// Inline: on the path of the step calls; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn flag(v: impl Into<u32>) -> FfiResult<bool> {
     match v.into() {
@@ -93,7 +92,6 @@ pub fn status_of_param(p: Param) -> MbsStatus {
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned `T` for the returned lifetime.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub unsafe fn non_null<'a, T>(p: *const T) -> FfiResult<&'a T> {
     // SAFETY: the caller guarantees validity when non-null.
@@ -104,7 +102,6 @@ pub unsafe fn non_null<'a, T>(p: *const T) -> FfiResult<&'a T> {
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned, exclusively borrowed `T`.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub unsafe fn non_null_mut<'a, T>(p: *mut T) -> FfiResult<&'a mut T> {
     // SAFETY: the caller guarantees validity and exclusivity when non-null.
@@ -112,7 +109,6 @@ pub unsafe fn non_null_mut<'a, T>(p: *mut T) -> FfiResult<&'a mut T> {
 }
 
 /// A finite `f64` or `f32`, else `MBS_ERR_NOT_FINITE`.
-// Inline: on every C step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn finite<T: Real>(x: T) -> FfiResult<T> {
     if x.finite() {
@@ -123,7 +119,6 @@ pub fn finite<T: Real>(x: T) -> FfiResult<T> {
 }
 
 /// `MBS_ERR_NOT_FINITE` unless every entry of `a` is finite.
-// Inline: on every C step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn all_finite<T: Real>(a: &[T]) -> FfiResult<()> {
     if mbs_core::finite::all_finite_slice(a) {
@@ -188,7 +183,6 @@ pub fn rows_of<T: Real, const R: usize, const C: usize, const N: usize>(
 ///
 /// # Safety
 /// `p` is null or points to a valid, aligned `T`.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub unsafe fn read<T: Copy>(p: *const T) -> FfiResult<T> {
     if p.is_null() {
@@ -200,7 +194,6 @@ pub unsafe fn read<T: Copy>(p: *const T) -> FfiResult<T> {
 }
 
 /// `MBS_ERR_NULL_POINTER` if `p` is null (an output checked before any work).
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn non_null_out<T>(p: *mut T) -> FfiResult<()> {
     if p.is_null() {
@@ -215,7 +208,6 @@ pub fn non_null_out<T>(p: *mut T) -> FfiResult<()> {
 ///
 /// # Safety
 /// `out` is null or valid for writes of a `T`.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub unsafe fn write_with<T, F: FnOnce() -> FfiResult<(T, MbsStatus)>>(
     out: *mut T,

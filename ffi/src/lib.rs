@@ -39,7 +39,6 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 
 /// Runs `f`, turning a panic into [`MBS_ERR_PANIC`] on hosted targets (no-op on bare metal,
 /// where nothing can unwind).
-// Inline: on every C step; across codegen units a generic is not inlined without it.
 #[inline]
 #[allow(dead_code)] // used by the entry points that call into core
 pub(crate) fn guard<F: FnOnce() -> MbsStatus>(f: F) -> MbsStatus {

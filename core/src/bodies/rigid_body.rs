@@ -115,28 +115,24 @@ impl<T: Real> RigidBody<T> {
     }
 
     /// Mass (kg).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn mass(&self) -> T {
         self.mass
     }
 
     /// Inertia tensor about the COM, body frame (kg m^2), symmetric.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn inertia(&self) -> &Matrix3<T> {
         &self.inertia
     }
 
     /// Inverse of the inertia tensor (1/(kg m^2), body frame), computed once at construction.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn inertia_inverse(&self) -> &Matrix3<T> {
         &self.inertia_inverse
     }
 
     /// COM offset from the reference point (m, body frame).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn center_of_mass(&self) -> &Vector3<T> {
         &self.center_of_mass
@@ -151,28 +147,24 @@ impl<T: Real> RigidBody<T> {
     }
 
     /// Reference position for `Displacement` (m, world).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn reference_position(&self) -> &Vector3<T> {
         &self.reference_position
     }
 
     /// Reference orientation for `Displacement` (`R_0b` quaternion).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn reference_orientation(&self) -> &Quaternion<T> {
         &self.reference_orientation
     }
 
     /// COM position `r + R_0b c` (m, world).
-    // Inline: on the path of every step; across codegen units a generic is not inlined without it.
     #[inline]
     pub fn com_position(&self, state: &RigidState<T>) -> Vector3<T> {
         state.position + state.orientation.rotate(&self.center_of_mass)
     }
 
     /// COM velocity `v + R_0b (w_b x c)` (m/s, world).
-    // Inline: on the path of every step; across codegen units a generic is not inlined without it.
     #[inline]
     pub fn com_velocity(&self, state: &RigidState<T>) -> Vector3<T> {
         state.velocity
@@ -233,7 +225,6 @@ fn checked_inertia<T: Real>(i: &Matrix3<T>) -> Result<Matrix3<T>> {
 }
 
 /// Determinant of a 3x3 matrix (cofactor expansion along the first row).
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 fn det3<T: Real>(a: &Matrix3<T>) -> T {
     a[(0, 0)] * (a[(1, 1)] * a[(2, 2)] - a[(1, 2)] * a[(2, 1)])

@@ -164,7 +164,6 @@ impl<T: Real> MassProperties<T> {
 }
 
 /// The parallel-axis term `m (|d|^2 E - d d^T)` (kg m^2) of a mass `m` (kg) at offset `d` (m).
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn steiner<T: Real>(m: T, d: &Vector3<T>) -> Matrix3<T> {
     (Matrix3::identity() * d.dot(d) - d * d.transpose()) * m
@@ -172,7 +171,6 @@ pub fn steiner<T: Real>(m: T, d: &Vector3<T>) -> Matrix3<T> {
 
 /// The symmetric part `(a + a^T)/2`: removes the rounding asymmetry of `R^T D R` products so
 /// that every stored inertia tensor is exactly symmetric.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn symmetrize<T: Real>(a: &Matrix3<T>) -> Matrix3<T> {
     (a + a.transpose()) * T::c(0.5)

@@ -26,77 +26,66 @@ pub struct Quaternion<T> {
 
 impl<T: Real> Quaternion<T> {
     /// Builds `w + x i + y j + z k`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn new(w: T, x: T, y: T, z: T) -> Self {
         Self { w, x, y, z }
     }
 
     /// The identity rotation `[1, 0, 0, 0]`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn identity() -> Self {
         Self::new(T::one(), T::zero(), T::zero(), T::zero())
     }
 
     /// From a scalar-first array `[w, x, y, z]`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn from_array(a: [T; 4]) -> Self {
         Self::new(a[0], a[1], a[2], a[3])
     }
 
     /// To a scalar-first array `[w, x, y, z]`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn to_array(self) -> [T; 4] {
         [self.w, self.x, self.y, self.z]
     }
 
     /// From Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn from_modelica(q: [T; 4]) -> Self {
         Self::new(q[3], q[0], q[1], q[2])
     }
 
     /// To Modelica's `Quaternions.Orientation` `{q1, q2, q3, q4}` (scalar last).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn to_modelica(self) -> [T; 4] {
         [self.x, self.y, self.z, self.w]
     }
 
     /// The vector part `[x, y, z]`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn vector(&self) -> Vector3<T> {
         Vector3::new(self.x, self.y, self.z)
     }
 
     /// The conjugate `[w, -x, -y, -z]` (the inverse rotation for a unit quaternion).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn conjugate(&self) -> Self {
         Self::new(self.w, -self.x, -self.y, -self.z)
     }
 
     /// Squared norm `w^2 + x^2 + y^2 + z^2`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn norm_squared(&self) -> T {
         self.w * self.w + self.x * self.x + self.y * self.y + self.z * self.z
     }
 
     /// Norm (libm sqrt).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn norm(&self) -> T {
         self.norm_squared().sqrt_l()
     }
 
     /// `self / |self|`; `None` for a zero or non-finite quaternion.
-    // Inline: on the path of every step; across codegen units a generic is not inlined without it.
     #[inline]
     pub fn normalized(&self) -> Option<Self> {
         let n = self.norm();
@@ -113,7 +102,6 @@ impl<T: Real> Quaternion<T> {
     }
 
     /// Hamilton product `self * r` (apply `r` first, then `self`, when both rotate vectors).
-    // Inline: on the path of every step; across codegen units a generic is not inlined without it.
     #[inline]
     #[allow(clippy::should_implement_trait)]
     pub fn mul(&self, r: &Self) -> Self {
@@ -202,7 +190,6 @@ impl<T: Real> Quaternion<T> {
     }
 
     /// Rotates a vector: `q v q*` (`R_0b v` for a body quaternion).
-    // Inline: on the path of every step; across codegen units a generic is not inlined without it.
     #[inline]
     pub fn rotate(&self, v: &Vector3<T>) -> Vector3<T> {
         // v + 2 u x (u x v + w v), u the vector part.
@@ -307,7 +294,6 @@ const TERMS_F64: [(f64, usize); 7] = [
 const TERMS_F32: [(f64, usize); 4] = [(8e-4, 2), (2.5e-2, 3), (0.18, 4), (SERIES_LIMIT, 5)];
 
 /// Series terms [`Quaternion::exp`] takes for `x = h^2 < 0.25` (tables above; 8 or 5 beyond).
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn series_terms<T: Real>(x: T) -> usize {
     let table: &[(f64, usize)] = if T::EPS > T::c(1e-10) {
@@ -350,7 +336,6 @@ const SINC_RATIO: [f64; 8] = [
 /// terms: `cos h = 1 - x/2 (1 - x/12 (1 - x/30 (...)))`, `sin(h)/h = 1 - x/6 (1 - x/20 (...))`.
 /// Multiplications by rounded reciprocals, no division (slow on a
 /// microcontroller's FPU); the rounding of the constants is far below the truncation error.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 #[cfg_attr(not(test), allow(dead_code))]
 fn half_angle_series<T: Real>(x: T, terms: usize) -> (T, T) {
@@ -444,7 +429,6 @@ fn half_angle_doubling<T: Real>(x: T) -> (T, T) {
 }
 
 /// `half_angle_series(x, series_terms(x))`, the branches written out (smallest `x` first).
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 fn half_angle_series_by_size<T: Real>(x: T) -> (T, T) {
     let b = |t: &[(f64, usize)], i: usize| T::c(t[i].0);

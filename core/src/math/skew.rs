@@ -4,7 +4,6 @@ use crate::real::Real;
 use nalgebra::{Matrix3, Vector3};
 
 /// The skew-symmetric matrix `[a]x` with `[a]x b = a x b` (any frame: the result is in `a`'s frame).
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn skew<T: Real>(a: &Vector3<T>) -> Matrix3<T> {
     let z = T::zero();

@@ -13,7 +13,6 @@ use nalgebra::{Matrix3, Vector3};
 ///
 /// Returns `None` if a pivot is not above `16 EPS` times the largest entry of `a` (numerically
 /// singular) or not finite; the caller turns that into `Error::SolverFailed`.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must fail these tests
 pub fn solve3<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
@@ -90,7 +89,6 @@ pub const ADJUGATE_MIN_HADAMARD_RATIO: f64 = 0.125;
 /// The midpoint's `A = I + h R - h/2 K` is a perturbation of the SPD inertia of relative size
 /// about `|w| h` (diagonally dominant for `|w| h < 0.5`): its Hadamard ratio is near 1 for a
 /// principal-axes inertia, so the fallback is rare.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn solve3_adjugate<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
     solve3_adjugate_inline(a, b)
@@ -116,7 +114,6 @@ fn solve3_fallback<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>
 
 /// Cramer's rule behind the Hadamard-ratio test; `None` if the test or the finiteness of the
 /// result fails (the caller then falls back to [`solve3`]).
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn cramer<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> {
     cramer_inline(a, b)
@@ -144,7 +141,6 @@ fn cramer_inline<T: Real>(a: &Matrix3<T>, b: &Vector3<T>) -> Option<Vector3<T>> 
     ((x[0] + x[1] + x[2]) * T::zero() == T::zero()).then_some(x)
 }
 
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 fn pivot<T: Real>(m: &[[T; 4]; 3], col: usize) -> usize {
     let mut best = col;

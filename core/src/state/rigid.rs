@@ -99,7 +99,6 @@ impl<T: Real> RigidState<T> {
     /// in a short tree (-, mixed units): finite if and only if every component is finite,
     /// unless finite components overflow the sum (then it is infinite although they are
     /// finite). A one-branch screen: `(s * 0 == 0)` is `true` exactly when `s` is finite.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn entry_sum(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
@@ -145,7 +144,6 @@ impl<T: Real> RigidState<T> {
     /// if the sum is finite only the quaternion norm is checked, otherwise the detailed checks
     /// run (so the same error comes back, and a sum that only overflowed passes). Same result
     /// as `validate` for every state.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn validate_screened(&self) -> Result<()> {
         if self.entry_sum() * T::zero() == T::zero() {
@@ -156,7 +154,6 @@ impl<T: Real> RigidState<T> {
     }
 
     /// `OutOfRange(Orientation)` unless `| |q|^2 - 1 | <= QUATERNION_TOLERANCE`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn check_unit_orientation(&self) -> Result<()> {
         if (self.orientation.norm_squared() - T::one()).abs_l() > T::c(QUATERNION_TOLERANCE) {
@@ -166,14 +163,12 @@ impl<T: Real> RigidState<T> {
     }
 
     /// `R_0b`, the rotation matrix of the orientation (body to world).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn rotation_matrix(&self) -> nalgebra::Matrix3<T> {
         self.orientation.to_matrix()
     }
 
     /// Angular velocity resolved in the world frame, `R_0b w_b` (rad/s).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn angular_velocity_world(&self) -> Vector3<T> {
         self.orientation.rotate(&self.angular_velocity)

@@ -16,7 +16,6 @@ pub struct SystemError {
 
 impl SystemError {
     /// `error` at `item`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn new(error: Error, item: ItemRef) -> Self {
         Self { error, item }
@@ -24,7 +23,6 @@ impl SystemError {
 }
 
 impl From<SystemError> for Error {
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     fn from(e: SystemError) -> Self {
         e.error
@@ -32,7 +30,6 @@ impl From<SystemError> for Error {
 }
 
 impl core::fmt::Display for SystemError {
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{} at {:?}", self.error, self.item)
@@ -49,7 +46,6 @@ pub(crate) trait At<V> {
 }
 
 impl<V> At<V> for crate::Result<V> {
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     fn at(self, item: ItemRef) -> SystemResult<V> {
         self.map_err(|error| SystemError { error, item })

@@ -15,7 +15,6 @@ use crate::finite::all_finite;
 use crate::{Error, Real};
 
 /// Adds `f` to the entry of its node.
-// Inline: for every item on every system step (across codegen units a generic is not inlined without it).
 #[inline]
 fn add<T: Real>(out: &mut [Generalized<T>], f: Option<NodeForce<T>>) {
     if let Some(f) = f {

@@ -14,14 +14,12 @@ macro_rules! index_type {
 
         impl $name {
             /// The position in its list, as `usize`.
-            // Inline: across codegen units a generic is not inlined without it (host step time).
             #[inline]
             pub fn get(self) -> usize {
                 usize::from(self.0)
             }
 
             /// The index of position `i`; `None` if `i` does not fit in `u16`.
-            // Inline: across codegen units a generic is not inlined without it (host step time).
             #[inline]
             pub fn from_usize(i: usize) -> Option<Self> {
                 u16::try_from(i).ok().map(Self)
@@ -82,7 +80,6 @@ pub enum ItemRef {
 }
 
 /// The item at position `i` of `list`, or `UnknownIndex`.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub(crate) fn item<X>(list: &[X], i: usize) -> crate::Result<&X> {
     list.get(i).ok_or(crate::Error::UnknownIndex)

@@ -33,7 +33,6 @@ pub struct View<'a, T: Real> {
 pub type RigidObject<'a, T> = (NodeIndex, &'a RigidBody<T>, RigidState<T>);
 
 /// The vector of an output value; `OutputNotAvailable` for a scalar or a matrix.
-// Inline: across codegen units a generic is not inlined without it (host step time).
 #[inline]
 pub fn vector3<T: Real>(v: OutputValue<T>) -> Result<Vector3<T>> {
     match v {
@@ -54,7 +53,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// The object at `i`, or `UnknownIndex`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn object(&self, i: ObjectIndex) -> Result<&'a Object<T>> {
         self.objects.get(i.get()).ok_or(Error::UnknownIndex)
@@ -67,7 +65,6 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `f` of node `i` and its state; `UnknownIndex` (in a step, also `NonFiniteState` for a
     /// 3D rigid body whose Euler parameters cannot be normalized).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn with_node<R>(
         &self,
@@ -82,7 +79,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// `f` of 2D point node `i` and its state; `WrongNodeKind` for another node.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn with_point2d<R>(
         &self,
@@ -101,7 +97,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// `f` of 2D rigid-body node `i` and its state; `WrongNodeKind` for another node.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn with_rigid2d<R>(
         &self,
@@ -120,7 +115,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// `f` of rigid-body node `i`'s state; `WrongNodeKind` for another node.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn with_rigid<R>(
         &self,
@@ -140,7 +134,6 @@ impl<'a, T: Real> View<'a, T> {
     /// `BodyCylinder` or a tree link), of `None` for another object; `UnknownIndex` /
     /// `WrongNodeKind` as [`View::with_rigid`]. The state is not checked: the callers check it
     /// once.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn with_rigid_object<R>(
         &self,
@@ -186,7 +179,6 @@ impl<'a, T: Real> View<'a, T> {
     /// body point `p` (m, body frame, finite: markers check it when added) of a rigid body in
     /// state `s`: `Body::output`'s `Position` and `Velocity` with one screened state check
     /// ([`RigidState::validate_screened`], same errors) instead of one full check each.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn rigid_point_motion(
         s: &RigidState<T>,
@@ -204,7 +196,6 @@ impl<'a, T: Real> View<'a, T> {
     /// frame, about the reference point) for a rigid body in state `s`, written out instead of
     /// building the 3x6 Jacobians (`Body::generalized_force`, same errors: the state check,
     /// `NotFinite(Force)` for a non-finite result).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn rigid_generalized_force(
         s: &RigidState<T>,
@@ -235,7 +226,6 @@ impl<'a, T: Real> View<'a, T> {
     /// reference point) of a uniform acceleration `g` (m/s^2, world) on a rigid body in state
     /// `s`: the weight at the COM `c`, written out (no 3x6 build; no torque when `c = 0`).
     /// Errors: the state check.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn rigid_mass_force(
         body: &RigidBody<T>,
@@ -254,7 +244,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// `Body::output` of object `i` at `local_position` (m, body frame).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn body_output(
         &self,
@@ -280,7 +269,6 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `Q = Jpos(local_position)^T f + Jrot^T tau` of object `i` (`f` N world, `tau` N m
     /// world) and the node it acts on (`None` for the ground: no coordinates).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn body_generalized_force(
         &self,
@@ -328,7 +316,6 @@ impl<'a, T: Real> View<'a, T> {
 
     /// [`View::body_generalized_force`], for a rigid body (also a `BodyCylinder` or a tree
     /// link) written out ([`View::rigid_generalized_force`]).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn point_generalized_force(
         &self,
@@ -354,7 +341,6 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `Q = (int rho Jpos dV)^T g` of object `i` for a uniform acceleration `g` (m/s^2,
     /// world), and the node it acts on.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn body_mass_force(&self, i: ObjectIndex, g: &Vector3<T>) -> Result<Option<NodeForce<T>>> {
         // As in `body_generalized_force`: the closures write `q`.
@@ -401,7 +387,6 @@ impl<'a, T: Real> View<'a, T> {
     }
 
     /// Position (m, world) and velocity (m/s, world) of node `i`'s point.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn node_motion(&self, i: NodeIndex) -> Result<(Vector3<T>, Vector3<T>)> {
         self.with_node(i, |node, state| {
@@ -428,7 +413,6 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `Q = Jpos_node^T f` of a force `f` (N, world) on node `i`'s point (for a rigid-body
     /// node, `Jpos = [E3, 0]` at its reference point), `None` for a ground node.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn node_generalized_force(
         &self,
@@ -458,7 +442,6 @@ impl<'a, T: Real> View<'a, T> {
     /// Exudyn's `GetNodeOutput` for node `i`: for a rigid-body node the outputs of its point
     /// (`Position`, `Velocity`, `Acceleration`, world; `RotationMatrix`; `AngularVelocity`
     /// world, `AngularVelocityLocal` body).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn node_output(&self, i: NodeIndex, var: OutputVariableType) -> Result<OutputValue<T>> {
         self.with_node(i, |node, state| match (node, state) {
@@ -504,7 +487,6 @@ mod tests {
     use crate::math::Quaternion;
     use crate::Param;
 
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     fn body_and_state() -> (RigidBody<f64>, RigidState<f64>) {
         let b =
@@ -520,7 +502,6 @@ mod tests {
 
     /// The written-out marker motion and `J^T f` agree with the Jacobian path of [`Body`]
     /// (built 3x6 matrices from `R_0b`, a different computation) to rounding.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     #[test]
     fn rigid_fast_paths_match_the_jacobian_path() {
@@ -568,7 +549,6 @@ mod tests {
     /// Closed form: a COM at `c = [1, 0, 0]` (body) turned a quarter turn about z points
     /// along world y; gravity `-g z` at it has the torque about the reference point
     /// `c x (R^T m g) = [1,0,0] x [0,0,-m g] = [0, m g, 0]` (body frame).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     #[test]
     fn gravity_torque_of_an_offset_com_by_hand() {
@@ -587,7 +567,6 @@ mod tests {
     }
 
     /// The same errors as the Jacobian path: an invalid state, a non-finite result.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     #[test]
     fn rigid_fast_paths_refuse_what_the_jacobian_path_refuses() {

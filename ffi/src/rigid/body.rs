@@ -126,7 +126,6 @@ const CHECK_OFFSET: u32 = 0x811c_9dc5;
 const CHECK_PRIME: u32 = 0x0100_0193;
 
 /// Folds the bits of `xs` (f32 or f64: no padding, 4-byte aligned) as 32-bit words.
-// Inline: on every C step; across codegen units a generic is not inlined without it.
 #[inline]
 fn fold_words<T: Real>(mut h: u32, xs: &[T]) -> u32 {
     const { assert!(core::mem::size_of::<T>().is_multiple_of(4) && core::mem::align_of::<T>() >= 4) };
@@ -164,7 +163,6 @@ impl<T: Real> mbs_rigid_body_of<T> {
 
     /// The validated core body of a sealed body ([`Self::is_sealed`]), borrowed: no
     /// validation and no copy. `None` if the body is not sealed (then use [`Self::to_core`]).
-    // Inline: on every C step; across codegen units a generic is not inlined without it.
     #[inline]
     pub fn sealed_core(&self) -> Option<&RigidBody<T>> {
         self.is_sealed().then(|| self.validated.body())

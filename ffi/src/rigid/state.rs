@@ -49,7 +49,6 @@ impl<T: Real> mbs_rigid_state_of<T> {
     /// The core state, checked finite only (`MBS_ERR_NOT_FINITE`): for a core call that
     /// validates the state itself (a step: `RigidState::validate`, whose unit-quaternion error
     /// maps to the same `MBS_ERR_INVALID_ORIENTATION`).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn to_core_finite(&self) -> FfiResult<RigidState<T>> {
         for a in [

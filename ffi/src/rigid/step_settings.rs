@@ -113,7 +113,6 @@ impl<T: Real> mbs_step_settings_of<T> {
 
     /// The checked core settings, `integrator` not looked at: `MBS_ERR_NOT_FINITE`,
     /// `MBS_ERR_INVALID_SETTING` (bound <= 0, no sub-step).
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn core_step_settings(&self) -> FfiResult<StepSettings<T>> {
         let s = StepSettings::default()

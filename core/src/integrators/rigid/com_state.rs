@@ -61,7 +61,6 @@ impl<T: Real> ComState<T> {
 /// Renormalizes a quaternion that is unit to a few ulp (a product of unit quaternions) by one
 /// Newton step of `1/sqrt(n)`: `q (3 - |q|^2)/2`. It takes `| |q|^2 - 1 | = e` to about
 /// `3 e^2 / 4`, with no square root or division.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn renormalize_near_unit<T: Real>(q: &Quaternion<T>) -> Quaternion<T> {
     let k = T::c(1.5) - T::c(0.5) * q.norm_squared();

@@ -28,7 +28,6 @@ pub trait RigidIntegrator<T: Real> {
 
     /// Checks the scheme's settings (`NotFinite | OutOfRange(Setting)`); by default the
     /// shared [`StepSettings::validate`].
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn validate(&self) -> Result<()> {
         self.step_settings().validate()
@@ -81,7 +80,6 @@ pub trait RigidIntegrator<T: Real> {
 ///    `StepSettings::max_rotation_per_step`, or a held load too fast for `dt`, as
 ///    [`StepStatus::StepTooLarge`].
 /// 4. Map back, check the result and write it ([`finish`]).
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 #[allow(clippy::question_mark)] // `?` on the sub-step's result copies it byte by byte on thumb
 pub fn step<T: Real, S: RigidIntegrator<T> + ?Sized>(

@@ -22,13 +22,11 @@ scheme_with_step_settings!(
 );
 
 impl<T: Real> RigidIntegrator<T> for ExplicitEuler<T> {
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn step_settings(&self) -> &StepSettings<T> {
         &self.settings
     }
 
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn substep(
         &self,
@@ -93,7 +91,6 @@ pub fn rigid_derivative<T: Real>(
 }
 
 /// `y + h k` for COM states holding values (`y`) and rates (`k`), the quaternion unnormalized.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn axpy<T: Real>(y: &ComState<T>, h: T, k: &ComState<T>) -> ComState<T> {
     ComState {

@@ -117,7 +117,6 @@ impl<T: Real> RigidLoads<T> {
 
     /// The sum of every entry (force, torque, both resistances), summed in a short tree:
     /// finite if and only if every entry is, unless finite entries overflow it.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn entry_sum(&self) -> T {
         let s3 = |v: &Vector3<T>| v.x + v.y + v.z;
@@ -153,7 +152,6 @@ impl<T: Real> RigidLoads<T> {
 
     /// [`RigidLoads::validate`] screened by one finiteness test of [`RigidLoads::entry_sum`]:
     /// the detailed checks (which name the culprit) run only if the sum is not finite.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn validate_screened(&self) -> Result<()> {
         if self.entry_sum() * T::zero() == T::zero() {

@@ -36,7 +36,6 @@ pub struct StepInfo {
 
 impl StepInfo {
     /// `true` if `status` is [`StepStatus::Ok`].
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn is_ok(&self) -> bool {
         self.status == StepStatus::Ok

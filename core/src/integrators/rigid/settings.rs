@@ -100,7 +100,6 @@ impl<T: Real> StepSettings<T> {
 
     /// `true` if a declared load frequency makes `dt` too long:
     /// `dt * load_frequency > max_load_phase_per_step`.
-    // Inline: across codegen units a generic is not inlined without it (host step time).
     #[inline]
     pub fn load_phase_too_large(&self, dt: T) -> bool {
         match self.load_frequency {

@@ -27,13 +27,11 @@ scheme_with_step_settings!(
 );
 
 impl<T: Real> RigidIntegrator<T> for SymplecticEuler<T> {
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn step_settings(&self) -> &StepSettings<T> {
         &self.settings
     }
 
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn substep(
         &self,

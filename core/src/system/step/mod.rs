@@ -62,7 +62,6 @@ impl StepReport {
 /// `(f (N, world), tau (N m, body frame, about the COM))` of a rigid body's generalized force
 /// `Q = [f; tau_ref]` (`tau_ref` about the reference point, body frame):
 /// `tau = tau_ref - c x (R_0b^T f)`.
-// Inline: for every item on every system step (across codegen units a generic is not inlined without it).
 #[inline]
 fn com_wrench<T: Real>(
     body: &RigidBody<T>,

@@ -23,13 +23,11 @@ pub(crate) struct MidpointMeanRate<T> {
 }
 
 impl<T: Real> RigidIntegrator<T> for MidpointMeanRate<T> {
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn step_settings(&self) -> &StepSettings<T> {
         &self.step
     }
 
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn substep(
         &self,

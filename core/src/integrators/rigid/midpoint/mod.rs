@@ -92,20 +92,16 @@ impl<T: Real> RigidIntegrator<T> for LinearlyImplicitMidpoint<T> {
     const SCREENS_INPUTS_BY_RESULT: bool = true;
     const SMALL_TURNS_KEEP_ORIENTATION_FINITE: bool = true;
 
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn step_settings(&self) -> &StepSettings<T> {
         &self.settings.step
     }
 
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn validate(&self) -> Result<()> {
         self.settings.validate()
     }
 
-    // Inline: on the path of every step; across codegen units a generic is not inlined without it.
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn substep(
         &self,
@@ -144,14 +140,11 @@ impl<T: Real> RigidIntegrator<T> for DefaultMidpoint<T> {
     const SCREENS_INPUTS_BY_RESULT: bool = true;
     const SMALL_TURNS_KEEP_ORIENTATION_FINITE: bool = true;
 
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn step_settings(&self) -> &StepSettings<T> {
         &self.step
     }
 
-    // Inline: on the path of every step; across codegen units a generic is not inlined without it.
-    // Inline: the driver calls it every step; across codegen units it is not inlined without it.
     #[inline]
     fn substep(
         &self,
@@ -242,7 +235,6 @@ pub fn substep<T: Real>(
 
 /// `true` if the body torque and the angular resistance are exactly zero: the rotation is then
 /// torque-free and keeps `w.Iw` and `|Iw|` (a force at the COM does not turn the body).
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 pub fn torque_free<T: Real>(loads: &RigidLoads<T>) -> bool {
     let z = T::zero();

@@ -148,7 +148,6 @@ impl<T: Real> Newton<T> {
 }
 
 /// `w` if it is finite and within `|w_hat|/2` of `w_hat`, else `w_hat`.
-// Inline: on the path of every step; across codegen units a generic is not inlined without it.
 #[inline]
 #[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn accept<T: Real>(w_hat: &Vector3<T>, w: Vector3<T>) -> Vector3<T> {
