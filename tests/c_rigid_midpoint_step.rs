@@ -6,12 +6,13 @@
 //! `mbs_rigid_midpoint_step` return the reference's status and leave state and report
 //! untouched; every accepted step gives the reference's bits. In float and double.
 
-use mbs::convert::status_of;
+use mbs::boundary::time_step;
 use mbs::rigid::body::mbs_rigid_body_of;
 use mbs::rigid::loads::mbs_rigid_loads_of;
 use mbs::rigid::state::mbs_rigid_state_of;
-use mbs::rigid::step::{midpoint_step, step, time_step};
+use mbs::rigid::step::{midpoint_step, step};
 use mbs::rigid::step_settings::{mbs_step_info, mbs_step_settings_of, MBS_INTEGRATOR_MIDPOINT};
+use mbs::status::status_of;
 use mbs::*;
 use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
 use mbs_core::integrators::RigidIntegrator;

@@ -9,13 +9,14 @@
 //!   written only on success: on any error the caller's data is untouched;
 //! - all memory is the caller's: no function allocates.
 //! - nothing panics across the boundary: inputs are checked before core is called and core
-//!   returns errors instead of panicking; on hosted targets `guard` also turns an unexpected
-//!   panic into `MBS_ERR_PANIC`.
+//!   returns errors instead of panicking; on hosted targets [`boundary`]'s guard also turns an
+//!   unexpected panic into `MBS_ERR_PANIC`.
 #![cfg_attr(target_os = "none", no_std)]
 #![deny(missing_docs)]
 // The C names (`mbs_rigid_body`, ...) are the API: snake case by design.
 #![allow(non_camel_case_types)]
 
+pub mod boundary;
 pub mod convert;
 pub mod mass_point_2d;
 pub mod mass_properties;
@@ -35,22 +36,4 @@ pub use status::*;
 fn panic(_: &core::panic::PanicInfo) -> ! {
     // Unreachable by design (every input is checked); a firmware must not unwind.
     loop {}
-}
-
-/// Runs `f`, turning a panic into [`MBS_ERR_PANIC`] on hosted targets (no-op on bare metal,
-/// where nothing can unwind).
-#[inline]
-#[allow(dead_code)] // used by the entry points that call into core
-pub(crate) fn guard<F: FnOnce() -> MbsStatus>(f: F) -> MbsStatus {
-    #[cfg(not(target_os = "none"))]
-    {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-            Ok(s) => s,
-            Err(_) => MBS_ERR_PANIC,
-        }
-    }
-    #[cfg(target_os = "none")]
-    {
-        f()
-    }
 }

@@ -7,14 +7,13 @@
 //! The point moves in the world x-y plane: position `[r_0 + q_0, r_1 + q_1, 0]` (m, world)
 //! with the reference coordinates `r` and the displacement coordinates `q`.
 
-use crate::convert::finite;
-use crate::convert::{non_null_out, read, rows_of, status_of, vec2, vec3, write_with, FfiResult};
-use crate::guard;
+use crate::boundary::{finite, guard, non_null_out, read, time_step, write_with, FfiResult};
+use crate::convert::{rows_of, vec2, vec3};
 use crate::output::{variable, write_value, MbsOutputVariable};
-use crate::rigid::step::time_step;
 use crate::simulation_settings::{
     mbs_simulation_settings, mbs_simulation_settings_f32, mbs_simulation_settings_of,
 };
+use crate::status::status_of;
 use crate::status::*;
 use mbs_core::bodies::MassPoint2D;
 use mbs_core::body::Body;

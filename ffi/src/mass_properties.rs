@@ -3,12 +3,10 @@
 //! Every function also returns `MBS_ERR_NON_FINITE_STATE` if finite inputs overflow (a huge
 //! density or extent): a success writes finite numbers only.
 
-use crate::convert::{
-    finite, finite_result, flag, mat3, mat3_to_rows, non_null, non_null_mut, status_of,
-    status_of_checked, vec3, FfiResult, MbsFlag,
-};
-use crate::guard;
+use crate::boundary::{finite, finite_result, guard, non_null, non_null_mut, FfiResult};
+use crate::convert::{flag, mat3, mat3_to_rows, vec3, MbsFlag};
 use crate::status::*;
+use crate::status::{status_of, status_of_checked};
 use mbs_core::inertia::{Cuboid, Cylinder, MassProperties, PointMass, Sphere};
 
 /// Mass, centre of mass and inertia of a body, all resolved in one frame `a`.

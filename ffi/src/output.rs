@@ -2,7 +2,7 @@
 //! order of core's `OutputVariableType`, never renumbered), and the writing of an output value
 //! into a caller's buffer.
 
-use crate::convert::FfiResult;
+use crate::boundary::FfiResult;
 use crate::status::*;
 use mbs_core::{OutputValue, OutputVariableType, Real};
 
@@ -114,7 +114,7 @@ pub unsafe fn write_value<T: Real>(
     if value.write_to(&mut buf).is_err() {
         return MBS_ERR_STORAGE;
     }
-    if let Err(s) = crate::convert::finite_result(&buf[..n]) {
+    if let Err(s) = crate::boundary::finite_result(&buf[..n]) {
         return s;
     }
     // SAFETY: `out` holds at least `out_len >= n` elements; `written` is writable.

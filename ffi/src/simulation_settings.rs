@@ -3,8 +3,8 @@
 //! (`mbs_simulation_settings`) and single precision (`mbs_simulation_settings_f32`, for the
 //! `_f32` mass point step).
 
-use crate::convert::{finite, non_null_out, status_of, FfiResult};
-use crate::guard;
+use crate::boundary::{finite, guard, non_null_out, FfiResult};
+use crate::status::status_of;
 use crate::status::*;
 use mbs_core::integrators::GeneralizedAlpha;
 use mbs_core::solver::{DynamicSolverType, NewtonSettings, SimulationSettings};

@@ -6,6 +6,7 @@
 //! - `200..=299`: "invalid argument", naming which one: the call changed nothing.
 
 use core::ffi::c_char;
+use mbs_core::{Error, Param};
 
 /// Result of every `mbs_*` call (see the ranges above). A fixed-width integer, not a C enum,
 /// so its size is the same on every ABI (C enums are 1 byte on arm-none-eabi).
@@ -180,4 +181,105 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
 #[no_mangle]
 pub extern "C" fn mbs_status_is_ok(status: MbsStatus) -> bool {
     status < MBS_ERR_NULL_POINTER
+}
+
+/// Maps a core error to its status code.
+pub fn status_of(e: Error) -> MbsStatus {
+    match e {
+        Error::NotFinite(_) => MBS_ERR_NOT_FINITE,
+        Error::OutOfRange(p) | Error::ZeroLength(p) => status_of_param(p),
+        Error::InnerDiameterNotBelowDiameter => MBS_ERR_INVALID_INNER_DIAMETER,
+        Error::NonFiniteState => MBS_ERR_NON_FINITE_STATE,
+        Error::UnknownIndex => MBS_ERR_UNKNOWN_INDEX,
+        Error::CapacityFull => MBS_ERR_CAPACITY_FULL,
+        Error::OutputNotAvailable | Error::JacobianNotAvailable => MBS_ERR_NOT_AVAILABLE,
+        Error::LocalPositionMustBeZero => MBS_ERR_INVALID_LOCAL_POSITION,
+        Error::MarkerNotSupported => MBS_ERR_INVALID_MARKER,
+        Error::SameMarker => MBS_ERR_SAME_MARKER,
+        Error::SameBody => MBS_ERR_SAME_BODY,
+        Error::WrongNodeKind => MBS_ERR_WRONG_NODE_KIND,
+        Error::NotAssembled => MBS_ERR_NOT_ASSEMBLED,
+        Error::SolverFailed => MBS_ERR_SOLVER_FAILED,
+        Error::NodeAlreadyUsed => MBS_ERR_NODE_ALREADY_USED,
+        Error::NodeWithoutBody => MBS_ERR_NODE_WITHOUT_BODY,
+        Error::SingularMatrix => MBS_ERR_SINGULAR_MATRIX,
+        Error::NewtonNotConverged => MBS_ERR_NEWTON_NOT_CONVERGED,
+        Error::ConstraintViolated => MBS_ERR_CONSTRAINT_VIOLATED,
+        Error::NotSupportedByScheme => MBS_ERR_NOT_SUPPORTED_BY_SCHEME,
+        _ => MBS_ERR_INVALID_ARGUMENT,
+    }
+}
+
+/// The status of a core error on inputs the caller has already checked finite: a `NotFinite`
+/// from core then means that a result overflowed (`MBS_ERR_NON_FINITE_STATE`), e.g. the mass
+/// of a huge density.
+pub fn status_of_checked(e: Error) -> MbsStatus {
+    match e {
+        Error::NotFinite(_) => MBS_ERR_NON_FINITE_STATE,
+        e => status_of(e),
+    }
+}
+
+/// The "invalid argument" code (2xx) that names parameter `p`.
+pub fn status_of_param(p: Param) -> MbsStatus {
+    match p {
+        Param::Mass => MBS_ERR_INVALID_MASS,
+        Param::Density => MBS_ERR_INVALID_DENSITY,
+        Param::Diameter => MBS_ERR_INVALID_DIAMETER,
+        Param::InnerDiameter => MBS_ERR_INVALID_INNER_DIAMETER,
+        Param::Length => MBS_ERR_INVALID_LENGTH,
+        Param::Dimensions => MBS_ERR_INVALID_DIMENSIONS,
+        Param::R | Param::RShape | Param::Direction => MBS_ERR_INVALID_DIRECTION,
+        Param::Inertia => MBS_ERR_INVALID_INERTIA,
+        Param::CenterOfMass | Param::Position => MBS_ERR_INVALID_POSITION,
+        Param::TimeStep => MBS_ERR_INVALID_TIME_STEP,
+        Param::SimulationTime | Param::Setting | Param::Ratio => MBS_ERR_INVALID_SETTING,
+        Param::Force | Param::Torque => MBS_ERR_INVALID_LOAD,
+        Param::Damping | Param::Stiffness => MBS_ERR_INVALID_STIFFNESS_DAMPING,
+        Param::Velocity
+        | Param::AngularVelocity
+        | Param::AngularAcceleration
+        | Param::Acceleration => MBS_ERR_INVALID_VELOCITY,
+        Param::Orientation => MBS_ERR_INVALID_ORIENTATION,
+        Param::LocalPosition => MBS_ERR_INVALID_LOCAL_POSITION,
+        Param::Sequence => MBS_ERR_INVALID_SEQUENCE,
+        Param::Coordinate => MBS_ERR_INVALID_COORDINATE,
+        _ => MBS_ERR_INVALID_ARGUMENT,
+    }
+}
+
+#[cfg(test)]
+mod status_of_tests {
+    use super::*;
+
+    #[test]
+    fn every_param_maps_to_a_2xx_code_and_errors_to_their_codes() {
+        assert_eq!(
+            status_of(Error::OutOfRange(Param::Mass)),
+            MBS_ERR_INVALID_MASS
+        );
+        assert_eq!(status_of(Error::NotFinite(Param::Mass)), MBS_ERR_NOT_FINITE);
+        assert_eq!(status_of(Error::CapacityFull), MBS_ERR_CAPACITY_FULL);
+        assert_eq!(status_of(Error::SingularMatrix), MBS_ERR_SINGULAR_MATRIX);
+        assert_eq!(
+            status_of(Error::NewtonNotConverged),
+            MBS_ERR_NEWTON_NOT_CONVERGED
+        );
+        assert_eq!(
+            status_of(Error::ConstraintViolated),
+            MBS_ERR_CONSTRAINT_VIOLATED
+        );
+        assert_eq!(
+            status_of(Error::NotSupportedByScheme),
+            MBS_ERR_NOT_SUPPORTED_BY_SCHEME
+        );
+        assert_eq!(
+            status_of(Error::OutOfRange(Param::Coordinate)),
+            MBS_ERR_INVALID_COORDINATE
+        );
+        assert_eq!(
+            status_of(Error::ZeroLength(Param::Length)),
+            MBS_ERR_INVALID_LENGTH
+        );
+    }
 }

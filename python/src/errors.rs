@@ -2,7 +2,7 @@
 //! status for the same error (and the item, for a whole-system call); `status` holds the code
 //! (`MBS_ERR_*`), `item` the item as `(kind, index)` or `None`.
 
-use mbs::convert::status_of;
+use mbs::status::status_of;
 use mbs::status::{mbs_status_str, MbsStatus, MBS_ERR_INVALID_ARGUMENT, MBS_ERR_UNKNOWN_INDEX};
 use mbs_core::system::{ItemRef, SystemError};
 use pyo3::create_exception;

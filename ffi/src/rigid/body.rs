@@ -4,13 +4,13 @@
 //! One generic implementation serves both: each pair of `extern "C"` functions calls the same
 //! generic function instantiated with `f64` or `f32`.
 
-use crate::convert::{all_finite, finite, finite_result, FfiResult};
-use crate::convert::{
-    mat3, mat3_to_rows, non_null_out, read, rows_of, status_of, vec3, write_with,
+use crate::boundary::{
+    all_finite, finite, finite_result, guard, non_null_out, read, write_with, FfiResult,
 };
-use crate::guard;
+use crate::convert::{mat3, mat3_to_rows, rows_of, vec3};
 use crate::output::{variable, write_value, MbsOutputVariable};
 use crate::rigid::state::mbs_rigid_state_of;
+use crate::status::status_of;
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::body::Body;

@@ -2,12 +2,13 @@
 //! `mbs_cylinder` parameters (with Modelica's defaults) and the `mbs_body_start` values give
 //! the rigid body (reference point and body frame = frame_a) and its start state.
 
-use crate::convert::{finite, read, status_of_checked, vec3, FfiResult};
-use crate::guard;
+use crate::boundary::{finite, guard, read, FfiResult};
+use crate::convert::vec3;
 use crate::mass_properties::mbs_cylinder;
 use crate::rigid::body::mbs_rigid_body;
 use crate::rigid::body_start::mbs_body_start;
 use crate::rigid::state::{mbs_rigid_state, mbs_rigid_state_of};
+use crate::status::status_of_checked;
 use crate::status::*;
 use mbs_core::bodies::body_cylinder::BodyCylinder;
 

@@ -5,9 +5,10 @@
 //! Modelica's `*_fixed` flags choose between an initial value and a guess for its
 //! initialization solver; mbs has none, so every start value is the initial value (as in core).
 
-use crate::convert::{non_null_out, read, status_of, vec3, write_with, FfiResult};
-use crate::guard;
+use crate::boundary::{guard, non_null_out, read, write_with, FfiResult};
+use crate::convert::vec3;
 use crate::rigid::state::{mbs_rigid_state, mbs_rigid_state_of};
+use crate::status::status_of;
 use crate::status::*;
 use mbs_core::bodies::body_cylinder::ModelicaStart;
 

@@ -1,7 +1,7 @@
 //! The loads of one rigid-body step from the C side, in double (`mbs_rigid_loads`) and single
 //! precision (`mbs_rigid_loads_f32`). All zero (`= {0}`) means no load and no damping.
 
-use crate::convert::{all_finite, FfiResult};
+use crate::boundary::{all_finite, FfiResult};
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::RigidLoads;

@@ -1,8 +1,8 @@
 //! The state of a rigid body stepped without a system (pose, twist, last accelerations), in
 //! double (`mbs_rigid_state`) and single precision (`mbs_rigid_state_f32`).
 
-use crate::convert::{all_finite, read, status_of, write_with, FfiResult};
-use crate::guard;
+use crate::boundary::{all_finite, guard, read, write_with, FfiResult};
+use crate::status::status_of;
 use crate::status::*;
 use mbs_core::math::Quaternion;
 use mbs_core::state::RigidState;

@@ -12,12 +12,12 @@
 //! `mbs_rigid_step` chooses the integrator at run time (`step` -> `run`, the same chain) and so
 //! links all four; `mbs_rigid_midpoint_step` links the midpoint step only.
 
-use crate::convert::{finite, non_null, status_of, FfiResult};
-use crate::guard;
+use crate::boundary::{guard, non_null, time_step, FfiResult};
 use crate::rigid::body::{mbs_rigid_body, mbs_rigid_body_f32, mbs_rigid_body_of};
 use crate::rigid::loads::{mbs_rigid_loads, mbs_rigid_loads_f32, mbs_rigid_loads_of};
 use crate::rigid::state::{mbs_rigid_state, mbs_rigid_state_f32, mbs_rigid_state_of};
 use crate::rigid::step_settings::*;
+use crate::status::status_of;
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::rigid::driver;
@@ -28,14 +28,6 @@ use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::state::RigidState;
 use mbs_core::Real;
-
-/// Checks `dt`: `MBS_ERR_NOT_FINITE` for NaN/inf, `MBS_ERR_INVALID_TIME_STEP` for `dt <= 0`.
-pub fn time_step<T: Real>(dt: T) -> FfiResult<T> {
-    if finite(dt)? <= T::zero() {
-        return Err(MBS_ERR_INVALID_TIME_STEP);
-    }
-    Ok(dt)
-}
 
 /// The pointers and the time step of a step, checked: `MBS_ERR_NULL_POINTER` for a null body,
 /// loads, settings or state, then the time step's errors.

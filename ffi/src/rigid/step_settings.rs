@@ -1,8 +1,8 @@
 //! Settings and report of one rigid-body step: the integrator (`MBS_INTEGRATOR_*`), the
 //! rotation-per-step bound and sub-stepping; `mbs_step_info` says what the step did.
 
-use crate::convert::{finite, non_null_out, FfiResult, MbsFlag};
-use crate::guard;
+use crate::boundary::{finite, guard, non_null_out, FfiResult};
+use crate::convert::MbsFlag;
 use crate::status::*;
 use mbs_core::integrators::{StepInfo, StepSettings, StepStatus};
 use mbs_core::Real;
@@ -119,7 +119,7 @@ impl<T: Real> mbs_step_settings_of<T> {
             .with_max_rotation_per_step(finite(self.max_rotation_per_step)?)
             .with_substep(crate::convert::flag(self.substep)?)
             .with_max_substeps(self.max_substeps);
-        s.validate().map_err(crate::convert::status_of)?;
+        s.validate().map_err(crate::status::status_of)?;
         Ok(s)
     }
 }

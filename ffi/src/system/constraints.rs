@@ -6,12 +6,14 @@
 //! coupling (`MBS_COUPLING_GENERALIZED_ALPHA`); `mbs_system_assemble` refuses them with
 //! another one (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME`).
 
-use crate::convert::{array, finite, flag, index, non_null_out, status_of, vec2, MbsFlag};
+use crate::boundary::{finite, non_null_out, put, with_ref};
+use crate::convert::{array, flag, index, vec2, MbsFlag};
 use crate::output::{variable, MbsOutputVariable};
+use crate::status::status_of;
 use crate::status::*;
 use crate::system::items::{add, marker_pair};
+use crate::system::mbs_system;
 use crate::system::output::output;
-use crate::system::{mbs_system, put, with_ref};
 use mbs_core::integrators::constrained::generalized_alpha::RESIDUAL_HISTORY;
 use mbs_core::system::{Constraint, ConstraintIndex, MarkerIndex};
 
@@ -19,7 +21,7 @@ use mbs_core::system::{Constraint, ConstraintIndex, MarkerIndex};
 fn add_constraint(
     sys: *mut mbs_system,
     constraint: *mut u32,
-    make: impl FnOnce() -> crate::convert::FfiResult<Constraint<f64>>,
+    make: impl FnOnce() -> crate::boundary::FfiResult<Constraint<f64>>,
 ) -> MbsStatus {
     add(
         sys,

@@ -1,13 +1,15 @@
 //! Exudyn's `Create*` helpers from C: a body with its node, its markers and its gravity load
 //! in one call (`mbs_system_create_*`). Indices and errors as the `mbs_system_add_*` calls.
 
+use crate::boundary::{finite, non_null_out, put, read, with_mut, FfiResult};
+use crate::convert::vec2;
 use crate::convert::{array, optional3};
-use crate::convert::{finite, non_null_out, read, status_of, vec2, FfiResult};
 use crate::mass_properties::mbs_mass_properties;
 use crate::rigid::body_cylinder::body_cylinder;
+use crate::status::status_of;
 use crate::status::*;
 use crate::system::items::{mbs_system_add_object_ground, node_error, rigid_body};
-use crate::system::{mbs_system, put, with_mut, MBS_NO_INDEX};
+use crate::system::{mbs_system, MBS_NO_INDEX};
 use mbs_core::inertia::MassProperties;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{CreatedBody, MassPointSpec, RigidBodySpec};

@@ -6,10 +6,12 @@
 //! on success. On an error nothing was added (the counts, states and time are as before).
 //! A successful add makes the system unassembled.
 
-use crate::convert::{array, finite, index, non_null_out, read, status_of, vec2, vec3, FfiResult};
+use crate::boundary::{finite, non_null_out, put, read, with_mut, FfiResult};
+use crate::convert::{array, index, vec2, vec3};
 use crate::mass_properties::mbs_mass_properties;
+use crate::status::status_of;
 use crate::status::*;
-use crate::system::{mbs_system, put, with_mut};
+use crate::system::mbs_system;
 use core::ffi::c_void;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::bodies::ObjectGround;

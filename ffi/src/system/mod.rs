@@ -13,7 +13,8 @@
 //! Every other `mbs_system_*` call first checks the pointer (`MBS_ERR_NULL_POINTER`), its
 //! alignment (`MBS_ERR_STORAGE`) and the header `mbs_system_init` writes (its tag:
 //! `MBS_ERR_NOT_INITIALIZED`; its layout: `MBS_ERR_STORAGE`; `storage_header.rs`), through
-//! `system_ref` / `system_mut`: the one place where an `mbs_system*` becomes a Rust reference.
+//! [`crate::boundary`]'s `with_ref` / `with_mut` (and `MBS_ERR_BUSY` for a change while a solve
+//! of it runs): the one place where a storage pointer becomes a Rust reference.
 
 pub mod constraints;
 pub mod create;
@@ -28,8 +29,9 @@ pub mod solve;
 pub mod step;
 pub mod tree;
 
-use crate::convert::{non_null_out, FfiResult};
-use crate::guard;
+use crate::boundary::{
+    checked_mut, guard, non_null_out, put, storage_ref, with_mut, with_ref, CStorage, FfiResult,
+};
 use crate::status::*;
 use crate::storage_header::Header;
 use core::mem::{align_of, size_of};
@@ -156,6 +158,7 @@ pub(crate) struct Inner {
     pub busy: u32,
 }
 
+const _: () = assert!(core::mem::offset_of!(Inner, header) == 0);
 const _: () = assert!(size_of::<Inner>() <= MBS_SYSTEM_SIZE);
 const _: () = assert!(align_of::<Inner>() <= MBS_SYSTEM_ALIGN);
 const _: () = assert!(MBS_SYSTEM_WORDS * 8 == MBS_SYSTEM_SIZE);
@@ -169,102 +172,23 @@ pub fn inner_size() -> usize {
     size_of::<Inner>()
 }
 
-fn checked(sys: *const mbs_system) -> FfiResult<*mut Inner> {
-    if sys.is_null() {
-        return Err(MBS_ERR_NULL_POINTER);
+impl CStorage for mbs_system {
+    type Inner = Inner;
+    const HEADER: Header = HEADER;
+    fn busy(p: *const Inner) -> bool {
+        // SAFETY: a checked storage; the flag read as plain bytes, no reference made.
+        unsafe { core::ptr::addr_of!((*p).busy).read() != 0 }
     }
-    if !(sys as usize).is_multiple_of(align_of::<Inner>()) {
-        return Err(MBS_ERR_STORAGE);
-    }
-    let p = sys.cast::<Inner>().cast_mut();
-    // SAFETY: non-null, aligned, and the caller's `mbs_system` is MBS_SYSTEM_SIZE bytes; the
-    // header is the first field, read as plain bytes of the caller's storage.
-    unsafe { core::ptr::addr_of!((*p).header).read() }.check(HEADER)?;
-    Ok(p)
-}
-
-/// The system of `sys` for reading: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE` (misaligned),
-/// `MBS_ERR_NOT_INITIALIZED` (no `mbs_system_init` on it).
-///
-/// # Safety
-/// `sys` is null or points to `MBS_SYSTEM_SIZE` readable bytes, not written for `'a`.
-pub(crate) unsafe fn inner_ref<'a>(sys: *const mbs_system) -> FfiResult<&'a Inner> {
-    // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee.
-    checked(sys).map(|p| unsafe { &*p })
-}
-
-/// The checked storage of `sys` for a change: errors as [`inner_ref`], and `MBS_ERR_BUSY`
-/// while a solve of it runs (a call from its step callback).
-pub(crate) fn checked_busy(sys: *mut mbs_system) -> FfiResult<*mut Inner> {
-    let p = checked(sys)?;
-    // SAFETY: the checked storage; the flag read as plain bytes, no reference made.
-    if unsafe { core::ptr::addr_of!((*p).busy).read() } != 0 {
-        return Err(MBS_ERR_BUSY);
-    }
-    Ok(p)
-}
-
-/// As [`inner_ref`], exclusive; `MBS_ERR_BUSY` while a solve of it runs.
-///
-/// # Safety
-/// `sys` is null or points to `MBS_SYSTEM_SIZE` writable bytes, not otherwise used for `'a`.
-pub(crate) unsafe fn inner_mut<'a>(sys: *mut mbs_system) -> FfiResult<&'a mut Inner> {
-    // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee.
-    checked_busy(sys).map(|p| unsafe { &mut *p })
 }
 
 /// The core system of `sys` (read only): the one way from an `mbs_system*` to `&CSystem`
-/// (for exporters and other readers). Errors as [`inner_ref`].
+/// (for exporters and other readers). Errors as [`checked`](crate::boundary::checked).
 ///
 /// # Safety
-/// As [`inner_ref`].
+/// `sys` is null or points to `MBS_SYSTEM_SIZE` readable bytes, not written for `'a`.
 pub(crate) unsafe fn system_ref<'a>(sys: *const mbs_system) -> FfiResult<&'a CSystem> {
     // SAFETY: forwarded.
-    unsafe { inner_ref(sys) }.map(|i| &i.sys)
-}
-
-/// The core system of `sys`, exclusive. Errors as [`inner_ref`]. (Adding sensors goes through
-/// [`inner_mut`], which also holds their buffers.)
-///
-/// # Safety
-/// As [`inner_mut`].
-#[allow(dead_code)] // the helper for other modules (scene export and the like)
-pub(crate) unsafe fn system_mut<'a>(sys: *mut mbs_system) -> FfiResult<&'a mut CSystem> {
-    // SAFETY: forwarded.
-    unsafe { inner_mut(sys) }.map(|i| &mut i.sys)
-}
-
-/// Runs `f` on the system of `sys` read only and returns its status.
-pub(crate) fn with_ref(
-    sys: *const mbs_system,
-    f: impl FnOnce(&Inner) -> FfiResult<MbsStatus>,
-) -> MbsStatus {
-    guard(|| {
-        // SAFETY: the caller's guarantee on `sys` (every entry point documents it).
-        match unsafe { inner_ref(sys) }.and_then(f) {
-            Ok(s) | Err(s) => s,
-        }
-    })
-}
-
-/// Runs `f` on the system of `sys` exclusively and returns its status.
-pub(crate) fn with_mut(
-    sys: *mut mbs_system,
-    f: impl FnOnce(&mut Inner) -> FfiResult<MbsStatus>,
-) -> MbsStatus {
-    guard(|| {
-        // SAFETY: the caller's guarantee on `sys` (every entry point documents it).
-        match unsafe { inner_mut(sys) }.and_then(f) {
-            Ok(s) | Err(s) => s,
-        }
-    })
-}
-
-/// Writes `v` to `*out` (checked non-null by the caller).
-pub(crate) fn put<T>(out: *mut T, v: T) {
-    // SAFETY: the entry points check `out` non-null before the work; writable by the caller's
-    // guarantee.
-    unsafe { out.write(v) }
+    unsafe { storage_ref(sys) }.map(|i| &i.sys)
 }
 
 /// `MBS_SYSTEM_SIZE`, for bindings that cannot read the header's constants (Python's ctypes
@@ -292,7 +216,7 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
         if !(sys as usize).is_multiple_of(align_of::<Inner>()) {
             return MBS_ERR_STORAGE;
         }
-        if checked_busy(sys) == Err(MBS_ERR_BUSY) {
+        if checked_mut(sys) == Err(MBS_ERR_BUSY) {
             return MBS_ERR_BUSY; // from the step callback of a solve of this system
         }
         let p = sys.cast::<Inner>();

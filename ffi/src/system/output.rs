@@ -1,13 +1,14 @@
 //! Reading and setting a system from C: outputs by output variable type (node, object,
 //! marker, load values) and node states.
 
+use crate::boundary::{non_null_out, put, read, with_mut, with_ref, FfiResult};
 use crate::convert::{array, index};
-use crate::convert::{non_null_out, read, status_of, FfiResult};
 use crate::mass_point_2d::mbs_point2d_state;
 use crate::output::{variable, write_value, MbsOutputVariable};
 use crate::rigid::state::mbs_rigid_state;
+use crate::status::status_of;
 use crate::status::*;
-use crate::system::{mbs_system, put, with_mut, with_ref};
+use crate::system::mbs_system;
 use mbs_core::nodes::Point2DState;
 use mbs_core::system::NodeState;
 use mbs_core::system::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};

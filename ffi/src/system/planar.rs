@@ -1,10 +1,12 @@
 //! The planar items from C: Exudyn's `NodeRigidBody2D` and `ObjectRigidBody2D`, the
 //! `MarkerNodeCoordinate` that coordinate constraints act on, and a 2D rigid node's state.
 
-use crate::convert::{array, finite, index, non_null_out, read, status_of, vec2, FfiResult};
+use crate::boundary::{finite, non_null_out, put, read, with_mut, with_ref, FfiResult};
+use crate::convert::{array, index, vec2};
+use crate::status::status_of;
 use crate::status::*;
 use crate::system::items::add;
-use crate::system::{mbs_system, put, with_mut, with_ref};
+use crate::system::mbs_system;
 use mbs_core::bodies::RigidBody2D;
 use mbs_core::nodes::{NodeRigidBody2D, Rigid2DState};
 use mbs_core::system::{Marker, Node, NodeIndex, NodeState, Object};
@@ -54,9 +56,9 @@ pub unsafe extern "C" fn mbs_system_add_node_rigid_2d(
                     array::<3>(initial_velocities)?,
                 )
             };
-            crate::convert::all_finite(&r)?;
-            crate::convert::all_finite(&q)?;
-            crate::convert::all_finite(&v)?;
+            crate::boundary::all_finite(&r)?;
+            crate::boundary::all_finite(&q)?;
+            crate::boundary::all_finite(&v)?;
             let n = NodeRigidBody2D::new(Vector3::from(r), Vector3::from(q), Vector3::from(v))
                 .map_err(status_of)?;
             s.add_node(Node::RigidBody2D(n)).map_err(status_of)
@@ -169,7 +171,7 @@ pub unsafe extern "C" fn mbs_system_get_rigid2d_state(
 
 fn state_of(c: &mbs_rigid2d_state) -> FfiResult<NodeState<f64>> {
     for v in [&c.q, &c.q_t, &c.q_tt] {
-        crate::convert::all_finite(v)?;
+        crate::boundary::all_finite(v)?;
     }
     Ok(NodeState::RigidBody2D(Rigid2DState {
         q: Vector3::from(c.q),

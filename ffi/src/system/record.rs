@@ -2,11 +2,11 @@
 //! `mbs-view page`): the header and one frame per call, handed to the caller's text callback
 //! as it is made (allocation-free: a firmware streams it over a serial line).
 
-use crate::convert::{read, status_of};
-use crate::guard;
+use crate::boundary::{guard, put, read, with_ref};
+use crate::status::status_of;
 use crate::status::*;
+use crate::system::mbs_system;
 use crate::system::scene::{from_c, mbs_scene_summary, mbs_visualization_settings};
-use crate::system::{mbs_system, put, with_ref};
 use core::ffi::{c_char, c_void, CStr};
 use core::fmt;
 use mbs_core::graphics::record::{write_run_header, RecordError};

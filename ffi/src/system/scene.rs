@@ -9,10 +9,12 @@
 //! its mass; rigid body: its equivalent uniform box; BodyCylinder: Modelica's cylinder shape in
 //! Modelica's `BodyColor`); the C system holds no custom graphics.
 
-use crate::convert::{flag, read, status_of, FfiResult, MbsFlag};
+use crate::boundary::{put, read, with_ref, FfiResult};
+use crate::convert::{flag, MbsFlag};
 use crate::output::{variable, MbsOutputVariable};
+use crate::status::status_of;
 use crate::status::*;
-use crate::system::{mbs_system, put, with_ref};
+use crate::system::mbs_system;
 use core::ffi::c_void;
 use mbs_core::graphics::{
     BodiesSettings, Color, ContourSettings, DrawPrimitive, DrawShape, SceneSummary,

@@ -14,11 +14,12 @@
 //! recorded and copied into the C buffers only when the row is complete, so a step that fails
 //! leaves every buffer as it was.
 
+use crate::boundary::{non_null_out, put, with_mut, with_ref, FfiResult};
 use crate::convert::index;
-use crate::convert::{non_null_out, status_of, FfiResult};
 use crate::output::{variable, write_value, MbsOutputVariable};
+use crate::status::status_of;
 use crate::status::*;
-use crate::system::{mbs_system, put, with_mut, with_ref, SensorBuffer, MBS_SYSTEM_MAX_SENSORS};
+use crate::system::{mbs_system, SensorBuffer, MBS_SYSTEM_MAX_SENSORS};
 use mbs_core::system::{ConstraintIndex, LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
 use mbs_core::system::{Sensor, SensorIndex, SensorSink};
 use nalgebra::Vector3;
@@ -140,7 +141,7 @@ impl mbs_sensor_spec {
                 variable: variable(self.variable)?,
             },
             MBS_SENSOR_BODY => {
-                crate::convert::all_finite(&self.local_position)?;
+                crate::boundary::all_finite(&self.local_position)?;
                 Sensor::body(
                     index(self.index, ObjectIndex)?,
                     Vector3::from(self.local_position),
@@ -193,7 +194,7 @@ pub unsafe extern "C" fn mbs_system_add_sensor(
     with_mut(sys, |s| {
         non_null_out(sensor)?;
         // SAFETY: the caller's guarantee.
-        let c = unsafe { crate::convert::read(spec) }?.to_core()?;
+        let c = unsafe { crate::boundary::read(spec) }?.to_core()?;
         if buffer.is_null() && rows > 0 {
             return Err(MBS_ERR_NULL_POINTER);
         }

@@ -1,10 +1,11 @@
 //! How a system integrates, from C: `mbs_system_settings` (coupling, rigid scheme, step
 //! control) and its default, set and get.
 
-use crate::convert::{finite, flag, non_null_out, read, status_of, FfiResult, MbsFlag};
-use crate::guard;
+use crate::boundary::{finite, guard, non_null_out, put, read, with_mut, with_ref, FfiResult};
+use crate::convert::{flag, MbsFlag};
+use crate::status::status_of;
 use crate::status::*;
-use crate::system::{mbs_system, put, with_mut, with_ref};
+use crate::system::mbs_system;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::integrators::StepSettings;
 use mbs_core::solver::NewtonSettings;

@@ -7,13 +7,12 @@
 //! export) with the pointer it is given. Calls that change it are refused with `MBS_ERR_BUSY`
 //! while the run is on (the storage's busy flag).
 
-use crate::convert::read;
-use crate::guard;
+use crate::boundary::{checked_mut, guard, put, read};
 use crate::simulation_settings::mbs_simulation_settings;
 use crate::status::*;
 use crate::system::sensors::CSink;
 use crate::system::step::{mbs_item_ref, mbs_system_step_report, system_error, warning};
-use crate::system::{checked_busy, mbs_system, put, Inner};
+use crate::system::{mbs_system, Inner};
 use core::ffi::c_void;
 use mbs_core::system::{ItemRef, SolveReport, SystemError};
 
@@ -211,7 +210,7 @@ unsafe fn solve(
     on_step: mbs_step_callback,
     ctx: *mut c_void,
 ) -> Result<(SolveReport, u64), Failure> {
-    let p = checked_busy(sys)?;
+    let p = checked_mut(sys)?;
     // SAFETY: the caller's guarantee.
     let c = unsafe { read(settings) }?.to_core()?;
     // Each `&mut *p` below is made for one stretch of Rust work and ends before the callback,

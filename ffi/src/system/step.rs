@@ -1,11 +1,11 @@
 //! Advancing a system from C: assemble, step, solve, with their reports and the item that
 //! failed.
 
-use crate::convert::status_of;
-use crate::rigid::step::time_step;
+use crate::boundary::{put, time_step, with_mut};
+use crate::status::status_of;
 use crate::status::*;
 use crate::system::sensors::CSink;
-use crate::system::{mbs_system, put, with_mut, Inner};
+use crate::system::{mbs_system, Inner};
 use mbs_core::integrators::StepStatus;
 use mbs_core::system::{ItemRef, StepReport, SystemError};
 

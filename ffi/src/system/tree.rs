@@ -4,11 +4,13 @@
 //! doubles. Vector lengths are checked before anything is read; outputs are written on success
 //! only.
 
-use super::{mbs_system, put, with_mut, with_ref};
-use crate::convert::{non_null_out, status_of, FfiResult};
+use super::mbs_system;
+use crate::boundary::storage_ref;
+use crate::boundary::{non_null_out, put, with_mut, with_ref, FfiResult};
+use crate::status::status_of;
 use crate::status::*;
 use crate::tree::dynamics::{input, output};
-use crate::tree::{joint_spring, mbs_tree, tree_ref};
+use crate::tree::{joint_spring, mbs_tree};
 
 /// The number of coordinates of the system's tree: `MBS_ERR_UNKNOWN_INDEX` without one.
 fn coordinates(sys: &super::CSystem) -> FfiResult<usize> {
@@ -58,7 +60,7 @@ pub unsafe extern "C" fn mbs_system_add_kinematic_tree(
     with_mut(sys, |inner| {
         non_null_out(first_object)?;
         // SAFETY: the caller's guarantee on `tree`.
-        let t = unsafe { tree_ref(tree) }?;
+        let t = unsafe { storage_ref(tree) }?;
         let q = input(q, nq, t.tree.nq())?;
         let v = input(v, nv, t.tree.nv())?;
         let o = inner

@@ -11,10 +11,12 @@
 
 use super::{mbs_tree, mbs_tree_f32};
 use super::{
-    with_tree, Storage, MBS_TREE_MAX_COORDINATES, MBS_TREE_RUNGE_KUTTA_4,
-    MBS_TREE_SEMI_IMPLICIT_EULER,
+    Storage, MBS_TREE_MAX_COORDINATES, MBS_TREE_RUNGE_KUTTA_4, MBS_TREE_SEMI_IMPLICIT_EULER,
 };
-use crate::convert::{finite, finite_result, non_null_out, read, status_of, vec3, FfiResult};
+use crate::boundary::with_mut;
+use crate::boundary::{finite, finite_result, non_null_out, read, FfiResult};
+use crate::convert::vec3;
+use crate::status::status_of;
 use crate::status::*;
 use mbs_core::tree::{LoopSettings, TreeScheme, TreeStepSettings};
 use mbs_core::Real;
@@ -54,7 +56,7 @@ fn out_ok<T>(p: *mut T, n: usize, len: usize) -> FfiResult<()> {
 }
 
 fn neutral<S: Storage>(tree: *mut S, q: *mut S::T, nq: usize) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         out_ok(q, nq, t.tree.nq())?;
         let mut buf = [<S::T as Default>::default(); C];
         t.tree
@@ -105,7 +107,7 @@ fn rnea<S: Storage>(
     nv: usize,
     tau: *mut S::T,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let q = input(q, nq, t.tree.nq())?;
         let v = input(v, nv, t.tree.nv())?;
         let a = input(q_tt, nv, t.tree.nv())?;
@@ -171,7 +173,7 @@ fn bias<S: Storage>(
     nv: usize,
     b: *mut S::T,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let q = input(q, nq, t.tree.nq())?;
         let v = input(v, nv, t.tree.nv())?;
         out_ok(b, nv, t.tree.nv())?;
@@ -229,7 +231,7 @@ fn mass_matrix<S: Storage>(
     m: *mut S::T,
     nv: usize,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let q = input(q, nq, t.tree.nq())?;
         non_null_out(m)?;
         if nv != t.tree.nv() {
@@ -301,7 +303,7 @@ fn aba<S: Storage>(
     nv: usize,
     q_tt: *mut S::T,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let q = input(q, nq, t.tree.nq())?;
         let v = input(v, nv, t.tree.nv())?;
         let tau = input(tau, nv, t.tree.nv())?;
@@ -374,7 +376,7 @@ fn step<S: Storage>(
     scheme: u32,
     substeps: *mut u32,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let mut qb = input(q, nq, t.tree.nq())?;
         let mut vb = input(v, nv, t.tree.nv())?;
         let tau = input(tau, nv, t.tree.nv())?;
@@ -408,7 +410,7 @@ fn step<S: Storage>(
         output(q, &qb[..nq]);
         output(v, &vb[..nv]);
         if !substeps.is_null() {
-            crate::system::put(substeps, report.substeps);
+            crate::boundary::put(substeps, report.substeps);
         }
         Ok(MBS_OK)
     })
@@ -474,7 +476,7 @@ fn link_pose<S: Storage>(
     rotation: *mut [S::T; 9],
     position: *mut [S::T; 3],
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let q = input(q, nq, t.tree.nq())?;
         non_null_out(rotation)?;
         non_null_out(position)?;
@@ -487,8 +489,8 @@ fn link_pose<S: Storage>(
         let x = d.link_pose(link as usize).ok_or(MBS_ERR_UNKNOWN_INDEX)?;
         let r = crate::convert::mat3_to_rows(&x.rotation);
         let p = [x.translation.x, x.translation.y, x.translation.z];
-        crate::system::put(rotation, r);
-        crate::system::put(position, p);
+        crate::boundary::put(rotation, r);
+        crate::boundary::put(position, p);
         Ok(MBS_OK)
     })
 }
@@ -539,7 +541,7 @@ fn energy<S: Storage>(
     kinetic: *mut S::T,
     potential: *mut S::T,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let q = input(q, nq, t.tree.nq())?;
         let v = input(v, nv, t.tree.nv())?;
         non_null_out(kinetic)?;
@@ -549,8 +551,8 @@ fn energy<S: Storage>(
             .map_err(status_of)?;
         let e = [tr.kinetic_energy(d), tr.potential_energy(d, &q[..nq])];
         finite_result(&e)?;
-        crate::system::put(kinetic, e[0]);
-        crate::system::put(potential, e[1]);
+        crate::boundary::put(kinetic, e[0]);
+        crate::boundary::put(potential, e[1]);
         Ok(MBS_OK)
     })
 }
@@ -603,7 +605,7 @@ fn point_jacobian<S: Storage>(
     jac: *mut S::T,
     nv: usize,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let q = input(q, nq, t.tree.nq())?;
         // SAFETY: the caller's guarantee on `point`.
         let point = vec3(&unsafe { read(point) }?)?;
@@ -668,7 +670,7 @@ fn set_link_force<S: Storage>(
     force: *const [S::T; 3],
     point: *const [S::T; 3],
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         // SAFETY: the caller's guarantee on `force` and `point`.
         let f = vec3(&unsafe { read(force) }?)?;
         // SAFETY: as above.
@@ -722,7 +724,7 @@ pub unsafe extern "C" fn mbs_tree_set_link_force_f32(
 /// `tree` is null or an `mbs_tree`.
 #[no_mangle]
 pub unsafe extern "C" fn mbs_tree_clear_link_forces(tree: *mut mbs_tree) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         t.data.clear_wrenches();
         Ok(MBS_OK)
     })
@@ -734,7 +736,7 @@ pub unsafe extern "C" fn mbs_tree_clear_link_forces(tree: *mut mbs_tree) -> MbsS
 /// `tree` is null or an `mbs_tree_f32`.
 #[no_mangle]
 pub unsafe extern "C" fn mbs_tree_clear_link_forces_f32(tree: *mut mbs_tree_f32) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         t.data.clear_wrenches();
         Ok(MBS_OK)
     })

@@ -5,8 +5,11 @@
 //! `mbs_tree_loop_forces` reads the loop forces. RNEA, the bias forces and the mass matrix are
 //! those of the open tree.
 
-use super::{mbs_tree, mbs_tree_f32, with_tree, Storage};
-use crate::convert::{flag, non_null_out, read, status_of, vec3, MbsFlag};
+use super::{mbs_tree, mbs_tree_f32, Storage};
+use crate::boundary::with_mut;
+use crate::boundary::{non_null_out, read};
+use crate::convert::{flag, vec3, MbsFlag};
+use crate::status::status_of;
 use crate::status::*;
 use crate::system::MBS_NO_INDEX;
 use mbs_core::tree::{LoopClosure, LoopSettings};
@@ -39,7 +42,7 @@ fn add_loop<S: Storage>(
     closure: *const mbs_tree_loop_of<S::T>,
     index: *mut u32,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         // SAFETY: the caller's guarantee on `closure`.
         let c = unsafe { read(closure) }?;
         non_null_out(index)?;
@@ -59,7 +62,7 @@ fn add_loop<S: Storage>(
             .check_loops::<{ super::MBS_TREE_MAX_LOOP_ROWS as usize }>(&all)
             .map_err(status_of)?;
         t.loops = all;
-        crate::system::put(index, (t.loops.len() - 1) as u32);
+        crate::boundary::put(index, (t.loops.len() - 1) as u32);
         Ok(MBS_OK)
     })
 }
@@ -104,7 +107,7 @@ fn project<S: Storage>(
     v: *mut S::T,
     nv: usize,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         let mut qb = super::dynamics::input(q, nq, t.tree.nq())?;
         let mut vb = super::dynamics::input(v, nv, t.tree.nv())?;
         let inner = &mut *t;
@@ -162,7 +165,7 @@ pub unsafe extern "C" fn mbs_tree_project_loops_f32(
 }
 
 fn loop_forces<S: Storage>(tree: *mut S, out: *mut S::T, n: usize, rows: *mut u32) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         non_null_out(rows)?;
         let f = t.loop_work.forces();
         if f.len() > n || (out.is_null() && !f.is_empty()) {
@@ -175,7 +178,7 @@ fn loop_forces<S: Storage>(tree: *mut S, out: *mut S::T, n: usize, rows: *mut u3
         if !f.is_empty() {
             super::dynamics::output(out, f);
         }
-        crate::system::put(rows, f.len() as u32);
+        crate::boundary::put(rows, f.len() as u32);
         Ok(MBS_OK)
     })
 }

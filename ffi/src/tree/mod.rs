@@ -17,8 +17,9 @@
 pub mod dynamics;
 pub mod loops;
 
-use crate::convert::{mat3, read, status_of, vec3, FfiResult};
-use crate::guard;
+use crate::boundary::{guard, read, with_mut, CStorage, FfiResult};
+use crate::convert::{mat3, vec3};
+use crate::status::status_of;
 use crate::status::*;
 use crate::storage_header::Header;
 use crate::system::MBS_NO_INDEX;
@@ -147,6 +148,7 @@ const _: () = assert!(size_of::<Inner<f64>>() <= MBS_TREE_SIZE);
 const _: () = assert!(size_of::<Inner<f32>>() <= MBS_TREE_F32_SIZE);
 const _: () = assert!(align_of::<Inner<f64>>() <= MBS_TREE_ALIGN);
 const _: () = assert!(align_of::<Inner<f32>>() <= MBS_TREE_ALIGN);
+const _: () = assert!(core::mem::offset_of!(Inner<f64>, header) == 0);
 const _: () = assert!(MBS_TREE_WORDS * 8 == MBS_TREE_SIZE);
 const _: () = assert!(MBS_TREE_F32_WORDS * 8 == MBS_TREE_F32_SIZE);
 #[cfg(target_pointer_width = "64")]
@@ -154,58 +156,23 @@ const _: () = assert!(MBS_TREE_SIZE - size_of::<Inner<f64>>() < 64);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(MBS_TREE_F32_SIZE - size_of::<Inner<f32>>() < 64);
 
-/// The scalar of a tree storage and its header.
-pub(crate) trait Storage {
+/// A tree storage (`mbs_tree`, `mbs_tree_f32`) and its scalar.
+pub(crate) trait Storage: CStorage<Inner = Inner<Self::T>> {
     type T: Real;
-    const HEADER: Header;
+}
+impl CStorage for mbs_tree {
+    type Inner = Inner<f64>;
+    const HEADER: Header = Header::new(0x6d62_735f_7472_6531, size_of::<Inner<f64>>()); // "mbs_tre1"
 }
 impl Storage for mbs_tree {
     type T = f64;
-    const HEADER: Header = Header::new(0x6d62_735f_7472_6531, size_of::<Inner<f64>>()); // "mbs_tre1"
+}
+impl CStorage for mbs_tree_f32 {
+    type Inner = Inner<f32>;
+    const HEADER: Header = Header::new(0x6d62_735f_7472_6631, size_of::<Inner<f32>>()); // "mbs_trf1"
 }
 impl Storage for mbs_tree_f32 {
     type T = f32;
-    const HEADER: Header = Header::new(0x6d62_735f_7472_6631, size_of::<Inner<f32>>()); // "mbs_trf1"
-}
-
-/// The checked pointer to an initialized tree: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`
-/// (misaligned), `MBS_ERR_NOT_INITIALIZED`.
-fn checked<S: Storage>(tree: *const S) -> FfiResult<*mut Inner<S::T>> {
-    if tree.is_null() {
-        return Err(MBS_ERR_NULL_POINTER);
-    }
-    if !(tree as usize).is_multiple_of(align_of::<Inner<S::T>>()) {
-        return Err(MBS_ERR_STORAGE);
-    }
-    let p = tree.cast::<Inner<S::T>>().cast_mut();
-    // SAFETY: non-null, aligned, the caller's storage is large enough; the header is read as
-    // plain bytes of it.
-    unsafe { core::ptr::addr_of!((*p).header).read() }.check(S::HEADER)?;
-    Ok(p)
-}
-
-/// The tree of `tree` for reading (another item's call takes it, e.g. a system copies it):
-/// `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`, `MBS_ERR_NOT_INITIALIZED`.
-///
-/// # Safety
-/// `tree` is null or the caller's storage of an `S`, not written for `'a`.
-pub(crate) unsafe fn tree_ref<'a, S: Storage>(tree: *const S) -> FfiResult<&'a Inner<S::T>> {
-    // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee.
-    checked(tree).map(|p| unsafe { &*p })
-}
-
-/// Runs `f` on the tree of `tree` exclusively and returns its status.
-pub(crate) fn with_tree<S: Storage>(
-    tree: *mut S,
-    f: impl FnOnce(&mut Inner<S::T>) -> FfiResult<MbsStatus>,
-) -> MbsStatus {
-    guard(|| {
-        // SAFETY: checked pointer to an initialized `Inner` (tag), by the caller's guarantee
-        // that it is its storage and not otherwise in use.
-        match checked(tree).and_then(|p| f(unsafe { &mut *p })) {
-            Ok(s) | Err(s) => s,
-        }
-    })
 }
 
 fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
@@ -286,7 +253,7 @@ pub unsafe extern "C" fn mbs_tree_init_f32(
 /// `tree` is null or an `mbs_tree`.
 #[no_mangle]
 pub unsafe extern "C" fn mbs_tree_deinit(tree: *mut mbs_tree) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         t.header = Header::CLEARED;
         Ok(MBS_OK)
     })
@@ -298,7 +265,7 @@ pub unsafe extern "C" fn mbs_tree_deinit(tree: *mut mbs_tree) -> MbsStatus {
 /// `tree` is null or an `mbs_tree_f32`.
 #[no_mangle]
 pub unsafe extern "C" fn mbs_tree_deinit_f32(tree: *mut mbs_tree_f32) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         t.header = Header::CLEARED;
         Ok(MBS_OK)
     })
@@ -309,10 +276,10 @@ fn add_link<S: Storage>(
     link: *const mbs_tree_link_of<S::T>,
     index: *mut u32,
 ) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         // SAFETY: the caller's guarantee on `link`.
         let l = unsafe { read(link) }?;
-        crate::convert::non_null_out(index)?;
+        crate::boundary::non_null_out(index)?;
         let parent = match l.parent {
             MBS_NO_INDEX => None,
             p => Some(p as usize),
@@ -328,7 +295,7 @@ fn add_link<S: Storage>(
         };
         let placement = Transform::new(mat3(&l.rotation)?, vec3(&l.position)?);
         let mp = MassProperties {
-            mass: crate::convert::finite(l.mass)?,
+            mass: crate::boundary::finite(l.mass)?,
             com: vec3(&l.com)?,
             inertia: mat3(&l.inertia)?,
         };
@@ -336,7 +303,7 @@ fn add_link<S: Storage>(
             .tree
             .add_link(parent, joint, placement, &mp)
             .map_err(status_of)?;
-        crate::system::put(index, i as u32);
+        crate::boundary::put(index, i as u32);
         Ok(MBS_OK)
     })
 }
@@ -379,7 +346,7 @@ pub unsafe extern "C" fn mbs_tree_add_link_f32(
 /// The joint spring of the C arguments `[stiffness, damping, position_offset,
 /// velocity_offset]`: `MBS_ERR_NOT_FINITE` for a NaN or infinite one.
 pub(crate) fn joint_spring<T: Real>(spring: [T; 4]) -> FfiResult<JointSpring<T>> {
-    crate::convert::all_finite(&spring)?;
+    crate::boundary::all_finite(&spring)?;
     let [stiffness, damping, position_offset, velocity_offset] = spring;
     Ok(JointSpring {
         stiffness,
@@ -390,7 +357,7 @@ pub(crate) fn joint_spring<T: Real>(spring: [T; 4]) -> FfiResult<JointSpring<T>>
 }
 
 fn set_joint_spring<S: Storage>(tree: *mut S, link: u32, spring: [S::T; 4]) -> MbsStatus {
-    with_tree(tree, |t| {
+    with_mut(tree, |t| {
         t.tree
             .set_joint_spring(link as usize, joint_spring(spring)?)
             .map_err(status_of)?;
@@ -447,11 +414,11 @@ pub unsafe extern "C" fn mbs_tree_set_joint_spring_f32(
 }
 
 fn counts<S: Storage>(tree: *mut S, nq: *mut u32, nv: *mut u32) -> MbsStatus {
-    with_tree(tree, |t| {
-        crate::convert::non_null_out(nq)?;
-        crate::convert::non_null_out(nv)?;
-        crate::system::put(nq, t.tree.nq() as u32);
-        crate::system::put(nv, t.tree.nv() as u32);
+    with_mut(tree, |t| {
+        crate::boundary::non_null_out(nq)?;
+        crate::boundary::non_null_out(nv)?;
+        crate::boundary::put(nq, t.tree.nq() as u32);
+        crate::boundary::put(nv, t.tree.nv() as u32);
         Ok(MBS_OK)
     })
 }
