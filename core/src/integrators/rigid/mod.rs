@@ -42,7 +42,6 @@ pub mod midpoint;
 pub mod report;
 pub mod rk4;
 pub mod settings;
-pub mod substeps;
 pub mod symplectic_euler;
 
 pub use com_state::ComState;
