@@ -32,7 +32,7 @@
 //! [`Coupling::GeneralizedAlpha`] steps the whole system as one index-3 DAE,
 //! `M q_tt + C_q^T lambda = Q`, `C(q) = 0`, in the coordinates of its nodes, a 3D rigid
 //! body's in Euler parameters with their normalization as a constraint, as Exudyn's
-//! `NodeRigidBodyEP` (see [`Constraint`] for the constraints, `step/alpha.rs` for how the
+//! `NodeRigidBodyEP` (see [`Constraint`] for the constraints, `alpha/` for how the
 //! system becomes the model of
 //! [`ConstrainedAlpha`](crate::integrators::constrained::ConstrainedAlpha)). It is the only
 //! coupling that keeps constraints: with another one a constraint is refused at `assemble`
