@@ -2097,6 +2097,13 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 #define MBS_INTEGRATOR_RK4 3
 
 /**
+ * The midpoint step's rate update with the orientation turned by the mean of the start and
+ * end rates (`MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE`, a system's default drift): orientation
+ * order 2, for forces that depend on the orientation.
+ */
+#define MBS_INTEGRATOR_MIDPOINT_MEAN_RATE 4
+
+/**
  * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default: on a system, on
  * all its coordinates with the constraints' multipliers (2D systems).
  */

@@ -20,7 +20,8 @@ import os
 import re
 import sys
 
-PATH = re.compile(r"\b(crate|super|self)\s*::\s*(\w+(?:\s*::\s*\w+)*)")
+# A path in code, whole (a prefix followed by `::{` or `::*` is a `use` tree's, read by USE).
+PATH = re.compile(r"\b(crate|super|self)\s*::\s*(\w+(?:\s*::\s*\w+)*)\b(?!\s*::\s*[\w{*])")
 USE = re.compile(r"\buse\s+([^;]+);")
 MOD = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
 

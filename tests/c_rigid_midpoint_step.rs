@@ -15,6 +15,7 @@ use mbs::rigid::step_settings::{mbs_step_info, mbs_step_settings_of, MBS_INTEGRA
 use mbs::status::status_of;
 use mbs::*;
 use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
+use mbs_core::integrators::rigid::RigidScheme;
 use mbs_core::integrators::RigidIntegrator;
 use mbs_core::Real;
 
@@ -30,8 +31,8 @@ fn reference<T: Real>(
     dt: T,
 ) -> Result<(mbs_rigid_state_of<T>, MbsStatus), MbsStatus> {
     let dt = time_step(dt)?;
-    let (integrator, st) = c.to_core()?;
-    assert_eq!(integrator, MBS_INTEGRATOR_MIDPOINT);
+    let (scheme, st) = c.to_core()?;
+    assert_eq!(scheme, RigidScheme::Midpoint);
     let body = b.to_core_or_sealed()?;
     let mut cs = s.to_core_finite()?;
     let cl = l.to_core_unvalidated(&body, &cs)?;
@@ -288,4 +289,60 @@ fn midpoint_entry_refuses_other_integrators_and_null_pointers() {
         );
     }
     assert_eq!(bits(&s), bits(&s0));
+}
+
+/// `mbs_rigid_step` steps with core's scheme of each `MBS_INTEGRATOR_*` code, bit for bit
+/// (`mbs_core::system::rigid_step` with that `RigidScheme`, on the same body, loads and state),
+/// and refuses the first code past them with the state and report untouched.
+#[test]
+fn each_integrator_code_steps_with_cores_scheme_of_that_name() {
+    use mbs::rigid::step_settings::{
+        MBS_INTEGRATOR_EXPLICIT_EULER, MBS_INTEGRATOR_MIDPOINT_MEAN_RATE, MBS_INTEGRATOR_RK4,
+        MBS_INTEGRATOR_SYMPLECTIC_EULER,
+    };
+    let (b, l, c, s0) = setup::<f64>();
+    let dt = 0.01;
+    let codes = [
+        (MBS_INTEGRATOR_MIDPOINT, RigidScheme::Midpoint),
+        (MBS_INTEGRATOR_EXPLICIT_EULER, RigidScheme::ExplicitEuler),
+        (
+            MBS_INTEGRATOR_SYMPLECTIC_EULER,
+            RigidScheme::SymplecticEuler,
+        ),
+        (MBS_INTEGRATOR_RK4, RigidScheme::Rk4),
+        (
+            MBS_INTEGRATOR_MIDPOINT_MEAN_RATE,
+            RigidScheme::MidpointMeanRate,
+        ),
+    ];
+    let mut states = Vec::new();
+    for (code, scheme) in codes {
+        let mut c1 = c;
+        c1.integrator = code;
+        let [(status, s, _), _] = both(&b, &l, &c1, &s0, dt);
+        assert_eq!(status, MBS_OK, "integrator {code}");
+        let body = b.to_core_or_sealed().unwrap();
+        let mut cs = s0.to_core_finite().unwrap();
+        let cl = l.to_core_unvalidated(&body, &cs).unwrap();
+        let (_, settings) = c1.to_core().unwrap();
+        mbs_core::system::rigid_step(scheme, &settings, &body, &cl, &mut cs, dt).unwrap();
+        assert_eq!(
+            bits(&s),
+            bits(&mbs_rigid_state_of::of(&cs)),
+            "integrator {code}"
+        );
+        states.push(bits(&s));
+    }
+    // Five schemes, five different results (the mean-rate turn is not the midpoint's).
+    for i in 0..states.len() {
+        for j in 0..i {
+            assert_ne!(states[i], states[j], "integrators {i} and {j}");
+        }
+    }
+    let mut c1 = c;
+    c1.integrator = MBS_INTEGRATOR_MIDPOINT_MEAN_RATE + 1;
+    let [(status, s, info), _] = both(&b, &l, &c1, &s0, dt);
+    assert_eq!(status, MBS_ERR_INVALID_ARGUMENT);
+    assert_eq!(bits(&s), bits(&s0));
+    assert_eq!(info.substeps, 77);
 }

@@ -335,7 +335,7 @@ fn step_settings<'a, T: Copy>(
         integrator: if i.flag() {
             i.u32()
         } else {
-            u32::from(i.byte() % 4)
+            u32::from(i.byte() % 5)
         },
         substep: i.c_flag(),
         max_rotation_per_step: if i.flag() { theta(i) } else { d },

@@ -135,7 +135,7 @@ impl<
                     self.settings.alpha.rotations,
                 )
                 .and_then(|_| self.alpha_start(&scheme));
-            self.settle_solver();
+            self.clear_solver_scratch();
             if let Err(e) = start {
                 self.layout = layout;
                 return Err(e);

@@ -19,10 +19,10 @@
 //!   1's: a controller drives a joint through `offset` and `rate_offset`
 //!   ([`System::set_torsional_target`](super::System::set_torsional_target)).
 
+use super::body_states::BodyStates;
 use super::index::{item, MarkerIndex};
 use super::marker::{Marker, MarkerKind};
 use super::node_force::NodeForce;
-use super::view::View;
 use crate::bodies::rigid_body::tait_bryan_xyz;
 use crate::error::{finite, finite_all};
 use crate::{Error, Param, Real, Result};
@@ -304,7 +304,7 @@ impl<T: Real> Connector<T> {
     /// The force and the torque on marker 0 (N, N m, world) in the states of `view`.
     pub fn force(
         &self,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
         markers: &[Marker<T>],
     ) -> Result<(Vector3<T>, Vector3<T>)> {
         let [a, b] = self.markers();
@@ -330,7 +330,7 @@ impl<T: Real> Connector<T> {
     /// Jacobians, `-F` (`-tau`) through marker 1's.
     pub fn generalized_forces(
         &self,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
         markers: &[Marker<T>],
     ) -> Result<ConnectorForces<T>> {
         let (f, tau) = self.force(view, markers)?;

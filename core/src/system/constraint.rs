@@ -24,11 +24,11 @@
 //! `ConstraintResidual` the norms of its translation and rotation equations `[|C_t|, |C_r|, 0]`
 //! (m, -); marker 1's body feels the opposite force at marker 1's point.
 
+use super::body_states::BodyStates;
 use super::index::{item, MarkerIndex, NodeIndex};
 use super::marker::{Marker, MarkerKind};
 use super::node::{Node, NodeState};
 use super::object::Object;
-use super::view::View;
 use crate::constraints::spatial::{self, Axes, SpatialState};
 use crate::error::finite;
 use crate::finite::all_finite;
@@ -275,7 +275,7 @@ fn joint_marker_kind(axes: &Axes) -> MarkerKind {
 }
 
 /// `true` if either marker sits on a 3D rigid body (a distance between them is measured in 3D).
-fn spatial_ends<T: Real>(view: &View<'_, T>, m0: &Marker<T>, m1: &Marker<T>) -> Result<bool> {
+fn spatial_ends<T: Real>(view: &BodyStates<'_, T>, m0: &Marker<T>, m1: &Marker<T>) -> Result<bool> {
     let on_3d = |m: &Marker<T>| -> Result<bool> {
         Ok(match m {
             Marker::NodePosition { node } => matches!(view.node(*node)?.1, NodeState::RigidBody(_)),
@@ -291,7 +291,7 @@ fn spatial_ends<T: Real>(view: &View<'_, T>, m0: &Marker<T>, m1: &Marker<T>) -> 
 /// A joint's marker from the states of `view`: its point, velocity and frame (the identity
 /// frame for a position marker of a spherical joint), without Jacobians.
 fn joint_end<T: Real>(
-    view: &View<'_, T>,
+    view: &BodyStates<'_, T>,
     m: &Marker<T>,
     axes: &Axes,
 ) -> Result<SpatialState<'static, T>> {
@@ -308,7 +308,7 @@ impl<T: Real> Constraint<T> {
     /// `C(q)` from the markers' outputs in the states of `view` (`[C_0, C_1, 0]`, m or rad): the
     /// residual as a sensor reads it, computed from the marker positions and rotation matrices
     /// (not by the solver's planar code, which it checks).
-    pub fn residual(&self, view: &View<'_, T>, markers: &[Marker<T>]) -> Result<Vector3<T>> {
+    pub fn residual(&self, view: &BodyStates<'_, T>, markers: &[Marker<T>]) -> Result<Vector3<T>> {
         let [a, b] = self.markers();
         let (m0, m1) = (item(markers, a.get())?, item(markers, b.get())?);
         let xy = |v: Vector3<T>| Vector2::new(v.x, v.y);
@@ -374,7 +374,7 @@ impl<T: Real> Constraint<T> {
     /// [`Constraint::residual`]; others `OutputNotAvailable`.
     pub fn output(
         &self,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
         markers: &[Marker<T>],
         lambda: &[T],
         var: OutputVariableType,
@@ -434,7 +434,7 @@ impl<T: Real> Multipliers<'_, T> {
     pub(super) fn output(
         &self,
         k: usize,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
         markers: &[Marker<T>],
         var: OutputVariableType,
     ) -> Result<OutputValue<T>> {

@@ -2,6 +2,7 @@
 //! coordinates: `Q_node = sum over loads and connector ends of J^T f` (as Exudyn's bodies), in one pass
 //! over the loads and one over the connectors (O(loads + connectors), no allocation).
 
+use super::body_states::BodyStates;
 use super::connector::Connector;
 use super::error::SystemError;
 use super::error::{At, SystemResult};
@@ -9,7 +10,6 @@ use super::index::{ConnectorIndex, ItemRef, LoadIndex, NodeIndex};
 use super::load::Load;
 use super::marker::Marker;
 use super::node_force::NodeForce;
-use super::view::View;
 use crate::body::Generalized;
 use crate::finite::all_finite;
 use crate::{Error, Real};
@@ -30,7 +30,7 @@ fn add<T: Real>(out: &mut [Generalized<T>], f: Option<NodeForce<T>>) {
 /// time `t` (s) and every connector, in the states of `view`. Errors name the load or
 /// connector; a non-finite sum is `NotFinite(Force)` at the system.
 pub(super) fn generalized_forces<T: Real>(
-    view: &View<'_, T>,
+    view: &BodyStates<'_, T>,
     markers: &[Marker<T>],
     loads: &[Load<T>],
     connectors: &[Connector<T>],

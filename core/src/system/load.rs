@@ -18,10 +18,10 @@
 //! system must be allowed to use what `ctx` points to (core never dereferences it). A Rust
 //! callback reads its context with `unsafe`; core itself contains no unsafe code.
 
+use super::body_states::BodyStates;
 use super::index::{item, MarkerIndex};
 use super::marker::{Marker, MarkerKind};
 use super::node_force::NodeForce;
-use super::view::View;
 use crate::error::finite_all;
 use crate::loads::{LoadForceVector, LoadMassProportional};
 use crate::{Error, Param, Real, Result};
@@ -224,7 +224,7 @@ impl<T: Real> Load<T> {
     /// (`None` on the ground).
     pub fn generalized_force(
         &self,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
         markers: &[Marker<T>],
         t: T,
     ) -> Result<Option<NodeForce<T>>> {

@@ -15,11 +15,11 @@
 //! A marker a body cannot carry ([`Object`]'s table) is refused at creation
 //! with `MarkerNotSupported`.
 
+use super::body_states::{vector3, BodyStates};
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::Node;
 use super::node_force::NodeForce;
 use super::object::Object;
-use super::view::{vector3, View};
 use crate::error::finite_all;
 use crate::math::Quaternion;
 use crate::{Error, OutputValue, OutputVariableType, Param, Real, Result};
@@ -213,11 +213,11 @@ impl<T: Real> Marker<T> {
 
     /// Position (m, world) and velocity (m/s, world) of the marker's point (the COM for a mass
     /// marker).
-    pub fn motion(&self, view: &View<'_, T>) -> Result<(Vector3<T>, Vector3<T>)> {
+    pub fn motion(&self, view: &BodyStates<'_, T>) -> Result<(Vector3<T>, Vector3<T>)> {
         match (self, self.body_point(view.objects)?) {
             (Marker::NodePosition { node }, _) => view.node_motion(*node),
             (_, Some((o, p))) => view.with_rigid_object(o, |rigid| match rigid {
-                Some((_, _, s)) => View::rigid_point_motion(s, &p),
+                Some((_, _, s)) => BodyStates::rigid_point_motion(s, &p),
                 None => Ok((
                     vector3(view.body_output(o, OutputVariableType::Position, &p)?)?,
                     vector3(view.body_output(o, OutputVariableType::Velocity, &p)?)?,
@@ -229,7 +229,7 @@ impl<T: Real> Marker<T> {
 
     /// The marker frame `R_0b R_bm` (marker to world) and the angular velocity (rad/s, world)
     /// of a rigid marker; `MarkerNotSupported` for another marker.
-    pub fn rotation(&self, view: &View<'_, T>) -> Result<(Matrix3<T>, Vector3<T>)> {
+    pub fn rotation(&self, view: &BodyStates<'_, T>) -> Result<(Matrix3<T>, Vector3<T>)> {
         let Marker::BodyRigid {
             object,
             local_position,
@@ -256,7 +256,7 @@ impl<T: Real> Marker<T> {
     /// (`None` on the ground). `MarkerNotSupported` on a mass marker.
     pub fn generalized_force(
         &self,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
         force: &Vector3<T>,
         torque: &Vector3<T>,
     ) -> Result<Option<NodeForce<T>>> {
@@ -280,7 +280,11 @@ impl<T: Real> Marker<T> {
 
     /// The generalized force of a uniform acceleration `g` (m/s^2, world) on the mass of a mass
     /// marker's body; `MarkerNotSupported` on another marker.
-    pub fn mass_force(&self, view: &View<'_, T>, g: &Vector3<T>) -> Result<Option<NodeForce<T>>> {
+    pub fn mass_force(
+        &self,
+        view: &BodyStates<'_, T>,
+        g: &Vector3<T>,
+    ) -> Result<Option<NodeForce<T>>> {
         match self {
             Marker::BodyMass { object } => view.body_mass_force(*object, g),
             _ => Err(Error::MarkerNotSupported),
@@ -290,7 +294,11 @@ impl<T: Real> Marker<T> {
     /// Exudyn's `GetMarkerOutput`: `Position`, `Velocity` (world; of the COM for a mass
     /// marker), and for a rigid marker also `RotationMatrix`, `AngularVelocity` (world),
     /// `AngularVelocityLocal` (body); other variables `OutputNotAvailable`.
-    pub fn output(&self, view: &View<'_, T>, var: OutputVariableType) -> Result<OutputValue<T>> {
+    pub fn output(
+        &self,
+        view: &BodyStates<'_, T>,
+        var: OutputVariableType,
+    ) -> Result<OutputValue<T>> {
         use OutputVariableType as O;
         match var {
             O::Position => Ok(OutputValue::Vector3(self.motion(view)?.0)),

@@ -108,11 +108,14 @@ mod sensor;
 mod settings;
 mod step;
 // The file named for the type it defines.
+mod body_states;
 #[allow(clippy::module_inception)]
 mod system;
 mod tree;
-mod view;
 
+pub use crate::integrators::rigid::schemes::rigid_step;
+pub use crate::integrators::rigid::RigidScheme;
+pub use body_states::BodyStates;
 pub use connector::{
     CartesianSpringDamper, Connector, ConnectorForces, SpringDamper, TorsionalSpringDamper,
 };
@@ -133,12 +136,10 @@ pub use marker::{Marker, MarkerKind};
 pub use node::{Node, NodeRigidBody, NodeState, NodeTreeLink};
 pub use object::Object;
 pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
-pub use settings::{AlphaSettings, Coupling, RigidScheme, Rotations, SystemSettings};
-pub use step::rigid::rigid_step;
+pub use settings::{AlphaSettings, Coupling, Rotations, SystemSettings};
 pub use step::solve::{Control, Progress, SolveReport, SolveRun};
 pub use step::StepReport;
 pub use system::System;
-pub use view::View;
 
 /// A system sized for a microcontroller: 8 nodes, 8 objects, 16 markers, 16 loads,
 /// 8 connectors, 8 sensors, no custom graphics (objects are drawn by their default shapes), no

@@ -2,6 +2,7 @@
 //! `GetNodeOutput`, `GetObjectOutputBody`, `GetMarkerOutput`), sensors, and the recording of
 //! all sensors into a [`SensorSink`].
 
+use super::body_states::BodyStates;
 use super::constraint::Multipliers;
 use super::error::{At, SystemResult};
 use super::index::{
@@ -9,14 +10,13 @@ use super::index::{
 };
 use super::sensor::{Sensor, SensorSink};
 use super::system::System;
-use super::view::View;
 use crate::{OutputValue, OutputVariableType, Real, Result};
 use nalgebra::Vector3;
 
 /// The value of `sensor` in the states of `view` at time `t` (s).
 pub(super) fn sensor_value<T: Real>(
     sensor: &Sensor<T>,
-    view: &View<'_, T>,
+    view: &BodyStates<'_, T>,
     markers: &[super::Marker<T>],
     loads: &[super::Load<T>],
     constraints: &Multipliers<'_, T>,
@@ -43,7 +43,7 @@ pub(super) fn sensor_value<T: Real>(
 /// such a row; [`SliceSink`](super::SliceSink) overwrites it) and the error names the sensor.
 pub(super) fn record_sensors<T: Real, Sink: SensorSink<T> + ?Sized>(
     sensors: &[Sensor<T>],
-    view: &View<'_, T>,
+    view: &BodyStates<'_, T>,
     markers: &[super::Marker<T>],
     loads: &[super::Load<T>],
     constraints: &Multipliers<'_, T>,

@@ -24,11 +24,11 @@
 //! [`GraphicsData<T>`] of [`GRAPHICS_CAPACITY`] primitives, paid only for the `G` entries
 //! declared. `docs/embedded.md` has the sizes.
 
+use super::body_states::BodyStates;
 use super::default_graphics::default_drawing;
 use super::index::{item, ObjectIndex};
 use super::object::Object;
 use super::system::System;
-use super::view::View;
 use crate::graphics::record::{self, RecordError};
 use crate::graphics::{
     contour_component, export_scene, BodyGraphics, DrawPrimitive, GraphicsData, SceneBody,
@@ -41,7 +41,7 @@ use nalgebra::{Matrix3, Vector3};
 /// contour value. Errors: a non-finite or invalid node state; an output error other than
 /// "not available".
 fn scene_body<'a, T: Real>(
-    view: &View<'a, T>,
+    view: &BodyStates<'a, T>,
     i: usize,
     custom: Option<&'a GraphicsData<T>>,
     settings: &VisualizationSettings,

@@ -2,6 +2,7 @@
 //! (What time span a solve covers is [`SimulationSettings`](crate::solver::SimulationSettings).)
 
 use crate::integrators::constrained::{Assembly, ConstrainedAlpha, Formulation};
+use crate::integrators::rigid::schemes::RigidScheme;
 use crate::integrators::NewtonSettings;
 use crate::integrators::StepSettings;
 use crate::{Error, Param, Real, Result};
@@ -98,28 +99,6 @@ impl<T: Real> AlphaSettings<T> {
             .with_real_time_updates(self.real_time_updates)?
             .with_formulation(self.formulation))
     }
-}
-
-/// The scheme of the rigid bodies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum RigidScheme {
-    /// The linearly implicit midpoint step with its default options
-    /// ([`DefaultMidpoint`](crate::integrators::rigid::midpoint::DefaultMidpoint)):
-    /// orientation turned by the end rate, `q' = q exp(h w')` (orientation order 1).
-    Midpoint,
-    /// The midpoint step's angular-velocity update (same `w'`, same energy and `|L|` behaviour) with the
-    /// orientation turned by the mean rate, `q' = q exp(h (w + w')/2)`: orientation order 2, so
-    /// that forces depending on the orientation (off-centre springs, body-fixed torques) keep
-    /// the coupled scheme second order. The default.
-    #[default]
-    MidpointMeanRate,
-    /// Baseline: explicit Euler (order 1, energy grows).
-    ExplicitEuler,
-    /// Baseline: semi-implicit Euler (order 1).
-    SymplecticEuler,
-    /// Baseline: classical Runge-Kutta 4 (order 4, not structure preserving).
-    Rk4,
 }
 
 /// How a system integrates (stored in the system, used by `step` and `solve_dynamic`).

@@ -3,6 +3,7 @@
 
 use super::alpha::layout::Layout;
 use super::alpha::storage::AlphaStorage;
+use super::body_states::BodyStates;
 use super::connector::Connector;
 use super::constraint::Constraint;
 use super::index::ObjectIndex;
@@ -13,7 +14,6 @@ use super::object::Object;
 use super::sensor::Sensor;
 use super::settings::SystemSettings;
 use super::tree::SystemTree;
-use super::view::View;
 use crate::graphics::GraphicsData;
 use crate::integrators::constrained::ConstrainedAlpha;
 use crate::{Real, Result};
@@ -133,8 +133,8 @@ impl<
     }
 
     /// The view of the nodes, objects and current states.
-    pub(super) fn view(&self) -> View<'_, T> {
-        View::new(&self.nodes, &self.states, &self.objects)
+    pub(super) fn view(&self) -> BodyStates<'_, T> {
+        BodyStates::new(&self.nodes, &self.states, &self.objects)
     }
 
     /// The current time (s).

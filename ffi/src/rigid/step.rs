@@ -21,10 +21,7 @@ use crate::status::status_of;
 use crate::status::*;
 use mbs_core::bodies::rigid_body::RigidBody;
 use mbs_core::integrators::rigid::driver;
-use mbs_core::integrators::rigid::explicit_euler::ExplicitEuler;
 use mbs_core::integrators::rigid::midpoint::DefaultMidpoint;
-use mbs_core::integrators::rigid::rk4::Rk4;
-use mbs_core::integrators::rigid::symplectic_euler::SymplecticEuler;
 use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::state::RigidState;
 use mbs_core::Real;
@@ -104,26 +101,14 @@ pub unsafe fn step<T: Real>(
             Ok(v) => v,
             Err(status) => return status,
         };
-        let (integrator, settings) = match c.to_core() {
+        let (scheme, settings) = match c.to_core() {
             Ok(v) => v,
             Err(status) => return status,
         };
-        // SAFETY (every arm): forwarded caller guarantees; `state` checked non-null.
-        unsafe {
-            match integrator {
-                MBS_INTEGRATOR_MIDPOINT => {
-                    run(&DefaultMidpoint::new(settings), b, l, state, dt, info_out)
-                }
-                MBS_INTEGRATOR_EXPLICIT_EULER => {
-                    run(&ExplicitEuler { settings }, b, l, state, dt, info_out)
-                }
-                MBS_INTEGRATOR_SYMPLECTIC_EULER => {
-                    run(&SymplecticEuler { settings }, b, l, state, dt, info_out)
-                }
-                MBS_INTEGRATOR_RK4 => run(&Rk4 { settings }, b, l, state, dt, info_out),
-                _ => MBS_ERR_INVALID_ARGUMENT,
-            }
-        }
+        // SAFETY: forwarded caller guarantees; `state` checked non-null.
+        mbs_core::with_rigid_scheme!(scheme, settings, |s| unsafe {
+            run(s, b, l, state, dt, info_out)
+        })
     })
 }
 

@@ -4,6 +4,7 @@
 use crate::boundary::{finite, guard, non_null_out, FfiResult};
 use crate::convert::MbsFlag;
 use crate::status::*;
+use mbs_core::integrators::rigid::RigidScheme;
 use mbs_core::integrators::{StepInfo, StepSettings, StepStatus};
 use mbs_core::Real;
 
@@ -19,6 +20,10 @@ pub const MBS_INTEGRATOR_EXPLICIT_EULER: MbsIntegrator = 1;
 pub const MBS_INTEGRATOR_SYMPLECTIC_EULER: MbsIntegrator = 2;
 /// Baseline: classical Runge-Kutta 4 (four evaluations per step).
 pub const MBS_INTEGRATOR_RK4: MbsIntegrator = 3;
+/// The midpoint step's rate update with the orientation turned by the mean of the start and
+/// end rates (`MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE`, a system's default drift): orientation
+/// order 2, for forces that depend on the orientation.
+pub const MBS_INTEGRATOR_MIDPOINT_MEAN_RATE: MbsIntegrator = 4;
 
 /// Settings of a rigid-body step, generic over the scalar: use `mbs_step_settings` (double)
 /// or `mbs_step_settings_f32` (float). Fill with `mbs_step_settings_default`.
@@ -102,13 +107,18 @@ impl<T: Real> mbs_step_settings_of<T> {
         }
     }
 
-    /// The integrator and the checked core settings: `MBS_ERR_INVALID_ARGUMENT` for an unknown
+    /// The scheme and the checked core settings: `MBS_ERR_INVALID_ARGUMENT` for an unknown
     /// integrator, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, no sub-step).
-    pub fn to_core(&self) -> FfiResult<(MbsIntegrator, StepSettings<T>)> {
-        if self.integrator > MBS_INTEGRATOR_RK4 {
-            return Err(MBS_ERR_INVALID_ARGUMENT);
-        }
-        Ok((self.integrator, self.core_step_settings()?))
+    pub fn to_core(&self) -> FfiResult<(RigidScheme, StepSettings<T>)> {
+        let scheme = match self.integrator {
+            MBS_INTEGRATOR_MIDPOINT => RigidScheme::Midpoint,
+            MBS_INTEGRATOR_EXPLICIT_EULER => RigidScheme::ExplicitEuler,
+            MBS_INTEGRATOR_SYMPLECTIC_EULER => RigidScheme::SymplecticEuler,
+            MBS_INTEGRATOR_RK4 => RigidScheme::Rk4,
+            MBS_INTEGRATOR_MIDPOINT_MEAN_RATE => RigidScheme::MidpointMeanRate,
+            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
+        };
+        Ok((scheme, self.core_step_settings()?))
     }
 
     /// The checked core settings, `integrator` not looked at: `MBS_ERR_NOT_FINITE`,

@@ -41,6 +41,7 @@ pub mod loads;
 pub mod midpoint;
 pub mod report;
 pub mod rk4;
+pub mod schemes;
 pub mod settings;
 pub mod symplectic_euler;
 
@@ -48,4 +49,5 @@ pub use com_state::ComState;
 pub use driver::RigidIntegrator;
 pub use loads::RigidLoads;
 pub use report::{StepInfo, StepStatus};
+pub use schemes::RigidScheme;
 pub use settings::StepSettings;

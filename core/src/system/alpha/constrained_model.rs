@@ -57,7 +57,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
                 }
             }
         }
-        if self.layout.group {
+        if self.layout.lie_group {
             for (body, off) in self.rigid_bodies_3d() {
                 let r = self.group_rotation(body, q, off)?;
                 add_at(
@@ -172,13 +172,13 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
     }
 
     fn maps_constraint_rows(&self) -> bool {
-        self.layout.group && self.layout.spatial > 0
+        self.layout.lie_group && self.layout.spatial > 0
     }
 
     /// On the Lie group: each 3D rigid node's start moved to its orientation at `q`
     /// ([`lg::step_orientation`], as a complete step's commit moves it) and its `theta` zeroed.
     fn recentre(&self, q: &mut [T]) {
-        if !self.layout.group {
+        if !self.layout.lie_group {
             return;
         }
         for (node, o) in self.nodes.iter().zip(&self.layout.offsets) {
@@ -210,7 +210,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> ConstrainedModel<T
         rows: core::ops::Range<usize>,
         col: usize,
     ) {
-        if !self.layout.group {
+        if !self.layout.lie_group {
             return;
         }
         for (_, off) in self.rigid_bodies_3d() {

@@ -1,6 +1,6 @@
 //! Each constraint's ends resolved from its markers: planar, 3D or coordinate ends.
 
-use super::layout::Ends;
+use super::layout::ConstraintEnds;
 use super::model::{constraint_ref, SystemModel};
 use crate::constraints::planar::PlanarMarker;
 use crate::constraints::spatial::SpatialMarker;
@@ -17,24 +17,25 @@ use nalgebra::{Vector2, Vector3};
 impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a, T, N, K, J> {
     /// The ends of constraint `c`: `MarkerNotSupported` if a marker is not on a body it can
     /// join.
-    pub(super) fn resolve(&self, c: &Constraint<T>) -> Result<Ends<T>> {
+    pub(super) fn resolve(&self, c: &Constraint<T>) -> Result<ConstraintEnds<T>> {
         let [a, b] = c.markers();
         let planar = || {
-            Ok(Ends::Planar([
+            Ok(ConstraintEnds::Planar([
                 self.planar_marker(a)?,
                 self.planar_marker(b)?,
             ]))
         };
         let spatial = || {
-            Ok(Ends::Spatial([
+            Ok(ConstraintEnds::Spatial([
                 self.spatial_marker(a)?,
                 self.spatial_marker(b)?,
             ]))
         };
         match c {
-            Constraint::Coordinate { .. } => {
-                Ok(Ends::Coordinates(self.coordinate(a)?, self.coordinate(b)?))
-            }
+            Constraint::Coordinate { .. } => Ok(ConstraintEnds::Coordinates(
+                self.coordinate(a)?,
+                self.coordinate(b)?,
+            )),
             Constraint::Joint { .. } => spatial(),
             // Between 2D items in the plane, else in space.
             Constraint::Distance { .. } => match planar() {
@@ -47,7 +48,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
 
     /// Every constraint's ends (for [`Layout::ends`](super::layout::Layout::ends)); the first constraint whose markers are
     /// not on bodies it can join is named.
-    pub(crate) fn resolve_ends(&self) -> SystemResult<Vec<Ends<T>, K, u16>> {
+    pub(crate) fn resolve_ends(&self) -> SystemResult<Vec<ConstraintEnds<T>, K, u16>> {
         let mut ends = Vec::new();
         for (k, c) in self.constraints.iter().enumerate() {
             let e = self

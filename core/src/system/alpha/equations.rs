@@ -2,7 +2,7 @@
 //! `d(C_q^T lambda)/dq`, evaluated at each constraint's ends.
 
 use super::entries::vec4;
-use super::layout::Ends;
+use super::layout::ConstraintEnds;
 use super::model::{constraint_ref, SystemModel};
 use crate::constraints::planar::{self, AngleCache, MarkerState, PlanarMarker};
 use crate::constraints::spatial::{self, SpatialMarker, SpatialState};
@@ -14,7 +14,7 @@ use nalgebra::Vector2;
 
 /// A constraint's ends at `q`, `v`: two marker states (borrowed where `each` computed them:
 /// no copy of a state per constraint on the stack), or two coordinates.
-pub(super) enum Evaluated<'e, 'a, T> {
+pub(super) enum EvaluatedEnds<'e, 'a, T> {
     Planar(&'e MarkerState<T>, &'e MarkerState<T>),
     Spatial(&'e SpatialState<'a, T>, &'e SpatialState<'a, T>),
     Coordinates(Option<usize>, Option<usize>),
@@ -26,7 +26,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     /// constraint.
     pub(super) fn each<F>(&self, q: &[T], v: &[T], mut f: F) -> Result<()>
     where
-        F: FnMut(usize, &Constraint<T>, &Evaluated<'_, '_, T>) -> Option<()>,
+        F: FnMut(usize, &Constraint<T>, &EvaluatedEnds<'_, '_, T>) -> Option<()>,
     {
         // The tree's poses, velocities, accelerations at zero joint accelerations and world
         // columns, once for all constraints (the markers on its links read them).
@@ -35,16 +35,18 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         for (k, c) in self.constraints.iter().enumerate() {
             let at = constraint_ref(k);
             let row = self.row(k);
-            let mut g = |e: &Evaluated<'_, '_, T>| f(row, c, e);
+            let mut g = |e: &EvaluatedEnds<'_, '_, T>| f(row, c, e);
             let ends = self
                 .layout
                 .ends
                 .get(k)
                 .ok_or_else(|| self.fail(Error::NotAssembled, at))?;
             let done = match ends {
-                Ends::Planar(m) => Self::with_planar(m, q, v, &mut angles, &mut g),
-                Ends::Spatial(m) => self.with_spatial(m, kinematics.as_deref(), q, v, &mut g),
-                Ends::Coordinates(i0, i1) => g(&Evaluated::Coordinates(*i0, *i1)),
+                ConstraintEnds::Planar(m) => Self::with_planar(m, q, v, &mut angles, &mut g),
+                ConstraintEnds::Spatial(m) => {
+                    self.with_spatial(m, kinematics.as_deref(), q, v, &mut g)
+                }
+                ConstraintEnds::Coordinates(i0, i1) => g(&EvaluatedEnds::Coordinates(*i0, *i1)),
             };
             done.ok_or_else(|| self.fail(Error::ZeroLength(crate::Param::Length), at))?;
         }
@@ -63,7 +65,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         g: &mut G,
     ) -> Option<()>
     where
-        G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
+        G: FnMut(&EvaluatedEnds<'_, '_, T>) -> Option<()>,
     {
         // The states kept in their `Option`s and borrowed (a `?` would copy each out).
         let s0 = ends[0].state_cached(q, v, angles);
@@ -71,7 +73,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         let (Some(s0), Some(s1)) = (&s0, &s1) else {
             return None;
         };
-        g(&Evaluated::Planar(s0, s1))
+        g(&EvaluatedEnds::Planar(s0, s1))
     }
 
     /// `g` of the states of the 3D markers `ends` (a tree link's from the tree's `kinematics`);
@@ -88,7 +90,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         g: &mut G,
     ) -> Option<()>
     where
-        G: FnMut(&Evaluated<'_, '_, T>) -> Option<()>,
+        G: FnMut(&EvaluatedEnds<'_, '_, T>) -> Option<()>,
     {
         // Each state built out of line into the `Option` kept here and borrowed from it (a `?`
         // would move it out: a 192-B copy per marker in f32): the markers' resolution and the
@@ -98,7 +100,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         let (Some(s0), Some(s1)) = (&s0, &s1) else {
             return None;
         };
-        g(&Evaluated::Spatial(s0, s1))
+        g(&EvaluatedEnds::Spatial(s0, s1))
     }
 
     /// The state of the 3D marker `m` at `q`, `v` (a tree link's from the tree's
@@ -118,7 +120,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             (SpatialMarker::TreeLink { link, local, frame }, Some(d)) => {
                 self.tree_marker(d, *link, *local, *frame)
             }
-            _ if self.layout.group => m.state_on_group(q, v, self.starts),
+            _ if self.layout.lie_group => m.state_on_group(q, v, self.starts),
             _ => m.state(q, v),
         }
     }
@@ -196,7 +198,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
             }
         }
         self.each(q, v, |row, c, ends| {
-            if let Evaluated::Spatial(m0, m1) = &ends {
+            if let EvaluatedEnds::Spatial(m0, m1) = &ends {
                 return match c {
                     Constraint::Joint { axes, .. } => {
                         spatial::joint_velocity_terms(m0, m1, axes, row, out)
@@ -207,7 +209,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                     }
                 };
             }
-            let Evaluated::Planar(m0, m1) = ends else {
+            let EvaluatedEnds::Planar(m0, m1) = ends else {
                 *out.get_mut(row)? = T::zero(); // a coordinate constraint's is zero
                 return Some(());
             };
@@ -262,16 +264,16 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
 #[inline(never)]
 pub(super) fn constraint_equations<T: Real, const S: usize>(
     con: &Constraint<T>,
-    ends: &Evaluated<'_, '_, T>,
+    ends: &EvaluatedEnds<'_, '_, T>,
     q: &[T],
     cc: &mut [T],
     j: Option<&mut Block<'_, T, S>>,
 ) -> Option<()> {
     match (con, ends) {
-        (Constraint::Distance { distance, .. }, Evaluated::Planar(m0, m1)) => {
+        (Constraint::Distance { distance, .. }, EvaluatedEnds::Planar(m0, m1)) => {
             planar::distance(m0, m1, *distance, 0, cc, j)
         }
-        (Constraint::Revolute2D { .. }, Evaluated::Planar(m0, m1)) => {
+        (Constraint::Revolute2D { .. }, EvaluatedEnds::Planar(m0, m1)) => {
             planar::revolute(m0, m1, 0, cc, j)
         }
         (
@@ -281,7 +283,7 @@ pub(super) fn constraint_equations<T: Real, const S: usize>(
                 constrain_rotation,
                 ..
             },
-            Evaluated::Planar(m0, m1),
+            EvaluatedEnds::Planar(m0, m1),
         ) => planar::prismatic(
             m0,
             m1,
@@ -292,13 +294,13 @@ pub(super) fn constraint_equations<T: Real, const S: usize>(
             cc,
             j,
         ),
-        (Constraint::Coordinate { factor, offset, .. }, Evaluated::Coordinates(i0, i1)) => {
+        (Constraint::Coordinate { factor, offset, .. }, EvaluatedEnds::Coordinates(i0, i1)) => {
             planar::coordinate(q, *i0, *i1, *factor, *offset, 0, cc, j)
         }
-        (Constraint::Distance { distance, .. }, Evaluated::Spatial(m0, m1)) => {
+        (Constraint::Distance { distance, .. }, EvaluatedEnds::Spatial(m0, m1)) => {
             spatial::distance(m0, m1, *distance, 0, cc, j)
         }
-        (Constraint::Joint { axes, .. }, Evaluated::Spatial(m0, m1)) => {
+        (Constraint::Joint { axes, .. }, EvaluatedEnds::Spatial(m0, m1)) => {
             spatial::joint(m0, m1, axes, 0, cc, j)
         }
         _ => None,
@@ -309,7 +311,7 @@ pub(super) fn constraint_equations<T: Real, const S: usize>(
 /// evaluated `ends` to `out`; `None` for a distance of zero length or multipliers missing.
 pub(super) fn constraint_hessian<T: Real, const S: usize>(
     c: &Constraint<T>,
-    ends: &Evaluated<'_, '_, T>,
+    ends: &EvaluatedEnds<'_, '_, T>,
     lambda: &[T],
     row: usize,
     a: T,
@@ -317,7 +319,7 @@ pub(super) fn constraint_hessian<T: Real, const S: usize>(
 ) -> Option<()> {
     let l = |i: usize| lambda.get(i).copied().unwrap_or(T::zero());
     match ends {
-        Evaluated::Spatial(m0, m1) => {
+        EvaluatedEnds::Spatial(m0, m1) => {
             match c {
                 Constraint::Joint { axes, .. } => {
                     spatial::joint_hessian(m0, m1, axes, lambda.get(row..)?, a, out)
@@ -326,8 +328,8 @@ pub(super) fn constraint_hessian<T: Real, const S: usize>(
             }
             Some(())
         }
-        Evaluated::Planar(m0, m1) => planar_hessian(c, m0, m1, [l(row), l(row + 1)], a, out),
-        Evaluated::Coordinates(..) => Some(()), // a coordinate constraint is linear
+        EvaluatedEnds::Planar(m0, m1) => planar_hessian(c, m0, m1, [l(row), l(row + 1)], a, out),
+        EvaluatedEnds::Coordinates(..) => Some(()), // a coordinate constraint is linear
     }
 }
 

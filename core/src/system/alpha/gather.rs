@@ -31,7 +31,7 @@ pub(super) fn gather<T: Real, const N: usize, const K: usize, const W: usize>(
         let (q, v, a): (&[T], &[T], &[T]) = match s {
             NodeState::Point2D(p) => (p.q.as_slice(), p.q_t.as_slice(), p.q_tt.as_slice()),
             NodeState::RigidBody2D(r) => (r.q.as_slice(), r.q_t.as_slice(), r.q_tt.as_slice()),
-            NodeState::RigidBody(r) if rigid && layout.group => {
+            NodeState::RigidBody(r) if rigid && layout.lie_group => {
                 // The step starts at the node's orientation: theta = 0.
                 let e = r.orientation.normalized().unwrap_or(r.orientation);
                 lg::set_start(starts, o, &e);
@@ -101,7 +101,7 @@ pub(super) fn scatter_states<T: Real, const N: usize, const K: usize, const W: u
             continue;
         }
         let o = usize::from(*o);
-        if let (NodeState::RigidBody(r), true) = (&mut *s, layout.group) {
+        if let (NodeState::RigidBody(r), true) = (&mut *s, layout.lie_group) {
             let (Ok(p), Ok(theta), Ok(v), Ok(w), Ok(a), Ok(w_t), Some(start)) = (
                 vec3(sq, o),
                 vec3(sq, o + 3),

@@ -1,4 +1,4 @@
-//! [`Iterate`]: a generalized-alpha iterate's coordinates read as node states.
+//! [`IterateStates`]: a generalized-alpha iterate's coordinates read as node states.
 
 use super::entries::{vec3, vec4};
 use crate::bodies::euler_parameters::{self as ep};
@@ -13,10 +13,10 @@ use core::cell::Cell;
 use nalgebra::{Vector2, Vector3};
 
 /// The coordinates `q` and velocities `v` of a generalized-alpha iterate in a [`Layout`](super::layout::Layout)'s
-/// order, from which a [`View`](crate::system::View) makes a node's state when it is asked for (no copy of every
+/// order, from which a [`BodyStates`](crate::system::BodyStates) makes a node's state when it is asked for (no copy of every
 /// node's state is held while loads and connectors are evaluated).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Iterate<'a, T: Copy> {
+pub(crate) struct IterateStates<'a, T: Copy> {
     pub(crate) offsets: &'a [u16],
     pub(crate) q: &'a [T],
     pub(crate) v: &'a [T],
@@ -25,7 +25,7 @@ pub(crate) struct Iterate<'a, T: Copy> {
     pub(crate) starts: Option<&'a [Cell<T>]>,
 }
 
-impl<T: Real> Iterate<'_, T> {
+impl<T: Real> IterateStates<'_, T> {
     /// The state of `node` (index `i`) at the iterate, accelerations zero; `UnknownIndex`
     /// outside the vectors; a 3D rigid body's as [`Self::rigid`]. A tree link's state is its
     /// initial one (the tree's kinematics make it, [`SystemModel::states`](super::model::SystemModel::states)).

@@ -7,13 +7,13 @@ use super::model::SystemModel;
 use crate::bodies::euler_parameters::{self as ep, EP_COORDINATES};
 use crate::bodies::lie_group::{self as lg};
 use crate::integrators::constrained::Block;
+use crate::system::body_states::BodyStates;
 use crate::system::connector::Connector;
 use crate::system::index::{ConnectorIndex, ItemRef};
 use crate::system::load::Load;
 use crate::system::node::{Node, NodeState};
 use crate::system::node_force::NodeForce;
 use crate::system::object::Object;
-use crate::system::view::View;
 use crate::{Error, Real, Result};
 use nalgebra::Vector2;
 
@@ -46,7 +46,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
             }
         }
         // A 3D body's f_v: its velocity Jacobian (its position Jacobian is `mass_jacobian`'s).
-        if b != T::zero() && self.layout.group {
+        if b != T::zero() && self.layout.lie_group {
             for (body, off) in self.rigid_bodies_3d() {
                 let r = self.group_rotation(body, q, off)?;
                 let d = lg::quadratic_velocity_jacobian(body, &r, &vec3(v, off + 3)?);
@@ -124,7 +124,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
         &self,
         c: &Connector<T>,
         k: usize,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
     ) -> Result<crate::system::ConnectorForces<T>> {
         let at = ItemRef::Connector(ConnectorIndex(k as u16));
         c.generalized_forces(view, self.markers)
@@ -164,7 +164,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
             }
             let count = match self.nodes.get(node.get()) {
                 Some(nd @ (Node::Point2D(_) | Node::RigidBody2D(_) | Node::RigidBody(_))) => {
-                    coordinates_of(nd, self.layout.group)
+                    coordinates_of(nd, self.layout.lie_group)
                 }
                 _ => continue,
             };
@@ -194,7 +194,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                         // Each force as the residual takes it (a 3D body's torque mapped by
                         // the Gb(e) of its own coordinates).
                         let row0 = self.offset(*n1)?;
-                        if let (Node::RigidBody(_), false) = (nd, self.layout.group) {
+                        if let (Node::RigidBody(_), false) = (nd, self.layout.lie_group) {
                             let f1 = euler_parameter_force(g1, &qp[..n], row0)?;
                             let f0 = euler_parameter_force(g0, q, row0)?;
                             for r in 0..EP_COORDINATES {
@@ -202,7 +202,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
                             }
                             continue;
                         }
-                        for r in 0..coordinates_of(nd, self.layout.group) {
+                        for r in 0..coordinates_of(nd, self.layout.lie_group) {
                             out.add(row0 + r, col0 + i, scale * (g1[r] - g0[r]) / dx);
                         }
                     }

@@ -40,17 +40,17 @@ pub struct Layout<T, const N: usize, const K: usize> {
     pub(crate) planar: usize,
     /// The 3D rigid bodies' rotations are on the Lie group ([`Rotations::LieGroup`]): 6
     /// coordinates a body, no normalization rows.
-    pub(crate) group: bool,
+    pub(crate) lie_group: bool,
     /// Per constraint: its ends, resolved once from its markers
     /// ([`SystemModel::resolve_ends`](super::model::SystemModel::resolve_ends)).
-    pub(crate) ends: Vec<Ends<T>, K, u16>,
+    pub(crate) ends: Vec<ConstraintEnds<T>, K, u16>,
 }
 
 /// Number of coordinates of `node` in the solver's vector (module docs), a 3D rigid body's on
-/// the Lie group with `group`.
-pub(super) fn coordinates_of<T: Real>(node: &Node<T>, group: bool) -> usize {
+/// the Lie group with `lie_group`.
+pub(super) fn coordinates_of<T: Real>(node: &Node<T>, lie_group: bool) -> usize {
     match node {
-        Node::RigidBody(_) if group => LG_COORDINATES,
+        Node::RigidBody(_) if lie_group => LG_COORDINATES,
         Node::RigidBody(_) => EP_COORDINATES,
         n => n.coordinates(),
     }
@@ -74,7 +74,7 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
     /// Number of normalization rows (the first rows): one per 3D rigid node in Euler
     /// parameters, none on the Lie group.
     pub(crate) fn normalizations(&self) -> usize {
-        if self.group {
+        if self.lie_group {
             0
         } else {
             self.spatial
@@ -94,7 +94,7 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
     ) -> SystemResult<Self> {
         let full = || SystemError::new(Error::CapacityFull, ItemRef::System);
         let mut layout = Layout {
-            group: rotations == Rotations::LieGroup,
+            lie_group: rotations == Rotations::LieGroup,
             ..Layout::default()
         };
         for node in nodes {
@@ -110,7 +110,7 @@ impl<T: Real, const N: usize, const K: usize> Layout<T, N, K> {
             ) else {
                 return Err(SystemError::new(Error::UnknownIndex, ItemRef::System));
             };
-            let count = coordinates_of(node, layout.group);
+            let count = coordinates_of(node, layout.lie_group);
             *at = match count {
                 0 => NO_COORDINATES,
                 _ => u16::try_from(layout.n).map_err(|_| full())?,
@@ -191,7 +191,7 @@ pub(super) fn leaves_first<T: Real, const N: usize>(
 /// body, node offset, local position and frame do not change between assemblies): two planar
 /// or two 3D markers, or two coordinates (`None` on the ground).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Ends<T> {
+pub(crate) enum ConstraintEnds<T> {
     Planar([PlanarMarker<T>; 2]),
     Spatial([SpatialMarker<T>; 2]),
     Coordinates(Option<usize>, Option<usize>),

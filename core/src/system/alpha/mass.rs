@@ -35,7 +35,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
             out.add_scaled(off, off, &m, T::one());
             add_product(&m, off, &mut product)?;
         }
-        if self.layout.group {
+        if self.layout.lie_group {
             for (body, off) in self.rigid_bodies_3d() {
                 let m = lg::mass_matrix(body, &self.group_rotation(body, q, off)?);
                 out.add_scaled(off, off, &m, T::one());
@@ -90,7 +90,7 @@ impl<T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'_, T,
         a: T,
         out: &mut Block<'_, T, S>,
     ) -> Result<()> {
-        if self.layout.group {
+        if self.layout.lie_group {
             // Zero for a body centred at its reference point (`lg::inertia_position_jacobian`).
             for (body, off) in self
                 .rigid_bodies_3d()

@@ -175,7 +175,7 @@ impl<
         );
         self.alpha.starts = starts;
         self.alpha.set_state(&start);
-        if self.layout.group {
+        if self.layout.lie_group {
             // The start's rotations (an assembly moves them) into the orientations.
             self.alpha.rebase(&self.layout, &self.states);
         }
@@ -191,7 +191,7 @@ impl<
     /// `SingularMatrix` at the first constraint `k` whose leading set `0..=k` makes the start's
     /// matrix singular (redundant or contradictory with those before it; at the system if
     /// none does alone, e.g. a coordinate without mass). Works in the system's workspace (a
-    /// refused start is followed by `settle`, which clears it).
+    /// refused start is followed by `clear_solver_scratch`, which clears it).
     #[inline(never)]
     fn first_singular(
         &mut self,
@@ -241,11 +241,11 @@ impl<
         if !self.alpha.is_started() {
             self.alpha_start(scheme)?;
         }
-        if scheme.step_halving_levels() > 0 && self.layout.group {
+        if scheme.step_halving_levels() > 0 && self.layout.lie_group {
             return self.alpha_step_moving_starts(scheme, h, t1, sink);
         }
         // The node states are the state's positions and velocities while it is started; the
-        // workspace is cleared for the layout's unknowns (by `settle` after every step and by
+        // workspace is cleared for the layout's unknowns (by `clear_solver_scratch` after every step and by
         // `alpha_start`).
         let model = model_of!(self);
         let cleared = model.layout.unknowns();
@@ -322,8 +322,8 @@ impl<
     /// After generalized-alpha work, complete or refused: the solver's and the tree's scratch
     /// back to fixed values, so that the storage depends on the system's items and states
     /// alone (a refused call then changes no byte of it).
-    pub(crate) fn settle_solver(&mut self) {
-        self.alpha.settle();
+    pub(crate) fn clear_solver_scratch(&mut self) {
+        self.alpha.clear_workspace();
         self.tree.reset_scratch();
     }
 

@@ -2,11 +2,12 @@
 //! generalized-alpha scheme steps.
 
 use super::entries::{add_at, euler_parameter_force, vec3};
-use super::iterate::Iterate;
+use super::iterate::IterateStates;
 use super::layout::{coordinates_of, Layout};
 use crate::bodies::lie_group::{self as lg};
 use crate::body::Generalized;
 use crate::nodes::rigid2d::{Rigid2DConfiguration, Rigid2DState};
+use crate::system::body_states::BodyStates;
 use crate::system::connector::Connector;
 use crate::system::constraint::Constraint;
 use crate::system::error::SystemError;
@@ -18,7 +19,6 @@ use crate::system::node::{Node, NodeState};
 use crate::system::node_force::zeros;
 use crate::system::object::Object;
 use crate::system::tree::SystemTree;
-use crate::system::view::View;
 use crate::{Error, Real, Result};
 use core::cell::Cell;
 use heapless::Vec;
@@ -61,15 +61,15 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     }
 
     /// The iterate at coordinates `q` and velocities `v`.
-    pub(super) fn iterate<'x>(&self, q: &'x [T], v: &'x [T]) -> Iterate<'x, T>
+    pub(super) fn iterate<'x>(&self, q: &'x [T], v: &'x [T]) -> IterateStates<'x, T>
     where
         'a: 'x,
     {
-        Iterate {
+        IterateStates {
             offsets: &self.layout.offsets,
             q,
             v,
-            starts: self.layout.group.then_some(self.starts),
+            starts: self.layout.lie_group.then_some(self.starts),
         }
     }
 
@@ -80,11 +80,11 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
         q: &'x [T],
         v: &'x [T],
         links: &'x [NodeState<T>],
-    ) -> View<'x, T>
+    ) -> BodyStates<'x, T>
     where
         'a: 'x,
     {
-        View {
+        BodyStates {
             nodes: self.nodes,
             states: links,
             objects: self.objects,
@@ -95,7 +95,7 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
     /// The loads' and connectors' generalized forces per node in `view` into `g`.
     pub(super) fn applied_forces(
         &self,
-        view: &View<'_, T>,
+        view: &BodyStates<'_, T>,
         t: T,
         g: &mut Vec<Generalized<T>, N, u16>,
     ) -> Result<()> {
@@ -212,11 +212,11 @@ impl<'a, T: Real, const N: usize, const K: usize, const J: usize> SystemModel<'a
                 continue;
             };
             let o = usize::from(*o);
-            if let (Node::RigidBody(_), false) = (node, self.layout.group) {
+            if let (Node::RigidBody(_), false) = (node, self.layout.lie_group) {
                 add_at(f, o, &euler_parameter_force(gi, q, o)?);
                 continue;
             }
-            for k in 0..coordinates_of(node, self.layout.group) {
+            for k in 0..coordinates_of(node, self.layout.lie_group) {
                 if let Some(x) = f.get_mut(o + k) {
                     *x += gi[k];
                 }

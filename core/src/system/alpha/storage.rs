@@ -110,7 +110,7 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         states: &[NodeState<T>],
     ) {
         generalized_alpha::commit(&mut self.state, &self.work, t1, layout.sizes());
-        if layout.group {
+        if layout.lie_group {
             self.rebase(layout, states);
         }
     }
@@ -142,7 +142,7 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     /// After a step or a start computation, complete or refused: the workspace zero
     /// ([`Workspace::clear`]). Between calls the storage then depends on the state alone, so a
     /// refused call changes no byte of it.
-    pub(crate) fn settle(&mut self) {
+    pub(crate) fn clear_workspace(&mut self) {
         self.work.clear();
     }
 

@@ -1,9 +1,11 @@
-//! Advancing a system in time: [`System::step`], one step of the coupled scheme (see the
-//! [system docs](crate::system)), on a working copy of the node states that replaces the
-//! states only when everything succeeded; each rigid body's part of it ([`rigid`]); and
-//! `solve_dynamic`, the run of many steps ([`solve`]).
+//! Advancing a system in time: [`System::step`] and [`System::step_to`] through one
+//! dispatcher, `System::advance` (the checks once, then one `match` over the coupling: the
+//! rigid couplings' kick-drift-kick and held loads here, on a working copy of the node states
+//! that replaces them only when everything succeeded; generalized-alpha in `system/alpha/`);
+//! each rigid body's part of it by the rigid scheme table
+//! ([`with_rigid_scheme!`](crate::with_rigid_scheme)); and `solve_dynamic`, the run of many
+//! steps ([`solve`]).
 
-pub mod rigid;
 mod rigid2d;
 pub mod solve;
 
@@ -14,6 +16,7 @@ use crate::integrators::rigid::driver;
 use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepStatus};
 use crate::nodes::rigid2d::NodeRigidBody2D;
 use crate::state::RigidState;
+use crate::system::body_states::BodyStates;
 use crate::system::constraint::Multipliers;
 use crate::system::error::{At, SystemError, SystemResult};
 use crate::system::forces::generalized_forces;
@@ -25,11 +28,10 @@ use crate::system::output::record_sensors;
 use crate::system::sensor::SensorSink;
 use crate::system::settings::Coupling;
 use crate::system::system::System;
-use crate::system::view::View;
+use crate::with_rigid_scheme;
 use crate::{Error, Param, Real};
 use heapless::Vec;
 use nalgebra::{Vector2, Vector3};
-use rigid::with_rigid_scheme;
 
 /// What a step did. The state was advanced; `status` may carry a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -272,7 +274,7 @@ impl<
                     None => self.settings.alpha.scheme().at(ItemRef::System)?,
                 };
                 let result = self.alpha_step(&scheme, h, t1, sink);
-                self.settle_solver();
+                self.clear_solver_scratch();
                 result
             }
         }
@@ -331,7 +333,7 @@ impl<
                 })?;
             }
         }
-        let view = View::new(&self.nodes, states, &self.objects);
+        let view = BodyStates::new(&self.nodes, states, &self.objects);
         let multipliers = Multipliers {
             constraints: &self.constraints,
             rows: &self.layout.rows,
@@ -375,7 +377,7 @@ impl<
         zeros::<T, N>(&mut q, n);
         let q = &mut q[..];
         let eval = |work: &[NodeState<T>], t: T, q: &mut [Generalized<T>]| {
-            let view = View::new(&self.nodes, work, &self.objects);
+            let view = BodyStates::new(&self.nodes, work, &self.objects);
             generalized_forces(&view, &self.markers, &self.loads, &self.connectors, t, q)
         };
         // (1) forces at (t, q, v), first half kick
@@ -455,7 +457,7 @@ impl<
         zeros::<T, N>(&mut q, n);
         let q = &mut q[..];
         {
-            let view = View::new(&self.nodes, work, &self.objects);
+            let view = BodyStates::new(&self.nodes, work, &self.objects);
             generalized_forces(
                 &view,
                 &self.markers,

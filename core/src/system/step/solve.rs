@@ -118,7 +118,7 @@ impl<T: Real, const N: usize, const K: usize, const W: usize, const J: usize>
         }
     }
 
-    /// Ends the run after the steps taken so far: [`System::solve_next`] takes no more, and
+    /// ConstraintEnds the run after the steps taken so far: [`System::solve_next`] takes no more, and
     /// the report says `stopped` unless every step was taken.
     pub fn stop(&mut self) {
         self.report.stopped = self.report.steps < self.settings.number_of_steps;
@@ -298,7 +298,7 @@ impl<
         }))
     }
 
-    /// Ends a run: on `Err`, the state and time before [`System::solve_begin`] are put back
+    /// ConstraintEnds a run: on `Err`, the state and time before [`System::solve_begin`] are put back
     /// and the error returned; on `Ok`, the run's report.
     pub fn solve_end(
         &mut self,
@@ -306,7 +306,7 @@ impl<
         result: SystemResult<()>,
     ) -> SystemResult<SolveReport> {
         // With the layout the run used: it says which part of the workspace the run wrote.
-        self.settle_solver();
+        self.clear_solver_scratch();
         match result {
             Ok(()) => Ok(run.report),
             Err(e) => {

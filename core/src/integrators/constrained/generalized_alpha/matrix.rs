@@ -27,7 +27,7 @@ impl<T: Real> ConstrainedAlpha<T> {
         sizes: Sizes,
         beta_p: T,
         gamma_p: T,
-        ggl: bool,
+        stabilized: bool,
         hessian_done: bool,
     ) -> Result<()> {
         let Sizes { n, m } = sizes;
@@ -44,7 +44,7 @@ impl<T: Real> ConstrainedAlpha<T> {
             ..
         } = work;
         let lambda = &*lambda;
-        let co = Order::multipliers_first(m, ggl).coordinates;
+        let co = Order::multipliers_first(m, stabilized).coordinates;
         // d(C_q^T lambda)/dq first (unless the evaluation took it with C_q), so that the block
         // sums the same terms in the same order either way.
         if m > 0 && !hessian_done {
@@ -137,7 +137,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 }
             }
         }
-        if ggl {
+        if stabilized {
             // r_3 = C_q v / (h gamma) through q (dq/dx = beta'; h gamma = gamma' / c).
             let c_a = (T::one() - self.alpha_f) / (T::one() - self.alpha_m);
             if let Some(r) = model.constraint_velocity_jacobian(
@@ -178,10 +178,10 @@ impl Order {
     /// are mostly eliminated by then (a minimum-degree order of such saddle-point matrices). On
     /// the 3D double pendulum that halves the row operations against coordinates first (89
     /// against 175).
-    pub(super) fn multipliers_first(m: usize, ggl: bool) -> Self {
+    pub(super) fn multipliers_first(m: usize, stabilized: bool) -> Self {
         Self {
             constraints: 0,
-            coordinates: if ggl { 2 * m } else { m },
+            coordinates: if stabilized { 2 * m } else { m },
         }
     }
 }
@@ -251,16 +251,16 @@ pub(super) fn map_constraint_rows<T: Real, M: ConstrainedModel<T>, const S: usiz
     model: &M,
     work: &mut Workspace<T, S>,
     sizes: Sizes,
-    ggl: bool,
+    stabilized: bool,
     mirrored: bool,
 ) -> bool {
     let Sizes { n, m } = sizes;
-    let order = Order::multipliers_first(m, ggl);
-    if !ggl && !mirrored {
+    let order = Order::multipliers_first(m, stabilized);
+    if !stabilized && !mirrored {
         mirror_constraint_jacobian(&mut work.jac, sizes, order);
     }
     model.constraint_rows_to_coordinates(&work.q[..n], &mut work.jac, 0..m, order.coordinates);
-    !ggl || mirrored
+    !stabilized || mirrored
 }
 
 /// `C_q^T` (the coordinates' rows, the constraints' columns) from `C_q` (the constraints'

@@ -35,10 +35,10 @@ impl<T: Real> ConstrainedAlpha<T> {
         let gamma_p = h * self.gamma * c_a;
         self.predict(state, work, h, sizes);
         // Stabilized index 2: the position correction's multiplier, scaled `mu = h^2 beta mu~`.
-        let ggl = self.formulation == Formulation::StabilizedIndex2 && m > 0;
-        let k = if ggl { n + 2 * m } else { n + m };
+        let stabilized = self.formulation == Formulation::StabilizedIndex2 && m > 0;
+        let k = if stabilized { n + 2 * m } else { n + m };
         work.uses(k);
-        if ggl {
+        if stabilized {
             work.mu[..m].fill(T::zero());
         }
         let hg = h * self.gamma;
@@ -56,11 +56,11 @@ impl<T: Real> ConstrainedAlpha<T> {
         // frame stays small under the model's evaluations.
         loop {
             stage(work, n, c_a, h2b, hg);
-            if ggl {
+            if stabilized {
                 position_correction(model, t1, work, sizes, h2b)?;
             }
             // M, C_q, f and C at q_{n+1}, v_{n+1}.
-            let order = Order::multipliers_first(m, ggl);
+            let order = Order::multipliers_first(m, stabilized);
             // The first evaluation of a step is nearly always followed by an update: the
             // constraints' Hessian is taken with their Jacobian then, from the same markers.
             let first = report.newton_iterations == 0;
@@ -68,9 +68,17 @@ impl<T: Real> ConstrainedAlpha<T> {
             let hessian = evaluate(model, t1, work, sizes, k, cleared < k, order, with_hessian)?;
             // The first evaluation's residual also mirrors C_q into C_q^T, for the update that
             // nearly always follows it; after a later one the solve mirrors it if it needs it.
-            let mirrored = first && !ggl;
-            let (converged, rc) =
-                self.converged(work, sizes, h2b, beta_p, hg, ggl, mirrored, &mut report)?;
+            let mirrored = first && !stabilized;
+            let (converged, rc) = self.converged(
+                work,
+                sizes,
+                h2b,
+                beta_p,
+                hg,
+                stabilized,
+                mirrored,
+                &mut report,
+            )?;
             if converged || stagnated {
                 finite_result(work, t1, sizes)?;
                 return Ok(report);
@@ -78,24 +86,24 @@ impl<T: Real> ConstrainedAlpha<T> {
             if report.newton_iterations >= self.newton.max_iterations {
                 return Err(Error::NewtonNotConverged);
             }
-            if ggl {
+            if stabilized {
                 // Before the tangent: its velocity rows add to these.
                 stabilized_iteration_matrix(work, sizes, c_a);
             }
-            self.add_tangent(model, t1, work, sizes, beta_p, gamma_p, ggl, hessian)?;
+            self.add_tangent(model, t1, work, sizes, beta_p, gamma_p, stabilized, hessian)?;
             let mirrored = if m > 0 && model.maps_constraint_rows() {
-                map_constraint_rows(model, work, sizes, ggl, mirrored)
+                map_constraint_rows(model, work, sizes, stabilized, mirrored)
             } else {
                 mirrored
             };
-            let (dx, xx, zeroed) = newton_update(work, sizes, k, ggl, mirrored)?;
+            let (dx, xx, zeroed) = newton_update(work, sizes, k, stabilized, mirrored)?;
             // The LU leaves the matrix zero: the next evaluation need not zero it.
             cleared = if zeroed { k } else { 0 };
             report.newton_iterations += 1;
             if report.newton_iterations == self.real_time_updates {
                 // Real-time mode: the iterate taken without its evaluation.
                 stage(work, n, c_a, h2b, hg);
-                if ggl {
+                if stabilized {
                     position_correction(model, t1, work, sizes, h2b)?;
                 }
                 finite_result(work, t1, sizes)?;
@@ -119,18 +127,18 @@ impl<T: Real> ConstrainedAlpha<T> {
         h2b: T,
         beta_p: T,
         hg: T,
-        ggl: bool,
+        stabilized: bool,
         mirror: bool,
         report: &mut ConstrainedReport<T>,
     ) -> Result<(bool, T)> {
         let Sizes { n, m } = sizes;
-        let co = Order::multipliers_first(m, ggl).coordinates;
+        let co = Order::multipliers_first(m, stabilized).coordinates;
         // r_2 in the rows of c C_q (stabilized index 2) or of C_q (`r_2 / c`).
-        let r2_scale = if ggl { h2b } else { beta_p };
+        let r2_scale = if stabilized { h2b } else { beta_p };
         let (inertia, reaction) = residual(work, sizes, co, r2_scale, mirror);
         // Stabilized index 2: r_3 = C_q v_{n+1} / (h gamma).
         let mut rv = T::zero();
-        if ggl {
+        if stabilized {
             for j in 0..m {
                 let row = &work.jac[j][co..co + n];
                 let cv = row
@@ -141,7 +149,7 @@ impl<T: Real> ConstrainedAlpha<T> {
                 work.rhs[m + j] = -cv / hg;
             }
         }
-        let rv = if ggl { rv.sqrt_l() } else { T::zero() };
+        let rv = if stabilized { rv.sqrt_l() } else { T::zero() };
         let rf = norm(&work.rhs[co..co + n]);
         let rc = norm(&work.c[..m]);
         if !(rf.finite() && rc.finite() && rv.finite()) {
@@ -166,7 +174,8 @@ impl<T: Real> ConstrainedAlpha<T> {
         // (Without the index-2 rows `rv` is zero and the velocity test holds: a non-finite
         // velocity is refused when the step is committed.)
         let constraints_ok = rc <= self.newton.absolute_tolerance
-            && (!ggl || rv <= self.newton.absolute_tolerance * (T::one() + norm(&work.v[..n])));
+            && (!stabilized
+                || rv <= self.newton.absolute_tolerance * (T::one() + norm(&work.v[..n])));
         Ok((forces_ok && constraints_ok, rc))
     }
 

@@ -19,12 +19,12 @@ pub(super) fn newton_update<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     sizes: Sizes,
     k: usize,
-    ggl: bool,
+    stabilized: bool,
     mirrored: bool,
 ) -> Result<(T, T, bool)> {
     let Sizes { n, m } = sizes;
-    let zeroed = solve_newton(work, sizes, k, ggl, mirrored)?;
-    let co = Order::multipliers_first(m, ggl).coordinates;
+    let zeroed = solve_newton(work, sizes, k, stabilized, mirrored)?;
+    let co = Order::multipliers_first(m, stabilized).coordinates;
     let (mut dx, mut xx) = (T::zero(), T::zero());
     for i in 0..n {
         let d = work.rhs[co + i];
@@ -35,7 +35,7 @@ pub(super) fn newton_update<T: Real, const S: usize>(
     for j in 0..m {
         work.lambda[j] += work.rhs[j];
     }
-    if ggl {
+    if stabilized {
         for j in 0..m {
             work.mu[j] += work.rhs[m + j];
         }
@@ -59,7 +59,7 @@ pub(super) fn solve_newton<T: Real, const S: usize>(
     work: &mut Workspace<T, S>,
     sizes: Sizes,
     k: usize,
-    ggl: bool,
+    stabilized: bool,
     mirrored: bool,
 ) -> Result<bool> {
     let Sizes { n, m } = sizes;
@@ -68,8 +68,8 @@ pub(super) fn solve_newton<T: Real, const S: usize>(
     // order (a microcontroller) a row's test stops at its first nonzero off the diagonal; a
     // host counts each row's nonzeros without a branch per entry (`target::IN_ORDER`): the
     // same answer.
-    let co = Order::multipliers_first(m, ggl).coordinates;
-    let diagonal = !ggl
+    let co = Order::multipliers_first(m, stabilized).coordinates;
+    let diagonal = !stabilized
         && m > 0
         && work.jac[co..co + n]
             .iter()
@@ -88,8 +88,12 @@ pub(super) fn solve_newton<T: Real, const S: usize>(
     if diagonal {
         return solve_schur(work, sizes).map(|()| false);
     }
-    if !ggl && !mirrored {
-        mirror_constraint_jacobian(&mut work.jac, sizes, Order::multipliers_first(m, ggl));
+    if !stabilized && !mirrored {
+        mirror_constraint_jacobian(
+            &mut work.jac,
+            sizes,
+            Order::multipliers_first(m, stabilized),
+        );
     }
     solve_in_place_and_clear(&mut work.jac, &mut work.rhs, k)
         .map(|()| true)

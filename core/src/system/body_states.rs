@@ -2,7 +2,7 @@
 //! state, so that markers, loads, connectors and sensors reach every body through the one
 //! interface of Exudyn's bodies ([`Body`]).
 
-use super::alpha::iterate::Iterate;
+use super::alpha::iterate::IterateStates;
 use super::index::{NodeIndex, ObjectIndex};
 use super::node::{Node, NodeState};
 use super::node_force::NodeForce;
@@ -18,7 +18,7 @@ use nalgebra::Vector3;
 /// step's working copy, or a generalized-alpha iterate's coordinates (each node's state made
 /// when it is asked for, so that no copy of every node's state is held).
 #[derive(Clone, Copy, Debug)]
-pub struct View<'a, T: Real> {
+pub struct BodyStates<'a, T: Real> {
     /// The nodes, by [`NodeIndex`].
     pub nodes: &'a [Node<T>],
     /// The states, one per node, same order (with `iterate`: the tree links' states only).
@@ -26,10 +26,10 @@ pub struct View<'a, T: Real> {
     /// The objects, by [`ObjectIndex`].
     pub objects: &'a [Object<T>],
     /// The coordinates the nodes' states are made from, if not read from `states`.
-    pub(crate) iterate: Option<Iterate<'a, T>>,
+    pub(crate) iterate: Option<IterateStates<'a, T>>,
 }
 
-/// A rigid-body object's node, body and the node's state ([`View::rigid_object`]).
+/// A rigid-body object's node, body and the node's state ([`BodyStates::rigid_object`]).
 pub type RigidObject<'a, T> = (NodeIndex, &'a RigidBody<T>, RigidState<T>);
 
 /// The vector of an output value; `OutputNotAvailable` for a scalar or a matrix.
@@ -41,7 +41,7 @@ pub fn vector3<T: Real>(v: OutputValue<T>) -> Result<Vector3<T>> {
     }
 }
 
-impl<'a, T: Real> View<'a, T> {
+impl<'a, T: Real> BodyStates<'a, T> {
     /// The view of `nodes` in `states` (one per node, same order) with `objects`.
     pub fn new(nodes: &'a [Node<T>], states: &'a [NodeState<T>], objects: &'a [Object<T>]) -> Self {
         Self {
@@ -132,7 +132,7 @@ impl<'a, T: Real> View<'a, T> {
 
     /// `f` of `Some((node, body, state))` if object `i` is a rigid body (also a
     /// `BodyCylinder` or a tree link), of `None` for another object; `UnknownIndex` /
-    /// `WrongNodeKind` as [`View::with_rigid`]. The state is not checked: the callers check it
+    /// `WrongNodeKind` as [`BodyStates::with_rigid`]. The state is not checked: the callers check it
     /// once.
     #[inline]
     pub fn with_rigid_object<R>(
@@ -150,27 +150,27 @@ impl<'a, T: Real> View<'a, T> {
         }
     }
 
-    /// The node and a copy of its state at `i` ([`View::with_node`]).
+    /// The node and a copy of its state at `i` ([`BodyStates::with_node`]).
     pub fn node(&self, i: NodeIndex) -> Result<(&'a Node<T>, NodeState<T>)> {
         self.with_node(i, |n, s| Ok((n, *s)))
     }
 
-    /// A 2D point node and a copy of its state ([`View::with_point2d`]).
+    /// A 2D point node and a copy of its state ([`BodyStates::with_point2d`]).
     pub fn point2d(&self, i: NodeIndex) -> Result<(&'a NodePoint2D<T>, Point2DState<T>)> {
         self.with_point2d(i, |n, s| Ok((n, *s)))
     }
 
-    /// A 2D rigid-body node and a copy of its state ([`View::with_rigid2d`]).
+    /// A 2D rigid-body node and a copy of its state ([`BodyStates::with_rigid2d`]).
     pub fn rigid2d(&self, i: NodeIndex) -> Result<(&'a NodeRigidBody2D<T>, Rigid2DState<T>)> {
         self.with_rigid2d(i, |n, s| Ok((n, *s)))
     }
 
-    /// A copy of a rigid-body node's state ([`View::with_rigid`]).
+    /// A copy of a rigid-body node's state ([`BodyStates::with_rigid`]).
     pub fn rigid(&self, i: NodeIndex) -> Result<RigidState<T>> {
         self.with_rigid(i, |s| Ok(*s))
     }
 
-    /// The rigid body, its node and a copy of the node's state ([`View::with_rigid_object`]).
+    /// The rigid body, its node and a copy of the node's state ([`BodyStates::with_rigid_object`]).
     pub fn rigid_object(&self, i: ObjectIndex) -> Result<Option<RigidObject<'a, T>>> {
         self.with_rigid_object(i, |o| Ok(o.map(|(n, b, s)| (n, b, *s))))
     }
@@ -314,8 +314,8 @@ impl<'a, T: Real> View<'a, T> {
         Ok(Some(NodeForce::new(*node, q)))
     }
 
-    /// [`View::body_generalized_force`], for a rigid body (also a `BodyCylinder` or a tree
-    /// link) written out ([`View::rigid_generalized_force`]).
+    /// [`BodyStates::body_generalized_force`], for a rigid body (also a `BodyCylinder` or a tree
+    /// link) written out ([`BodyStates::rigid_generalized_force`]).
     #[inline]
     pub fn point_generalized_force(
         &self,
@@ -507,19 +507,19 @@ mod tests {
     fn rigid_fast_paths_match_the_jacobian_path() {
         let (b, s) = body_and_state();
         let p = Vector3::new(0.7, 0.1, -0.4);
-        let (x, v) = View::rigid_point_motion(&s, &p).unwrap();
+        let (x, v) = BodyStates::rigid_point_motion(&s, &p).unwrap();
         let pos = vector3(b.output(&s, OutputVariableType::Position, &p).unwrap()).unwrap();
         let vel = vector3(b.output(&s, OutputVariableType::Velocity, &p).unwrap()).unwrap();
         assert!((x - pos).amax() < 1e-15 && (v - vel).amax() < 1e-15);
         let f = Vector3::new(3.0, -1.0, 2.0);
         let tau = Vector3::new(-0.5, 0.25, 1.0);
         for t in [Vector3::zeros(), tau] {
-            let q = View::rigid_generalized_force(&s, &p, &f, &t).unwrap();
+            let q = BodyStates::rigid_generalized_force(&s, &p, &f, &t).unwrap();
             let q_ref = b.generalized_force(&s, &p, &f, &t).unwrap();
             assert!((q - q_ref).amax() < 1e-14, "{q} {q_ref}");
         }
         let g = Vector3::new(0.0, 0.0, -9.81);
-        let q = View::rigid_mass_force(&b, &s, &g).unwrap();
+        let q = BodyStates::rigid_mass_force(&b, &s, &g).unwrap();
         let q_ref = b.mass_jacobian_integral(&s).unwrap().transpose() * g;
         assert!((q - q_ref).amax() < 1e-14);
     }
@@ -538,9 +538,9 @@ mod tests {
             )];
             let states = [NodeState::RigidBody(s)];
             let objects = [Object::rigid_body(NodeIndex(0), body)];
-            let view = View::new(&nodes, &states, &objects);
+            let view = BodyStates::new(&nodes, &states, &objects);
             let f = view.body_mass_force(ObjectIndex(0), &g).unwrap().unwrap();
-            let want = View::rigid_mass_force(&body, &s, &g).unwrap();
+            let want = BodyStates::rigid_mass_force(&body, &s, &g).unwrap();
             assert_eq!(f.q.map(f64::to_bits), want.map(f64::to_bits), "{com}");
             assert_eq!(f.node, NodeIndex(0));
         }
@@ -557,12 +557,12 @@ mod tests {
             Vector3::zeros(),
             Quaternion::exp(&Vector3::new(0.0, 0.0, core::f64::consts::FRAC_PI_2)),
         );
-        let q = View::rigid_mass_force(&b, &s, &Vector3::new(0.0, 0.0, -10.0)).unwrap();
+        let q = BodyStates::rigid_mass_force(&b, &s, &Vector3::new(0.0, 0.0, -10.0)).unwrap();
         let expect = Generalized::new(0.0, 0.0, -20.0, 0.0, 20.0, 0.0);
         assert!((q - expect).amax() < 1e-14, "{q}");
         // No offset: no torque, exactly.
         let b0 = RigidBody::from_principal(2.0, [1.0, 1.0, 1.0], Vector3::zeros()).unwrap();
-        let q0 = View::rigid_mass_force(&b0, &s, &Vector3::new(0.0, 0.0, -10.0)).unwrap();
+        let q0 = BodyStates::rigid_mass_force(&b0, &s, &Vector3::new(0.0, 0.0, -10.0)).unwrap();
         assert_eq!(q0, Generalized::new(0.0, 0.0, -20.0, 0.0, 0.0, 0.0));
     }
 
@@ -577,22 +577,22 @@ mod tests {
         let mut bad = s;
         bad.velocity.y = f64::NAN;
         assert_eq!(
-            View::rigid_point_motion(&bad, &p),
+            BodyStates::rigid_point_motion(&bad, &p),
             Err(Error::NonFiniteState)
         );
         assert_eq!(
-            View::rigid_generalized_force(&bad, &p, &f, &z),
+            BodyStates::rigid_generalized_force(&bad, &p, &f, &z),
             b.generalized_force(&bad, &p, &f, &z)
         );
         let mut unit = s;
         unit.orientation.w *= 1.01;
         assert_eq!(
-            View::rigid_mass_force(&b, &unit, &f),
+            BodyStates::rigid_mass_force(&b, &unit, &f),
             Err(Error::OutOfRange(Param::Orientation))
         );
         let huge = Vector3::new(f64::INFINITY, 0.0, 0.0);
         assert_eq!(
-            View::rigid_generalized_force(&s, &p, &huge, &z),
+            BodyStates::rigid_generalized_force(&s, &p, &huge, &z),
             Err(Error::NotFinite(Param::Force))
         );
         assert_eq!(
