@@ -6,6 +6,7 @@
 
 mod batch;
 mod errors;
+mod python_load;
 mod system;
 mod system_state;
 mod system_tree;

@@ -4,7 +4,7 @@
 //! in the world frame unless a name says `local` (body frame).
 
 use crate::errors::{self, invalid};
-use crate::user_load::PythonLoad;
+use crate::python_load::PythonLoad;
 use mbs_core::bodies::body_cylinder::{BodyCylinder, ModelicaStart};
 use mbs_core::bodies::RigidBody2D;
 use mbs_core::graphics::record::{write_run_header, RecordError};
