@@ -52,20 +52,27 @@ pub(crate) trait CStorage {
     }
 }
 
-/// The checked pointer to an initialized storage: `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`
-/// (misaligned, or initialized by another build: its layout), `MBS_ERR_NOT_INITIALIZED` (no
-/// init's tag).
-pub(crate) fn checked<S: CStorage>(p: *const S) -> FfiResult<*mut S::Inner> {
+/// The pointer to a storage its init may write, initialized or not: `MBS_ERR_NULL_POINTER`,
+/// `MBS_ERR_STORAGE` (misaligned).
+pub(crate) fn placed<S: CStorage>(p: *const S) -> FfiResult<*mut S::Inner> {
     if p.is_null() {
         return Err(MBS_ERR_NULL_POINTER);
     }
     if !(p as usize).is_multiple_of(align_of::<S::Inner>()) {
         return Err(MBS_ERR_STORAGE);
     }
+    Ok(p.cast::<S::Inner>().cast_mut())
+}
+
+/// The checked pointer to an initialized storage: the errors of [`placed`], then
+/// `MBS_ERR_STORAGE` (initialized by another build: its layout) and `MBS_ERR_NOT_INITIALIZED`
+/// (no init's tag).
+pub(crate) fn checked<S: CStorage>(p: *const S) -> FfiResult<*mut S::Inner> {
+    let q = placed(p)?;
     // SAFETY: non-null and aligned; the caller's storage is as large as the header says its
     // kind is, and the header is its first 16 bytes (`CStorage::Inner`), read as plain bytes.
-    unsafe { p.cast::<Header>().read() }.check(S::HEADER)?;
-    Ok(p.cast::<S::Inner>().cast_mut())
+    unsafe { q.cast::<Header>().read() }.check(S::HEADER)?;
+    Ok(q)
 }
 
 /// [`checked`] for a change: also `MBS_ERR_BUSY` while a run of the storage is in progress.

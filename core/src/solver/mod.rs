@@ -4,8 +4,8 @@
 //! The single mass point's solve ([`mass_point`]) is the one-item fast path, not a `System`:
 //! it runs the second-order generalized-alpha ([`GeneralizedAlpha`](crate::integrators::GeneralizedAlpha))
 //! directly on `diag(m, m) q_tt = Q` with no item lists, markers or sensors, for the C API's
-//! `mbs_mass_point_2d_*` functions and a firmware that models one point (about 35 ns a step on
-//! the host, 349 instructions on a Cortex-M4F). A `System` holding the same mass point steps it
+//! `mbs_mass_point_2d_*` functions and a firmware that models one point (its cost per step is
+//! in `BENCHMARKS.md` and `docs/embedded.md`). A `System` holding the same mass point steps it
 //! by the system's coupling instead ([`crate::system`]).
 
 pub mod mass_point;

@@ -149,8 +149,8 @@ pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0>;
 
 /// [`FirmwareSystem`] with 8 constraints and a generalized-alpha workspace of 24 coordinates
 /// plus equations (a slider-crank needs 15, a four-bar of three 2D links 17): the workspace's
-/// `(2 W^2 + 19 W + 1) * size_of::<T>()` bytes with `W = 24` (6,436 B in f32) and the
-/// constraints' slots more (docs/constraints.md has the sizes).
+/// `(2 W^2 + 19 W + 1) * size_of::<T>()` bytes with `W = 24` and the constraints' slots more
+/// (docs/embedded.md has the sizes).
 pub type FirmwareConstrainedSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0, 8, 24>;
 
 /// A system sized for a host (simulation, tests, benchmarks of up to ~250 bodies): 256 nodes,

@@ -30,7 +30,8 @@ pub mod step;
 pub mod tree;
 
 use crate::boundary::{
-    checked_mut, guard, non_null_out, put, storage_ref, with_mut, with_ref, CStorage, FfiResult,
+    checked_mut, guard, non_null_out, placed, put, storage_ref, with_mut, with_ref, CStorage,
+    FfiResult,
 };
 use crate::status::*;
 use crate::storage_header::Header;
@@ -210,16 +211,13 @@ pub extern "C" fn mbs_system_storage_size() -> usize {
 #[no_mangle]
 pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
     guard(|| {
-        if sys.is_null() {
-            return MBS_ERR_NULL_POINTER;
-        }
-        if !(sys as usize).is_multiple_of(align_of::<Inner>()) {
-            return MBS_ERR_STORAGE;
-        }
+        let p = match placed(sys) {
+            Ok(p) => p,
+            Err(s) => return s,
+        };
         if checked_mut(sys) == Err(MBS_ERR_BUSY) {
             return MBS_ERR_BUSY; // from the step callback of a solve of this system
         }
-        let p = sys.cast::<Inner>();
         // SAFETY: non-null, aligned, MBS_SYSTEM_SIZE >= size_of::<Inner>() writable bytes.
         unsafe {
             p.write(Inner {

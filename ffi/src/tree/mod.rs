@@ -17,7 +17,7 @@
 pub mod dynamics;
 pub mod loops;
 
-use crate::boundary::{guard, read, with_mut, CStorage, FfiResult};
+use crate::boundary::{guard, placed, read, with_mut, CStorage, FfiResult};
 use crate::convert::{mat3, vec3};
 use crate::status::status_of;
 use crate::status::*;
@@ -177,12 +177,10 @@ impl Storage for mbs_tree_f32 {
 
 fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
     guard(|| {
-        if tree.is_null() {
-            return MBS_ERR_NULL_POINTER;
-        }
-        if !(tree as usize).is_multiple_of(align_of::<Inner<S::T>>()) {
-            return MBS_ERR_STORAGE;
-        }
+        let p = match placed(tree) {
+            Ok(p) => p,
+            Err(s) => return s,
+        };
         // SAFETY: the caller's guarantee on `gravity`.
         let g = match unsafe { read(gravity) }.and_then(|g| vec3(&g)) {
             Ok(g) => g,
@@ -194,7 +192,7 @@ fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
         };
         // SAFETY: non-null, aligned, large enough (compile-time checks), writable.
         unsafe {
-            tree.cast::<Inner<S::T>>().write(Inner {
+            p.write(Inner {
                 header: S::HEADER,
                 tree: t,
                 data: CTreeData::new(),

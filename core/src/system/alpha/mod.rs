@@ -245,8 +245,8 @@ impl<
             return self.alpha_step_moving_starts(scheme, h, t1, sink);
         }
         // The node states are the state's positions and velocities while it is started; the
-        // workspace is cleared for the layout's unknowns (by `clear_solver_scratch` after every step and by
-        // `alpha_start`).
+        // workspace is cleared for the layout's unknowns (by `clear_solver_scratch` after every
+        // step and by `alpha_start`).
         let model = model_of!(self);
         let cleared = model.layout.unknowns();
         let (state, work) = (&mut self.alpha.state, &mut self.alpha.work);

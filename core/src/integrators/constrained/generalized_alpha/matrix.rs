@@ -175,9 +175,9 @@ impl Order {
     /// `[0 c C_q; C_q^T A]`, the Newton matrix: the coordinates after the constraint rows
     /// (`m`, and `m` more of the stabilized index 2). Partial pivoting then takes each
     /// constraint's column first, on a coordinate row, and the coordinates' columns that follow
-    /// are mostly eliminated by then (a minimum-degree order of such saddle-point matrices). On
-    /// the 3D double pendulum that halves the row operations against coordinates first (89
-    /// against 175).
+    /// are mostly eliminated by then (a minimum-degree order of such saddle-point matrices): on
+    /// a chain of joints, about half the row operations of coordinates first
+    /// (`docs/embedded.md`).
     pub(super) fn multipliers_first(m: usize, stabilized: bool) -> Self {
         Self {
             constraints: 0,
