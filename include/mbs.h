@@ -114,13 +114,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 19308
+#define MBS_SYSTEM_WORDS 19312
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 154464
+#define MBS_SYSTEM_SIZE 154496
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -1729,8 +1729,9 @@ typedef struct mbs_system_step_report {
    */
   mbs_status status;
   /**
-   * The largest number of sub-steps a rigid body took (1 without sub-stepping, 0 without
-   * rigid bodies).
+   * The sub-steps taken: with a rigid coupling the largest number of a rigid body (1
+   * without sub-stepping, 0 without rigid bodies); with generalized-alpha the parts of a
+   * halved step (`halvings + 1`).
    */
   uint32_t substeps;
   /**
@@ -1748,7 +1749,8 @@ typedef struct mbs_system_step_report {
    */
   uint32_t newton_iterations;
   /**
-   * Generalized-alpha: how often the step was halved (`alpha_step_halving`); 0 otherwise.
+   * Generalized-alpha: how often a (part of the) step was halved (`alpha_step_halving`); 0
+   * otherwise.
    */
   uint32_t halvings;
 } mbs_system_step_report;

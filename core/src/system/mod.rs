@@ -94,6 +94,7 @@ mod cylinder_shape;
 mod default_graphics;
 mod error;
 mod forces;
+mod grid;
 mod index;
 mod items;
 mod kinematic_tree;

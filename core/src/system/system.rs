@@ -6,6 +6,7 @@ use super::alpha::storage::AlphaStorage;
 use super::body_states::BodyStates;
 use super::connector::Connector;
 use super::constraint::Constraint;
+use super::grid::Grid;
 use super::index::ObjectIndex;
 use super::load::Load;
 use super::marker::Marker;
@@ -60,6 +61,9 @@ pub struct System<
     /// The rounding error of the running sum of `step`'s time steps (Kahan's compensated sum),
     /// so that `n` steps of `h` end at `n h` to a rounding, as a solve's `t_0 + i h` does.
     pub(super) time_carry: T,
+    /// During a solve, the end times of its steps (`step` then steps on it, not on the
+    /// running sum); off otherwise.
+    pub(super) grid: Grid<T>,
     pub(super) assembled: bool,
     /// Set by `assemble`: some force depends on the velocities (a damper).
     pub(super) velocity_dependent: bool,
@@ -123,6 +127,7 @@ impl<
             alpha_scheme: SystemSettings::<T>::default().alpha.scheme().ok(),
             time: T::zero(),
             time_carry: T::zero(),
+            grid: Grid::off(),
             assembled: false,
             velocity_dependent: false,
             constraints: Vec::new(),

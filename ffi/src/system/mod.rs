@@ -79,10 +79,10 @@ pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 pub const MBS_SYSTEM_MAX_TREE_LINKS: u32 = 8;
 
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
-pub const MBS_SYSTEM_WORDS: usize = 19308;
+pub const MBS_SYSTEM_WORDS: usize = 19312;
 /// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
 /// bookkeeping, on a 64-bit host (checked at compile time).
-pub const MBS_SYSTEM_SIZE: usize = 154464;
+pub const MBS_SYSTEM_SIZE: usize = 154496;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
 

@@ -1,8 +1,8 @@
 //! A whole run from C: `mbs_system_solve_dynamic`, and `mbs_system_solve_dynamic_observed`
 //! with a step callback that sees every step and may stop the run.
 //!
-//! The run goes one step at a time through core's `solve_begin` / `solve_next` /
-//! `solve_end`, and no Rust reference to the storage lives while the callback runs: the
+//! The run goes one step at a time: core's `solve_begin`, then the system's own `step` on the
+//! run's time grid, then `solve_end`; no Rust reference to the storage lives while the callback runs: the
 //! callback may call the functions that read the system (time, outputs, sensor rows, scene
 //! export) with the pointer it is given. Calls that change it are refused with `MBS_ERR_BUSY`
 //! while the run is on (the storage's busy flag).
@@ -12,9 +12,9 @@ use crate::simulation_settings::mbs_simulation_settings;
 use crate::status::*;
 use crate::system::sensors::CSink;
 use crate::system::step::{mbs_item_ref, mbs_system_step_report, system_error, warning};
-use crate::system::{mbs_system, Inner};
+use crate::system::{mbs_system, Inner, MBS_SYSTEM_MAX_SENSORS};
 use core::ffi::c_void;
-use mbs_core::system::{ItemRef, SolveReport, SystemError};
+use mbs_core::system::{SolveReport, SystemError};
 
 /// What a system solve did.
 #[repr(C)]
@@ -151,42 +151,122 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
     failed_item: *mut mbs_item_ref,
 ) -> MbsStatus {
     guard(|| {
-        // SAFETY: the caller's guarantees, forwarded.
-        match unsafe { solve(sys, settings, on_step, ctx) } {
-            Ok((r, dropped)) => {
+        let fail = |e: SystemError| system_error(e, failed_item);
+        let p = match checked_mut(sys) {
+            Ok(p) => p,
+            Err(s) => return s,
+        };
+        // SAFETY: the caller's guarantee.
+        let c = match unsafe { read(settings) }.and_then(|s| s.to_core()) {
+            Ok(c) => c,
+            Err(s) => return s,
+        };
+        // Each `&mut *p` below is made for one stretch of Rust work and ends before the
+        // callback, which reads the storage through `sys`. SAFETY (all of them): `p` is the
+        // checked storage.
+        let rows = Rows::empty(unsafe { &mut *p });
+        let Inner {
+            sys: core, buffers, ..
+        } = unsafe { &mut *p };
+        let mut sink = CSink::new(buffers);
+        let begun = core.solve_begin(&c, &mut sink);
+        let mut dropped = sink.dropped();
+        let mut run = match begun {
+            Ok(run) => run,
+            Err(e) => {
+                rows.restore(unsafe { &mut *p });
+                return fail(e);
+            }
+        };
+        unsafe { &mut *p }.busy = 1;
+        let busy = Busy(p);
+        // The start (step 0, its sensor row written by solve_begin), then each step: the
+        // system's own step on the run's time grid.
+        let (mut progress, mut step_dropped) = (run.start(), dropped);
+        loop {
+            if let Some(f) = on_step {
+                let progress = mbs_solve_progress {
+                    time: progress.time,
+                    step: progress.step,
+                    steps: progress.steps,
+                    report: mbs_system_step_report::of(&progress.report, step_dropped),
+                };
+                // SAFETY: the caller's function and context; `progress` lives over the call;
+                // no reference to the storage is live.
+                if unsafe { f(ctx, sys, &progress) } != MBS_RUN_CONTINUE {
+                    run.stop();
+                }
+            }
+            if run.is_done() {
+                break;
+            }
+            let Inner {
+                sys: core, buffers, ..
+            } = unsafe { &mut *p };
+            let mut sink = CSink::new(buffers);
+            let step = core.step(run.step_size(), &mut sink);
+            step_dropped = sink.dropped();
+            dropped += step_dropped;
+            match step {
+                Ok(r) => progress = run.record(r, core.time()),
+                Err(e) => {
+                    drop(busy);
+                    let inner = unsafe { &mut *p };
+                    let e = inner.sys.solve_end(run, Err(e)).err().unwrap_or(e);
+                    rows.restore(inner);
+                    return fail(e);
+                }
+            }
+        }
+        drop(busy);
+        match unsafe { &mut *p }.sys.solve_end(run, Ok(())) {
+            Ok(r) => {
                 let status = warning(r.steps_too_large > 0, dropped);
                 if !report.is_null() {
-                    put(
-                        report,
-                        mbs_system_solve_report {
-                            status,
-                            steps: r.steps,
-                            steps_too_large: r.steps_too_large,
-                            max_substeps: r.max_substeps,
-                            force_evaluations: r.force_evaluations,
-                            sensor_rows_dropped: dropped,
-                            newton_iterations: r.newton_iterations,
-                            halvings: r.halvings,
-                            stopped: u32::from(r.stopped),
-                        },
-                    );
+                    put(report, mbs_system_solve_report::of(&r, status, dropped));
                 }
                 status
             }
-            Err(Failure::Status(s)) => s,
-            Err(Failure::System(e)) => system_error(e, failed_item),
+            Err(e) => fail(e),
         }
     })
 }
 
-enum Failure {
-    Status(MbsStatus),
-    System(SystemError),
+impl mbs_system_solve_report {
+    fn of(r: &SolveReport, status: MbsStatus, dropped: u64) -> Self {
+        Self {
+            status,
+            steps: r.steps,
+            steps_too_large: r.steps_too_large,
+            max_substeps: r.max_substeps,
+            force_evaluations: r.force_evaluations,
+            sensor_rows_dropped: dropped,
+            newton_iterations: r.newton_iterations,
+            halvings: r.halvings,
+            stopped: u32::from(r.stopped),
+        }
+    }
 }
 
-impl From<MbsStatus> for Failure {
-    fn from(s: MbsStatus) -> Self {
-        Self::Status(s)
+/// The sensor buffers' row counts before a run, which a failed run puts back; the run starts
+/// them at 0.
+struct Rows([(usize, u64); MBS_SYSTEM_MAX_SENSORS as usize]);
+
+impl Rows {
+    fn empty(inner: &mut Inner) -> Self {
+        let saved = Self(inner.buffers.map(|b| (b.rows, b.dropped)));
+        for b in inner.buffers.iter_mut() {
+            b.rows = 0;
+            b.dropped = 0;
+        }
+        saved
+    }
+
+    fn restore(&self, inner: &mut Inner) {
+        for (b, (rows, d)) in inner.buffers.iter_mut().zip(self.0) {
+            b.rows = rows;
+            b.dropped = d;
+        }
     }
 }
 
@@ -198,91 +278,4 @@ impl Drop for Busy {
         // SAFETY: the storage the run holds; no reference to it is live here.
         unsafe { core::ptr::addr_of_mut!((*self.0).busy).write(0) };
     }
-}
-
-/// The run; `(report, sensor rows dropped)`.
-///
-/// # Safety
-/// As `mbs_system_solve_dynamic_observed`.
-unsafe fn solve(
-    sys: *mut mbs_system,
-    settings: *const mbs_simulation_settings,
-    on_step: mbs_step_callback,
-    ctx: *mut c_void,
-) -> Result<(SolveReport, u64), Failure> {
-    let p = checked_mut(sys)?;
-    // SAFETY: the caller's guarantee.
-    let c = unsafe { read(settings) }?.to_core()?;
-    // Each `&mut *p` below is made for one stretch of Rust work and ends before the callback,
-    // which reads the storage through `sys`. SAFETY (all of them): `p` is the checked storage.
-    let inner = unsafe { &mut *p };
-    if !inner.sys.is_assembled() {
-        let e = SystemError::new(mbs_core::Error::NotAssembled, ItemRef::System);
-        return Err(Failure::System(e));
-    }
-    let saved = inner.buffers.map(|b| (b.rows, b.dropped));
-    let restore_rows = |inner: &mut Inner| {
-        for (b, (rows, d)) in inner.buffers.iter_mut().zip(saved) {
-            b.rows = rows;
-            b.dropped = d;
-        }
-    };
-    for b in inner.buffers.iter_mut() {
-        b.rows = 0;
-        b.dropped = 0;
-    }
-    let Inner {
-        sys: core, buffers, ..
-    } = inner;
-    let mut sink = CSink::new(buffers);
-    let begun = core.solve_begin(&c, &mut sink);
-    let mut dropped = sink.dropped();
-    let mut run = match begun {
-        Ok(run) => run,
-        Err(e) => {
-            restore_rows(unsafe { &mut *p });
-            return Err(Failure::System(e));
-        }
-    };
-    unsafe { &mut *p }.busy = 1;
-    let busy = Busy(p);
-    // The start (step 0, its sensor row written by solve_begin), then each step.
-    let (mut next, mut step_dropped) = (Ok(Some(run.start())), dropped);
-    loop {
-        match next {
-            Ok(Some(progress)) => {
-                if let Some(f) = on_step {
-                    let progress = mbs_solve_progress {
-                        time: progress.time,
-                        step: progress.step,
-                        steps: progress.steps,
-                        report: mbs_system_step_report::of(&progress.report, step_dropped),
-                    };
-                    // SAFETY: the caller's function and context; `progress` lives over the
-                    // call; no reference to the storage is live.
-                    if unsafe { f(ctx, sys, &progress) } != MBS_RUN_CONTINUE {
-                        run.stop();
-                    }
-                }
-            }
-            Ok(None) => break,
-            Err(e) => {
-                drop(busy);
-                let inner = unsafe { &mut *p };
-                let e = inner.sys.solve_end(run, Err(e)).err().unwrap_or(e);
-                restore_rows(inner);
-                return Err(Failure::System(e));
-            }
-        }
-        let Inner {
-            sys: core, buffers, ..
-        } = unsafe { &mut *p };
-        let mut sink = CSink::new(buffers);
-        next = core.solve_next(&mut run, &mut sink);
-        step_dropped = sink.dropped();
-        dropped += step_dropped;
-    }
-    drop(busy);
-    let r = unsafe { &mut *p }.sys.solve_end(run, Ok(()));
-    r.map(|r| (r, dropped)).map_err(Failure::System)
 }

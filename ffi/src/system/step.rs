@@ -111,8 +111,9 @@ pub struct mbs_system_step_report {
     /// `max_rotation_per_step` in a (sub-)step) or `MBS_WARN_SENSOR_BUFFER_FULL` (the first
     /// of the two, as the call returns).
     pub status: MbsStatus,
-    /// The largest number of sub-steps a rigid body took (1 without sub-stepping, 0 without
-    /// rigid bodies).
+    /// The sub-steps taken: with a rigid coupling the largest number of a rigid body (1
+    /// without sub-stepping, 0 without rigid bodies); with generalized-alpha the parts of a
+    /// halved step (`halvings + 1`).
     pub substeps: u32,
     /// Evaluations of all loads and connector forces in this step (kick-drift-kick 2, or 3
     /// with damping; generalized-alpha one per Newton iteration and one more).
@@ -122,7 +123,8 @@ pub struct mbs_system_step_report {
     /// Generalized-alpha: Newton updates of this step (of its last half when halved); 0
     /// otherwise. `mbs_system_newton_report` has the residuals.
     pub newton_iterations: u32,
-    /// Generalized-alpha: how often the step was halved (`alpha_step_halving`); 0 otherwise.
+    /// Generalized-alpha: how often a (part of the) step was halved (`alpha_step_halving`); 0
+    /// otherwise.
     pub halvings: u32,
 }
 
@@ -180,13 +182,8 @@ pub unsafe extern "C" fn mbs_system_step(
     failed_item: *mut mbs_item_ref,
 ) -> MbsStatus {
     with_mut(sys, |s| {
+        // The call's own argument (no item named); core checks it again for Rust callers.
         let dt = time_step(dt)?;
-        if !s.sys.is_assembled() {
-            return Err(system_error(
-                SystemError::new(mbs_core::Error::NotAssembled, ItemRef::System),
-                failed_item,
-            ));
-        }
         let Inner { sys, buffers, .. } = s;
         let mut sink = CSink::new(buffers);
         let r = sys.step(dt, &mut sink);

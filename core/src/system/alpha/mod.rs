@@ -224,11 +224,11 @@ impl<
     }
 
     /// The generalized-alpha step of `h` to `t1`, the scheme's step of
-    /// [`System::advance`](crate::system::System): the start values first if the state is not
-    /// started ([`Self::alpha_start`]); the Newton-solved step from the state, its result left
-    /// in the workspace ([`ConstrainedAlpha::step_into_work`]); then [`Self::alpha_finish`]
-    /// (node states, checks, sensors, commit). On the Lie group with step halving,
-    /// [`Self::alpha_step_moving_starts`].
+    /// [`System::step`](crate::system::System::step): the start values first if the state is
+    /// not started ([`Self::alpha_start`]); the Newton-solved step from the state, its result
+    /// left in the workspace ([`ConstrainedAlpha::newton_step`]); then [`Self::alpha_finish`]
+    /// (node states, checks, sensors, commit). With step halving,
+    /// [`Self::alpha_step_halving`]. `h` is checked by the caller, the sizes at assembly.
     // Inline: in its own frame it adds to the step's stack.
     #[inline(always)]
     pub(crate) fn alpha_step<Sink: SensorSink<T> + ?Sized>(
@@ -241,28 +241,29 @@ impl<
         if !self.alpha.is_started() {
             self.alpha_start(scheme)?;
         }
-        if scheme.step_halving_levels() > 0 && self.layout.lie_group {
-            return self.alpha_step_moving_starts(scheme, h, t1, sink);
+        if scheme.step_halving_levels() > 0 {
+            return self.alpha_step_halving(scheme, h, t1, sink);
         }
         // The node states are the state's positions and velocities while it is started; the
         // workspace is cleared for the layout's unknowns (by `clear_solver_scratch` after every
         // step and by `alpha_start`).
         let model = model_of!(self);
-        let cleared = model.layout.unknowns();
+        let (sizes, cleared) = (model.layout.sizes(), model.layout.unknowns());
         let (state, work) = (&mut self.alpha.state, &mut self.alpha.work);
         let newton = scheme
-            .step_into_work(&model, state, work, h, cleared)
+            .newton_step(&model, state, work, h, sizes, cleared)
             .map_err(|e| model.error(e))?;
         self.alpha_finish(newton, t1, sink)
     }
 
-    /// [`Self::alpha_step`] where the parts of a halved step move the orientations the
-    /// rotations are taken from (on the Lie group,
-    /// [`ConstrainedModel::recentre`](crate::integrators::constrained::ConstrainedModel::recentre)):
-    /// those, and with them the node states, put back if the step is refused.
-    // Out of line: the orientations' copy is on the stack only here.
+    /// [`Self::alpha_step`] with step halving ([`ConstrainedAlpha::step_halving`]) on a copy
+    /// of the solver's state. On the Lie group the parts of a halved step move the
+    /// orientations the rotations are taken from
+    /// ([`ConstrainedModel::recentre`](crate::integrators::constrained::ConstrainedModel::recentre)):
+    /// those, and with them the node states, are put back if the step is refused.
+    // Out of line: the copies are on the stack only here.
     #[inline(never)]
-    fn alpha_step_moving_starts<Sink: SensorSink<T> + ?Sized>(
+    fn alpha_step_halving<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         scheme: &ConstrainedAlpha<T>,
         h: T,
@@ -270,10 +271,11 @@ impl<
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
         let starts = self.alpha.starts;
+        let mut trial = *self.alpha.state();
         let model = model_of!(self);
-        let cleared = model.layout.unknowns();
-        let (state, work) = (&mut self.alpha.state, &mut self.alpha.work);
-        let newton = scheme.step_into_work(&model, state, work, h, cleared);
+        let sizes = model.layout.sizes();
+        let work = &mut self.alpha.work;
+        let newton = scheme.step_halving(&model, &mut trial, work, h, sizes);
         let newton = newton.map_err(|e| model.error(e)).inspect_err(|_| {
             self.alpha.starts = starts;
         })?;
@@ -309,10 +311,9 @@ impl<
         self.alpha.report = Some(newton);
         self.tree.read_state(self.layout.tree, self.alpha.state());
         self.time = t1;
-        self.time_carry = T::zero();
         Ok(StepReport {
             status: StepStatus::Ok,
-            substeps: 1 << newton.halvings.min(31),
+            substeps: newton.halvings.saturating_add(1),
             force_evaluations: newton.newton_iterations + 1,
             newton_iterations: newton.newton_iterations,
             halvings: newton.halvings,

@@ -99,7 +99,8 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
         self.state = *s;
     }
 
-    /// The result of a complete step (in the workspace, [`ConstrainedAlpha::step_into_work`](crate::integrators::constrained::ConstrainedAlpha::step_into_work))
+    /// The result of a complete step (in the workspace:
+    /// [`ConstrainedAlpha::newton_step`](crate::integrators::constrained::ConstrainedAlpha::newton_step))
     /// made the state, at time `t1`, in `layout`, with `states` the node states of that result
     /// (on the Lie group each 3D rigid node then starts the next step from its orientation:
     /// [`Self::rebase`]).

@@ -1,7 +1,7 @@
-//! Advancing a system in time: [`System::step`] and [`System::step_to`] through one
-//! dispatcher, `System::advance` (the checks once, then one `match` over the coupling: the
-//! rigid couplings' kick-drift-kick and held loads here, on a working copy of the node states
-//! that replaces them only when everything succeeded; generalized-alpha in `system/alpha/`);
+//! Advancing a system in time: [`System::step`], every step's one dispatcher (the checks once,
+//! then one `match` over the coupling: the rigid couplings' kick-drift-kick and held loads
+//! here, on a working copy of the node states that replaces them only when everything
+//! succeeded; generalized-alpha in `system/alpha/`);
 //! each rigid body's part of it by the rigid scheme table
 //! ([`with_rigid_scheme!`](crate::with_rigid_scheme)); and `solve_dynamic`, the run of many
 //! steps ([`solve`]).
@@ -11,7 +11,6 @@ pub mod solve;
 
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
-use crate::integrators::constrained::ConstrainedAlpha;
 use crate::integrators::rigid::driver;
 use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepStatus};
 use crate::nodes::rigid2d::NodeRigidBody2D;
@@ -40,15 +39,16 @@ pub struct StepReport {
     /// than [`StepSettings::max_rotation_per_step`](crate::integrators::StepSettings) in a
     /// (sub-)step: a warning, the step was taken.
     pub status: StepStatus,
-    /// The largest number of sub-steps a rigid body took (1 without sub-stepping, 0 without
-    /// rigid bodies).
+    /// The sub-steps taken: with a rigid coupling the largest number of a rigid body (1
+    /// without sub-stepping, 0 without rigid bodies); with generalized-alpha the parts of a
+    /// halved step (`halvings + 1`: each halving splits one part in two).
     pub substeps: u32,
     /// Evaluations of all loads and connector forces in this step (generalized-alpha: one per
     /// Newton iteration and one at the start, besides those of the Jacobians).
     pub force_evaluations: u32,
     /// Generalized-alpha: Newton updates of the (last sub-)step; 0 otherwise.
     pub newton_iterations: u32,
-    /// Generalized-alpha: how often the step was halved (its `substeps` is `2^halvings`).
+    /// Generalized-alpha: how often a (part of the) step was halved.
     pub halvings: u32,
 }
 
@@ -193,91 +193,75 @@ impl<
     /// Advances the system by `dt` (s) from the current time (Kahan's compensated sum of the
     /// steps: `n` steps of `h` end at `n h` to a rounding) with its [`SystemSettings`]
     /// (the coupled scheme of the [module docs](super)), then records every sensor at the new
-    /// time into `sink` (one row). For a real-time loop: allocation-free, O(bodies + loads +
+    /// time into `sink` (one row). During a solve ([`System::solve_begin`]) the step ends at
+    /// the solve's next time `t_0 + i h` instead, and `dt` must be its `h`. For a real-time loop: allocation-free, O(bodies + loads +
     /// connectors + sensors) work, a few force evaluations per step.
     ///
+    /// Every step's one path (as MuJoCo's `mj_step`): the checks, once; then the scheme's
+    /// step, chosen by one `match` over [`SystemSettings::coupling`]: kick-drift-kick, held
+    /// loads or generalized-alpha (during a solve, the solve's scheme). Each scheme's step
+    /// checks and commits its result.
+    ///
     /// Errors (the state and time are then unchanged; a sensor row begun in `sink` is left
-    /// without `end_row`): `NotAssembled` at [`ItemRef::System`] if the system was never
-    /// assembled or changed since; `NotFinite | OutOfRange(TimeStep)` at the system for a bad
-    /// `dt`; a failing load (a callback writing NaN), connector (`ZeroLength(Length)`) or body
-    /// step, naming the item; `NonFiniteState` if the result overflowed.
+    /// without `end_row`): `NotFinite | OutOfRange(TimeStep)` at [`ItemRef::System`] for a
+    /// bad `dt` (during a solve: not its `h`, or its steps all taken); `NotAssembled` at the
+    /// system if it was never assembled or changed since; a failing load (a callback writing
+    /// NaN), connector (`ZeroLength(Length)`) or body step, naming the item; `NonFiniteState`
+    /// if the result overflowed.
     ///
     /// [`SystemSettings`]: crate::system::SystemSettings
+    /// [`SystemSettings::coupling`]: crate::system::SystemSettings::coupling
     pub fn step<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         dt: T,
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
-        // Kahan's compensated sum: t1 = t + dt with the rounding of the earlier sums carried,
-        // so n steps of h end at n h to a rounding (a plain running sum drifts by a rounding
-        // per step).
-        let y = dt - self.time_carry;
-        let t1 = self.time + y;
-        let carry = (t1 - self.time) - y;
-        let report = self.advance(dt, t1, None, sink)?;
-        self.time_carry = carry;
-        Ok(report)
-    }
-
-    /// [`System::step`] with the end time `t1` given (a solve computes `t_i = t_0 + i h`
-    /// instead of summing steps).
-    pub fn step_to<Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        h: T,
-        t1: T,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        self.advance(h, t1, None, sink)
-    }
-
-    /// The step of `h` to `t1`, every step's one path (as MuJoCo's `mj_step`): the checks,
-    /// once; then the scheme's step, chosen by one `match`: [`Coupling::KickDriftKick`],
-    /// [`Coupling::HeldLoads`], or generalized-alpha (the settings' coupling, or `alpha` for
-    /// a solve's own scheme). Each scheme's step checks and commits its result.
-    pub(super) fn advance<Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        h: T,
-        t1: T,
-        alpha: Option<&ConstrainedAlpha<T>>,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        if !self.assembled {
-            return Err(SystemError::new(Error::NotAssembled, ItemRef::System));
-        }
-        if !h.finite() || !t1.finite() {
-            return Err(SystemError::new(
-                Error::NotFinite(Param::TimeStep),
-                ItemRef::System,
-            ));
-        }
-        if h <= T::zero() {
-            return Err(SystemError::new(
-                Error::OutOfRange(Param::TimeStep),
-                ItemRef::System,
-            ));
-        }
-        let coupling = match alpha {
-            Some(_) => Coupling::GeneralizedAlpha,
-            None => self.settings.coupling,
+        // The end time: during a solve its grid's next point, else Kahan's compensated sum
+        // t1 = t + dt with the rounding of the earlier sums carried (a plain running sum
+        // drifts by a rounding per step).
+        let at_system = |e| SystemError::new(e, ItemRef::System);
+        let (t1, carry) = if self.grid.is_on() {
+            match self.grid.next_end() {
+                Some(t1) if dt == self.grid.h => (t1, T::zero()),
+                _ => return Err(at_system(Error::OutOfRange(Param::TimeStep))),
+            }
+        } else {
+            let y = dt - self.time_carry;
+            let t1 = self.time + y;
+            (t1, (t1 - self.time) - y)
         };
+        if !dt.finite() || !t1.finite() {
+            return Err(at_system(Error::NotFinite(Param::TimeStep)));
+        }
+        if dt <= T::zero() {
+            return Err(at_system(Error::OutOfRange(Param::TimeStep)));
+        }
+        if !self.assembled {
+            return Err(at_system(Error::NotAssembled));
+        }
         let (rigid, st) = (self.settings.rigid, self.settings.step);
-        match coupling {
+        let report = match self.settings.coupling {
             Coupling::KickDriftKick => {
-                with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, h, t1, sink))
+                with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, dt, t1, sink))
             }
             Coupling::HeldLoads => {
-                with_rigid_scheme!(rigid, st, |r| self.held_loads(r, h, t1, sink))
+                with_rigid_scheme!(rigid, st, |r| self.held_loads(r, dt, t1, sink))
             }
             Coupling::GeneralizedAlpha => {
-                let scheme = match alpha.or(self.alpha_scheme.as_ref()) {
-                    Some(s) => *s,
+                let scheme = match self.alpha_scheme {
+                    Some(s) => s,
                     None => self.settings.alpha.scheme().at(ItemRef::System)?,
                 };
-                let result = self.alpha_step(&scheme, h, t1, sink);
+                let result = self.alpha_step(&scheme, dt, t1, sink);
                 self.clear_solver_scratch();
                 result
             }
+        }?;
+        self.time_carry = carry;
+        if self.grid.is_on() {
+            self.grid.taken += 1;
         }
+        Ok(report)
     }
 
     /// The node states into `work` (empty), in place: O(number of nodes), not O(capacity)
@@ -304,7 +288,6 @@ impl<
             *s = *w;
         }
         self.time = t1;
-        self.time_carry = T::zero();
         Ok(report)
     }
 

@@ -10,9 +10,11 @@ use crate::solver::{DynamicSolverType, SimulationSettings};
 use crate::system::alpha::layout::Layout;
 use crate::system::alpha::storage::SavedAlpha;
 use crate::system::error::{At, SystemError, SystemResult};
+use crate::system::grid::Grid;
 use crate::system::index::ItemRef;
 use crate::system::node::NodeState;
 use crate::system::sensor::SensorSink;
+use crate::system::settings::{Coupling, SystemSettings};
 use crate::system::step::StepReport;
 use crate::system::system::System;
 use crate::{Error, Real};
@@ -87,7 +89,6 @@ pub enum Control {
 /// returns `None` (or stop early), then to [`System::solve_end`].
 pub struct SolveRun<T: Real, const N: usize, const K: usize, const W: usize, const J: usize> {
     settings: SimulationSettings<T>,
-    alpha: Option<ConstrainedAlpha<T>>,
     h: T,
     report: SolveReport,
     saved: Saved<T, N, K, W, J>,
@@ -118,7 +119,30 @@ impl<T: Real, const N: usize, const K: usize, const W: usize, const J: usize>
         }
     }
 
-    /// ConstraintEnds the run after the steps taken so far: [`System::solve_next`] takes no more, and
+    /// The run's step size `h` (s): what [`System::step`] takes during the run.
+    pub fn step_size(&self) -> T {
+        self.h
+    }
+
+    /// `true` once the run has taken its steps (or was stopped): no step is left.
+    pub fn is_done(&self) -> bool {
+        self.report.steps >= self.settings.number_of_steps
+    }
+
+    /// Counts a step of the run that [`System::step`] took (what [`System::solve_next`] does
+    /// after it, for a caller that steps the run itself) and says where the run is: `time` is
+    /// the system's time after it.
+    pub fn record(&mut self, report: StepReport, time: T) -> Progress<T> {
+        self.report.add(&report);
+        Progress {
+            step: self.report.steps,
+            steps: self.settings.number_of_steps,
+            time,
+            report,
+        }
+    }
+
+    /// Ends the run after the steps taken so far: [`System::solve_next`] takes no more, and
     /// the report says `stopped` unless every step was taken.
     pub fn stop(&mut self) {
         self.report.stopped = self.report.steps < self.settings.number_of_steps;
@@ -127,8 +151,10 @@ impl<T: Real, const N: usize, const K: usize, const W: usize, const J: usize>
 }
 
 /// The state before a run: the run works on copies, and on error these are moved back (a move
-/// keeps every byte, unused slots included).
+/// keeps every byte, unused slots included). The settings go back after every run.
 struct Saved<T: Real, const N: usize, const K: usize, const W: usize, const J: usize> {
+    settings: SystemSettings<T>,
+    alpha_scheme: Option<ConstrainedAlpha<T>>,
     states: Vec<NodeState<T>, N, u16>,
     layout: Layout<T, N, K>,
     time: (T, T),
@@ -227,6 +253,8 @@ impl<
         settings.validate().at(ItemRef::System)?;
         let (states, layout) = (self.states.clone(), self.layout.clone());
         let saved = Saved {
+            settings: self.settings,
+            alpha_scheme: self.alpha_scheme,
             states: core::mem::replace(&mut self.states, states),
             layout: core::mem::replace(&mut self.layout, layout),
             time: (self.time, self.time_carry),
@@ -235,7 +263,6 @@ impl<
         };
         let mut run = SolveRun {
             settings: *settings,
-            alpha: None,
             h: settings.step_size(),
             report: SolveReport::NONE,
             saved,
@@ -257,17 +284,27 @@ impl<
         }
         self.time = run.settings.start_time;
         self.time_carry = T::zero();
+        self.grid = Grid {
+            start: run.settings.start_time,
+            h: run.h,
+            end: run.settings.end_time,
+            steps: run.settings.number_of_steps,
+            taken: 0,
+        };
         // The generalized-alpha state is the node states' no longer: a step of the system's
         // own generalized-alpha coupling computes consistent start values first.
         self.alpha.invalidate();
         if run.settings.solver_type == DynamicSolverType::GeneralizedAlpha {
+            // The run's scheme is the system's until the run ends (`solve_end`).
             let mut a = self.settings.alpha;
             a.spectral_radius = run.settings.spectral_radius;
             a.newton = run.settings.newton;
             let scheme = a.scheme().at(ItemRef::System)?;
             self.alpha_layout(a.formulation, a.rotations)?;
             self.alpha_start(&scheme)?;
-            run.alpha = Some(scheme);
+            self.settings.coupling = Coupling::GeneralizedAlpha;
+            self.settings.alpha = a;
+            self.alpha_scheme = Some(scheme);
         }
         self.record_sensors(sink)
     }
@@ -279,26 +316,14 @@ impl<
         run: &mut SolveRun<T, N, K, W, J>,
         sink: &mut Sink,
     ) -> SystemResult<Option<Progress<T>>> {
-        let (n, i) = (run.settings.number_of_steps, run.report.steps + 1);
-        if i > n {
+        if run.is_done() {
             return Ok(None);
         }
-        let t1 = if i == n {
-            run.settings.end_time
-        } else {
-            run.settings.start_time + run.h * T::c(f64::from(i))
-        };
-        let report = self.advance(run.h, t1, run.alpha.as_ref(), sink)?;
-        run.report.add(&report);
-        Ok(Some(Progress {
-            step: i,
-            steps: n,
-            time: self.time,
-            report,
-        }))
+        let report = self.step(run.h, sink)?;
+        Ok(Some(run.record(report, self.time)))
     }
 
-    /// ConstraintEnds a run: on `Err`, the state and time before [`System::solve_begin`] are put back
+    /// Ends a run: on `Err`, the state and time before [`System::solve_begin`] are put back
     /// and the error returned; on `Ok`, the run's report.
     pub fn solve_end(
         &mut self,
@@ -307,10 +332,12 @@ impl<
     ) -> SystemResult<SolveReport> {
         // With the layout the run used: it says which part of the workspace the run wrote.
         self.clear_solver_scratch();
+        let s = run.saved;
+        (self.settings, self.alpha_scheme) = (s.settings, s.alpha_scheme);
+        self.grid = Grid::off();
         match result {
             Ok(()) => Ok(run.report),
             Err(e) => {
-                let s = run.saved;
                 self.states = s.states;
                 self.layout = s.layout;
                 (self.time, self.time_carry) = s.time;

@@ -59,6 +59,6 @@ mod start;
 mod step;
 
 pub use report::{ConstrainedReport, RESIDUAL_HISTORY};
-pub use settings::{Assembly, ConstrainedAlpha, Formulation};
+pub use settings::{Assembly, ConstrainedAlpha, Formulation, MAX_HALVINGS};
 pub(crate) use sizes::Sizes;
 pub(crate) use step::commit;

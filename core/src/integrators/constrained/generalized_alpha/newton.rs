@@ -17,7 +17,7 @@ impl<T: Real> ConstrainedAlpha<T> {
     /// One Newton-solved step of `h` from `state`, its result in `work` (checked finite:
     /// [`commit`](super::step::commit) writes it into a state); the leading `cleared x cleared` block of the Newton
     /// matrix is zero at the start.
-    pub(super) fn newton_step<M: ConstrainedModel<T>, const S: usize>(
+    pub(crate) fn newton_step<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
         state: &ConstrainedState<T, S>,

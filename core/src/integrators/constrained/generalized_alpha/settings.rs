@@ -5,6 +5,9 @@ use crate::integrators::newton::NewtonSettings;
 use crate::integrators::second_order::generalized_alpha::parameters_of;
 use crate::{Error, Param, Real, Result};
 
+/// The most step-halving levels a scheme takes ([`ConstrainedAlpha::with_step_halving`]).
+pub const MAX_HALVINGS: usize = 16;
+
 /// How the constraints enter the step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Formulation {
@@ -115,9 +118,9 @@ impl<T: Real> ConstrainedAlpha<T> {
     }
 
     /// The same scheme halving a step whose Newton iteration fails, up to `levels` times
-    /// (`h / 2^levels`, at most 16 levels; `OutOfRange(Setting)` above).
+    /// (`h / 2^levels`, at most [`MAX_HALVINGS`] levels; `OutOfRange(Setting)` above).
     pub fn with_step_halving(mut self, levels: u32) -> Result<Self> {
-        if levels > 16 {
+        if levels > MAX_HALVINGS as u32 {
             return Err(Error::OutOfRange(Param::Setting));
         }
         self.max_halvings = levels;

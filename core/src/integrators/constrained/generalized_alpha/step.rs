@@ -3,7 +3,7 @@
 
 use super::evaluate::finite_state;
 use super::report::ConstrainedReport;
-use super::settings::{ConstrainedAlpha, Formulation};
+use super::settings::{ConstrainedAlpha, Formulation, MAX_HALVINGS};
 use super::sizes::Sizes;
 
 use crate::error::finite;
@@ -15,8 +15,8 @@ use crate::{Error, Param, Real, Result};
 impl<T: Real> ConstrainedAlpha<T> {
     /// One step of `h` (s): `state` advanced to `state.t + h`, or an error and `state`
     /// unchanged. With step halving ([`Self::with_step_halving`]) a step whose Newton
-    /// iteration fails (`NewtonNotConverged`, `SingularMatrix`) is retried as two halves,
-    /// recursively.
+    /// iteration fails (`NewtonNotConverged`, `SingularMatrix`) is retried as two halves, and
+    /// a failing half again as two ([`Self::step_halving`]).
     ///
     /// Errors: `NotFinite | OutOfRange(TimeStep)`, `CapacityFull` (`n + m > S`),
     /// `NonFiniteState` (a non-finite state or result), `SingularMatrix`, `NewtonNotConverged`,
@@ -32,31 +32,13 @@ impl<T: Real> ConstrainedAlpha<T> {
         if !finite_state(state, sizes) {
             return Err(Error::NonFiniteState);
         }
-        self.step_sized(model, state, work, h, sizes, 0)
-    }
-
-    /// [`Self::step`] for a system's storage: from a state known to be finite (checked when it
-    /// was committed or computed at the start) with a workspace whose leading
-    /// `cleared x cleared` block of the Newton matrix is zero (as [`Workspace::clear`] leaves
-    /// it between a system's steps: the first evaluation does not zero it again; a halved step
-    /// zeroes). `state` is read, not written: the step's result stays in `work` (`q`, `v`,
-    /// the accelerations in `x`, `alg`, `lambda`; checked finite), for the system to commit
-    /// once its own checks pass ([`commit`]).
-    pub(crate) fn step_into_work<M: ConstrainedModel<T>, const S: usize>(
-        &self,
-        model: &M,
-        state: &mut ConstrainedState<T, S>,
-        work: &mut Workspace<T, S>,
-        h: T,
-        cleared: usize,
-    ) -> Result<ConstrainedReport<T>> {
-        let sizes = self.checked_sizes::<M, S>(model, h)?;
-        // `step_sized`'s branch without its write: through it with a flag, the system's step
-        // costs more on a microcontroller (measured on the Cortex-M4F counts).
         if self.max_halvings == 0 {
-            return self.newton_step(model, state, work, h, sizes, cleared);
+            // Written only on convergence.
+            let report = self.newton_step(model, state, work, h, sizes, 0)?;
+            commit(state, work, state.t + h, sizes);
+            return Ok(report);
         }
-        self.step_on_trial(model, state, work, h, sizes, false)
+        self.step_on_trial(model, state, work, h, sizes)
     }
 
     /// The sizes of `model` once the step `h` and the capacity `S` are checked (the errors of
@@ -77,73 +59,72 @@ impl<T: Real> ConstrainedAlpha<T> {
         Ok(sizes)
     }
 
-    /// [`Self::step`] with the checked sizes `n`, `m`, its workspace's leading
-    /// `cleared x cleared` block zero.
-    pub(super) fn step_sized<M: ConstrainedModel<T>, const S: usize>(
-        &self,
-        model: &M,
-        state: &mut ConstrainedState<T, S>,
-        work: &mut Workspace<T, S>,
-        h: T,
-        sizes: Sizes,
-        cleared: usize,
-    ) -> Result<ConstrainedReport<T>> {
-        if self.max_halvings == 0 {
-            // Written only on convergence.
-            let report = self.newton_step(model, state, work, h, sizes, cleared)?;
-            commit(state, work, state.t + h, sizes);
-            return Ok(report);
-        }
-        self.step_on_trial(model, state, work, h, sizes, true)
-    }
-
-    /// [`Self::step`] with step halving, on a copy of `state` (the halves commit into it; the
-    /// last one's result is also in `work`), written back on success if `write_back`.
+    /// [`Self::step`] with step halving on a copy of `state` (the halves commit into it; the
+    /// last one's result is also in `work`), written back on success.
     // Out of line: the copy is on the stack only when halving is on.
     #[inline(never)]
-    pub(super) fn step_on_trial<M: ConstrainedModel<T>, const S: usize>(
+    fn step_on_trial<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
         state: &mut ConstrainedState<T, S>,
         work: &mut Workspace<T, S>,
         h: T,
         sizes: Sizes,
-        write_back: bool,
     ) -> Result<ConstrainedReport<T>> {
         let mut trial = *state;
-        let report = self.step_halving(model, &mut trial, work, h, sizes, 0)?;
-        if write_back {
-            *state = trial;
-        }
+        let report = self.step_halving(model, &mut trial, work, h, sizes)?;
+        *state = trial;
         Ok(report)
     }
 
-    /// [`Self::step`] of `h` at halving level `level`.
-    pub(super) fn step_halving<M: ConstrainedModel<T>, const S: usize>(
+    /// `state` advanced by `h`, each (part of a) step whose Newton iteration fails
+    /// (`NewtonNotConverged`, `SingularMatrix`) taken as two halves, down to `h / 2^L` with
+    /// `L` the halving levels; every part committed into `state` (a failed call leaves it
+    /// part-way: pass a copy). The second half of a split starts from the first's end as a
+    /// step's start ([`ConstrainedModel::recentre`]: on a Lie group a step's rotations are
+    /// taken from its start). The report is the last part's, with `halvings` the number of
+    /// splits.
+    pub(crate) fn step_halving<M: ConstrainedModel<T>, const S: usize>(
         &self,
         model: &M,
         state: &mut ConstrainedState<T, S>,
         work: &mut Workspace<T, S>,
         h: T,
         sizes: Sizes,
-        level: u32,
     ) -> Result<ConstrainedReport<T>> {
-        let step = self.newton_step(model, state, work, h, sizes, 0);
-        if step.is_ok() {
-            commit(state, work, state.t + h, sizes);
-        }
-        match step {
-            Err(Error::NewtonNotConverged | Error::SingularMatrix) if level < self.max_halvings => {
-                let half = h * T::c(0.5);
-                let first = self.step_halving(model, state, work, half, sizes, level + 1)?;
-                // The second half from the first's end as a step's start (on a Lie group a
-                // step's rotations are taken from its start).
-                model.recentre(&mut state.q[..sizes.n]);
-                let mut second = self.step_halving(model, state, work, half, sizes, level + 1)?;
-                second.halvings += first.halvings + 1;
-                Ok(second)
+        // The parts still to take at each level (level `l` steps `h / 2^l`): a depth-first
+        // walk of the binary tree of halves, without recursion.
+        let mut left = [0u8; MAX_HALVINGS + 1];
+        let mut lengths = [h; MAX_HALVINGS + 1];
+        let (mut level, mut halvings) = (0, 0);
+        left[0] = 1;
+        loop {
+            let hl = lengths[level];
+            match self.newton_step(model, state, work, hl, sizes, 0) {
+                Ok(mut report) => {
+                    commit(state, work, state.t + hl, sizes);
+                    left[level] -= 1;
+                    // A finished second half finishes the part it halves.
+                    while left[level] == 0 && level > 0 {
+                        level -= 1;
+                        left[level] -= 1;
+                    }
+                    if left[level] == 0 {
+                        report.halvings = halvings;
+                        return Ok(report);
+                    }
+                    model.recentre(&mut state.q[..sizes.n]);
+                }
+                Err(Error::NewtonNotConverged | Error::SingularMatrix)
+                    if (level as u32) < self.max_halvings =>
+                {
+                    halvings += 1;
+                    level += 1;
+                    left[level] = 2;
+                    lengths[level] = hl * T::c(0.5);
+                }
+                Err(e) => return Err(e),
             }
-            other => other,
         }
     }
 }
