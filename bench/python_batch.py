@@ -43,7 +43,7 @@ def best(f, rounds=5):
 
 def main():
     systems = [system(f) for f in FORCES]
-    kw = dict(end_time=N * DT, number_of_steps=N, solver="system_coupling")
+    kw = dict(end_time=N * DT, number_of_steps=N, solver="system_scheme")
     batch = best(lambda: mbsdyn.solve_batch(systems, **kw)) / (K * N)
     loop_solve = best(lambda: [s.solve_dynamic(**kw) for s in systems]) / (K * N)
 
@@ -55,7 +55,7 @@ def main():
 
     loop_step = best(step_loop, rounds=2) / (K * N)
     long = system(50.0)
-    native = best(lambda: long.solve_dynamic(end_time=100 * N * DT, number_of_steps=100 * N, solver="system_coupling")) / (100 * N)
+    native = best(lambda: long.solve_dynamic(end_time=100 * N * DT, number_of_steps=100 * N, solver="system_scheme")) / (100 * N)
 
     rows = [
         ("mbsdyn.solve_batch (all cores)", batch),

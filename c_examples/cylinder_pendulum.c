@@ -82,7 +82,7 @@ int main(void) {
     TRY(mbs_system_add_sensor(&sys, &spec, pos_a, STEPS_A + 1, &s0), "sensor");
     TRY(mbs_system_assemble(&sys, &failed), "assemble");
     TRY(mbs_simulation_settings_default(&sim), "settings");
-    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING; /* kick-drift-kick: 3D bodies, no constraints */
+    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME; /* kick-drift-kick: 3D bodies, no constraints */
     sim.end_time = STEPS_A * DT, sim.number_of_steps = STEPS_A;
     TRY(mbs_system_solve_dynamic(&sys, &sim, NULL, &failed), "solve A");
     TRY(mbs_system_sensor_rows(&sys, s0, &n), "rows");

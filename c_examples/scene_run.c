@@ -200,7 +200,7 @@ int main(void) {
 
     TRY(mbs_system_init(&sys), "init");
     TRY(mbs_system_get_settings(&sys, &settings), "settings");
-    settings.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    settings.scheme = MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA;
     TRY(mbs_system_set_settings(&sys, &settings), "settings");
     /* Rod 1 from the origin at th0[0] from the downward vertical (its axis, x, turned about z
      * by th - pi/2); rod 2 from rod 1's frame_b at th0[1]. */

@@ -1,7 +1,7 @@
 /* The slider-crank of Exudyn's SliderCrank.py through the system C API: a crank (0.5 m, 2 kg)
  * and a connecting rod (1 m, 4 kg) as 2D rigid bodies, a 1 kg slider as a 2D mass point,
  * three revolute joints, the slider's y held by a coordinate constraint, 10 N m on the crank;
- * stepped by the generalized-alpha coupling (index 3, rho_inf = 0.5) at 1 kHz for 2 s, as a
+ * stepped by the generalized-alpha scheme (index 3, rho_inf = 0.5) at 1 kHz for 2 s, as a
  * control loop would step it. Prints the slider's position, the loop closure's prediction of it
  * from the crank angle (x = 2 a0 cos(phi) + 2 a1 cos(psi), sin(psi) = -(a0/a1) sin(phi)), the
  * largest constraint residual, the ground joint's reaction force and the Newton iterations.
@@ -55,7 +55,7 @@ static int run(uint32_t real_time_updates, run_result *r) {
     r->most = 0;
     TRY(mbs_system_init(&sys), "init");
     TRY(mbs_system_settings_default(&st), "settings");
-    st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    st.scheme = MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA;
     st.alpha_spectral_radius = 0.5;
     st.alpha_real_time_updates = real_time_updates;
     TRY(mbs_system_set_settings(&sys, &st), "set settings");

@@ -73,7 +73,7 @@ int main(void) {
            (unsigned)sizeof sys);
 
     TRY(mbs_simulation_settings_default(&sim), "settings");
-    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING; /* kick-drift-kick: 3D bodies, no constraints */
+    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME; /* kick-drift-kick: 3D bodies, no constraints */
     sim.end_time = 1.0;
     sim.number_of_steps = STEPS;
     s = mbs_system_solve_dynamic(&sys, &sim, &report, &failed);

@@ -4,7 +4,7 @@
  * joint run against their closed forms; then every refusal: NULL pointers, NaN and inf, a zero
  * axis, a flag that is not 0 or 1, a joint between a marker and itself, markers of the wrong
  * kind, unknown indices, capacity full (constraints and the solver's), constraints with an
- * explicit coupling, a planar joint on a 3D body, redundant constraints, violated start
+ * explicit scheme, a planar joint on a 3D body, redundant constraints, violated start
  * positions. After each refused call every output still holds the sentinel pattern and the
  * system is unchanged (c_tests/system_snapshot.h: counts, time, settings, every node state,
  * every load and sensor). */
@@ -23,10 +23,10 @@ static const double NAN2[2] = {NAN, 0}, INF3[3] = {0, INFINITY, 0};
 static uint32_t ground, point, m_ground, m_point, dist, link_node, link_body, m_link, m_link_end,
     revolute, c_ground, c_point, m_ground_rigid;
 
-static void settings_alpha(mbs_system *s, uint32_t coupling) {
+static void settings_alpha(mbs_system *s, uint32_t scheme) {
     mbs_system_settings st;
     CHECK_STATUS(mbs_system_settings_default(&st), MBS_OK);
-    st.coupling = coupling;
+    st.scheme = scheme;
     CHECK_STATUS(mbs_system_set_settings(s, &st), MBS_OK);
 }
 
@@ -35,7 +35,7 @@ static void settings_alpha(mbs_system *s, uint32_t coupling) {
 static void build(void) {
     double g_point[3] = {0, -9.81, 0};
     CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
-    settings_alpha(&sys, MBS_COUPLING_GENERALIZED_ALPHA);
+    settings_alpha(&sys, MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA);
     CHECK_STATUS(mbs_system_add_object_ground(&sys, Z3, &ground), MBS_OK);
     {
         double r[2] = {1, 0};
@@ -219,15 +219,15 @@ static void test_refusals(void) {
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
         bad = st, bad.alpha_assembly_tolerance = -1.0;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
-        bad = st, bad.coupling = 3;
+        bad = st, bad.scheme = 3;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_ARGUMENT);
     }
-    /* A constraint with the kick-drift-kick coupling: refused at assemble, naming it. */
-    settings_alpha(&sys, MBS_COUPLING_KICK_DRIFT_KICK);
+    /* A constraint with the kick-drift-kick scheme: refused at assemble, naming it. */
+    settings_alpha(&sys, MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK);
     POISON(failed);
     REFUSE(mbs_system_assemble(&sys, &failed), MBS_ERR_NOT_SUPPORTED_BY_SCHEME);
     CHECK(failed.kind == MBS_ITEM_CONSTRAINT && failed.index == dist);
-    settings_alpha(&sys, MBS_COUPLING_GENERALIZED_ALPHA);
+    settings_alpha(&sys, MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA);
     CHECK_STATUS(mbs_system_assemble(&sys, &failed), MBS_OK);
     /* Violated start positions: refused, then projected with the assembly option. */
     {
@@ -260,7 +260,7 @@ static void test_capacities(void) {
     mbs_item_ref failed;
     double r[2] = {1, 0};
     CHECK_STATUS(mbs_system_init(&big), MBS_OK);
-    settings_alpha(&big, MBS_COUPLING_GENERALIZED_ALPHA);
+    settings_alpha(&big, MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA);
     CHECK_STATUS(mbs_system_add_object_ground(&big, Z3, &o), MBS_OK);
     CHECK_STATUS(mbs_system_add_marker_body_position(&big, o, Z3, &m0), MBS_OK);
     for (i = 0; i < 33; i++) {
@@ -283,7 +283,7 @@ static void test_capacities(void) {
         const double q1[4] = {1, 0, 0, 0}, g[3] = {0, -9.81, 0};
         uint32_t m2, k;
         CHECK_STATUS(mbs_system_init(&big), MBS_OK);
-        settings_alpha(&big, MBS_COUPLING_GENERALIZED_ALPHA);
+        settings_alpha(&big, MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA);
         memset(&mp, 0, sizeof mp);
         mp.mass = 1, mp.inertia[0] = mp.inertia[4] = mp.inertia[8] = 1;
         CHECK_STATUS(mbs_system_create_rigid_body(&big, &mp, Z3, q1, Z3, Z3, g, &cb), MBS_OK);

@@ -34,7 +34,7 @@ static void alpha(mbs_system *s) {
     mbs_system_settings st;
     CHECK_STATUS(mbs_system_settings_default(&st), MBS_OK);
     CHECK(st.alpha_rotations == MBS_ROTATIONS_EULER_PARAMETERS);
-    st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    st.scheme = MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA;
     st.alpha_rotations = rotations;
     CHECK_STATUS(mbs_system_set_settings(s, &st), MBS_OK);
 }

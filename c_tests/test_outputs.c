@@ -126,7 +126,7 @@ int main(void) {
         SAME_BYTES(counts, mbs_system_get_counts(&sys, &counts));
         SAME_BYTES(ss, mbs_system_get_settings(&sys, &ss));
         CHECK_STATUS(mbs_simulation_settings_default(&sim), MBS_OK);
-        sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING;
+        sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME;
         sim.number_of_steps = 10, sim.end_time = 0.01;
         SAME_BYTES(report, (mbs_system_reset(&sys), mbs_system_solve_dynamic(&sys, &sim, &report, &failed)));
         CHECK_STATUS(mbs_visualization_settings_default(&vis), MBS_OK);

@@ -166,11 +166,11 @@ static void test_storage_refusals(void) {
 static void test_settings_refusals(void) {
     mbs_system_settings s, d, out;
     CHECK_STATUS(mbs_system_settings_default(&d), MBS_OK);
-    CHECK(d.coupling == MBS_COUPLING_KICK_DRIFT_KICK &&
+    CHECK(d.scheme == MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK &&
           d.rigid_scheme == MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE && !d.substep &&
           d.max_rotation_per_step == 0.5 && d.max_substeps == 1024 && d.damping_corrections == 1);
     CHECK_STATUS(mbs_system_settings_default(NULL), MBS_ERR_NULL_POINTER);
-    s = d, s.coupling = 3;
+    s = d, s.scheme = 3;
     REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_INVALID_ARGUMENT);
     s = d, s.rigid_scheme = 5;
     REFUSE(mbs_system_set_settings(&sys, &s), MBS_ERR_INVALID_ARGUMENT);
@@ -190,10 +190,10 @@ static void test_settings_refusals(void) {
     CHECK_STATUS(mbs_system_get_settings(NULL, &out), MBS_ERR_NULL_POINTER);
     REFUSE(mbs_system_get_settings(&sys, NULL), MBS_ERR_NULL_POINTER);
     CHECK(UNTOUCHED(out));
-    s = d, s.coupling = MBS_COUPLING_HELD_LOADS, s.rigid_scheme = MBS_RIGID_SCHEME_RK4;
+    s = d, s.scheme = MBS_SYSTEM_SCHEME_HELD_LOADS, s.rigid_scheme = MBS_RIGID_SCHEME_RK4;
     CHECK_STATUS(mbs_system_set_settings(&sys, &s), MBS_OK);
     CHECK_STATUS(mbs_system_get_settings(&sys, &out), MBS_OK);
-    CHECK(out.coupling == MBS_COUPLING_HELD_LOADS && out.rigid_scheme == MBS_RIGID_SCHEME_RK4);
+    CHECK(out.scheme == MBS_SYSTEM_SCHEME_HELD_LOADS && out.rigid_scheme == MBS_RIGID_SCHEME_RK4);
     CHECK_STATUS(mbs_system_set_settings(&sys, &d), MBS_OK);
 }
 
@@ -439,7 +439,7 @@ static void test_solve_refusals(void) {
     uint32_t nl, extra;
     POISON(r), POISON(sr), POISON(item);
     CHECK_STATUS(mbs_simulation_settings_default(&sim), MBS_OK);
-    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING;
+    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME;
     sim.number_of_steps = 4, sim.end_time = 0.04;
     /* dt */
     REFUSE(mbs_system_step(&sys, 0.0, &r, &item), MBS_ERR_INVALID_TIME_STEP);

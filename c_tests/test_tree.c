@@ -369,7 +369,7 @@ static void test_tree_in_system(void) {
     CHECK_STATUS(mbs_tree_project_loops(&tree, q, 3, v, 3), MBS_OK);
     CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
     CHECK_STATUS(mbs_system_settings_default(&st), MBS_OK);
-    st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    st.scheme = MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA;
     CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);
     /* Refusals: nothing added. */
     STORAGE_COPY(snapshot, sys);

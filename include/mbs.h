@@ -1539,9 +1539,9 @@ typedef struct mbs_sensor_info {
 } mbs_sensor_info;
 
 /**
- * How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
+ * How the bodies of a system are coupled within a step (`MBS_SYSTEM_SCHEME_*`, fixed numbers).
  */
-typedef uint32_t MbsCoupling;
+typedef uint32_t MbsSystemScheme;
 
 /**
  * The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
@@ -1565,9 +1565,9 @@ typedef uint32_t MbsRotations;
  */
 typedef struct mbs_system_settings {
   /**
-   * `MBS_COUPLING_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
+   * `MBS_SYSTEM_SCHEME_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
    */
-  MbsCoupling coupling;
+  MbsSystemScheme scheme;
   /**
    * `MBS_RIGID_SCHEME_*` (default midpoint with mean-rate orientation); another value is
    * `MBS_ERR_INVALID_ARGUMENT`.
@@ -1729,7 +1729,7 @@ typedef struct mbs_system_step_report {
    */
   mbs_status status;
   /**
-   * The sub-steps taken: with a rigid coupling the largest number of a rigid body (1
+   * The sub-steps taken: with kick-drift-kick or held loads the largest number of a rigid body (1
    * without sub-stepping, 0 without rigid bodies); with generalized-alpha the parts of a
    * halved step (`halvings + 1`).
    */
@@ -2112,11 +2112,11 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 #define MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA 0
 
 /**
- * A system's own coupling (`mbs_system_settings.coupling`, kick-drift-kick by default), as
+ * A system's own scheme (`mbs_system_settings.scheme`, kick-drift-kick by default), as
  * `mbs_system_step` steps; for `mbs_system_solve_dynamic` only (the single-body calls refuse
  * it with `MBS_ERR_INVALID_ARGUMENT`).
  */
-#define MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING 1
+#define MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME 1
 
 /**
  * Success.
@@ -2213,7 +2213,7 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 
 /**
  * The system's integration scheme cannot step this item: a constraint with an explicit
- * coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`).
+ * scheme (select `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`).
  */
 #define MBS_ERR_NOT_SUPPORTED_BY_SCHEME 114
 
@@ -2422,21 +2422,21 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
  * order for position- and velocity-dependent forces, symplectic for conservative ones. The
  * default.
  */
-#define MBS_COUPLING_KICK_DRIFT_KICK 0
+#define MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK 0
 
 /**
  * Every load and connector force evaluated at the start of the step and held; each body by
- * its own integrator (first order in the coupling; for one free rigid body exactly the rigid
+ * its own integrator (first order in the coupling of the bodies; for one free rigid body exactly the rigid
  * scheme's step).
  */
-#define MBS_COUPLING_HELD_LOADS 1
+#define MBS_SYSTEM_SCHEME_HELD_LOADS 1
 
 /**
  * Implicit generalized-alpha on all coordinates with the constraints' Lagrange multipliers
- * (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only coupling that keeps constraints.
+ * (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only scheme that keeps constraints.
  * Steps 2D systems (2D points, 2D rigid bodies, the ground).
  */
-#define MBS_COUPLING_GENERALIZED_ALPHA 2
+#define MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA 2
 
 /**
  * Position constraints (index 3), Exudyn's default; needs a spectral radius below 1.
@@ -3332,7 +3332,7 @@ mbs_status mbs_system_constraint_output(const struct mbs_system *sys,
  * marker 0 perpendicular to the other two axes of marker 1, one as the two free axes (marker
  * 0's first, marker 1's second) perpendicular. The markers are rigid markers (frames from
  * `mbs_system_add_marker_body_rigid_frame`), or position markers for translations only.
- * Stepped by `MBS_COUPLING_GENERALIZED_ALPHA`; outputs: `mbs_system_constraint_output`.
+ * Stepped by `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`; outputs: `mbs_system_constraint_output`.
  *
  * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
  * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (a flag not 0 or 1),
@@ -4242,11 +4242,11 @@ mbs_status mbs_system_sensor_value(const struct mbs_system *sys,
 mbs_status mbs_system_settings_default(struct mbs_system_settings *out);
 
 /**
- * Sets the integration settings of the system; a change of `coupling`, `alpha_formulation` or
+ * Sets the integration settings of the system; a change of `scheme`, `alpha_formulation` or
  * `alpha_rotations` un-assembles it (assemble again), other changes do not.
  *
  * Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
- * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown system scheme, rigid scheme,
  * formulation or rotations, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
  * `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16 damping corrections or
  * halvings, spectral radius outside [0, 1], a negative tolerance, 0 Newton iterations).
@@ -4279,8 +4279,8 @@ mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_syst
  * default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
  * the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
  * `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
- * coupling.
- * `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
+ * scheme.
+ * `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` steps with the system's own scheme
  * (`mbs_system_set_settings`), as `mbs_system_step` does.
  *
  * Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).
@@ -4340,8 +4340,8 @@ mbs_status mbs_system_solve_dynamic_observed(struct mbs_system *sys,
  * `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
  * `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
  * `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN),
- * `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling). With
- * `MBS_COUPLING_GENERALIZED_ALPHA` (3D rigid bodies in Euler parameters) also: every
+ * `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit scheme). With
+ * `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA` (3D rigid bodies in Euler parameters) also: every
  * constraint joins bodies it can join (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
  * `MBS_SYSTEM_SOLVER_CAPACITY` (`MBS_ERR_CAPACITY_FULL`), and the start values are computed:
  * the current positions and velocities satisfy the constraints to `alpha_assembly_tolerance`
@@ -4392,8 +4392,8 @@ mbs_status mbs_system_step(struct mbs_system *sys,
  * spring-dampers act; gravity may instead come from mass-proportional loads on the links
  * (then give the tree zero gravity). At most one tree per system, of at most
  * `MBS_SYSTEM_MAX_TREE_LINKS` links, revolute, prismatic and fixed joints only; the system is
- * then stepped with `MBS_COUPLING_GENERALIZED_ALPHA` only (`mbs_system_assemble` refuses
- * another coupling with `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at the first link's object).
+ * then stepped with `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA` only (`mbs_system_assemble` refuses
+ * another scheme with `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at the first link's object).
  *
  * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
  * `MBS_ERR_NOT_INITIALIZED` (of the system or the tree), `MBS_ERR_INVALID_COORDINATE` (`nq`,

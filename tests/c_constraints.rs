@@ -1,5 +1,5 @@
 //! The constraint examples of Exudyn built through the C API (`mbs_system_*` of the ffi crate,
-//! the code of `libmbs.a`), stepped by the system's generalized-alpha coupling:
+//! the code of `libmbs.a`), stepped by the system's generalized-alpha scheme:
 //!
 //! - `ObjectConnectorDistance`'s mini example (a 50 kg point on a 1 m rod, rho_inf = 0.7,
 //!   100 steps to 1 s): x at 1 s against the value Exudyn's test suite publishes;
@@ -35,7 +35,7 @@ fn ok(s: MbsStatus) {
 }
 
 /// A C system in a box (`MBS_SYSTEM_SIZE` bytes, off the test thread's stack), initialized.
-fn new_system(coupling: MbsCoupling, rho: f64, formulation: MbsFormulation) -> Box<mbs_system> {
+fn new_system(scheme: MbsSystemScheme, rho: f64, formulation: MbsFormulation) -> Box<mbs_system> {
     let mut s = Box::new(mbs_system {
         _opaque: [0; MBS_SYSTEM_WORDS],
     });
@@ -44,7 +44,7 @@ fn new_system(coupling: MbsCoupling, rho: f64, formulation: MbsFormulation) -> B
         ok(mbs_system_init(&mut *s));
         let mut st = mbs_system_settings::default();
         ok(mbs_system_settings_default(&mut st));
-        st.coupling = coupling;
+        st.scheme = scheme;
         st.alpha_spectral_radius = rho;
         st.alpha_formulation = formulation;
         ok(mbs_system_set_settings(&mut *s, &st));
@@ -121,7 +121,11 @@ fn solve(s: &mut mbs_system, steps: u32, end: f64, rho: f64) -> mbs_system_solve
 /// tolerance's effect on the positions.
 #[test]
 fn exudyns_distance_mini_example() {
-    let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, 0.7, MBS_FORMULATION_INDEX3);
+    let mut s = new_system(
+        MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
+        0.7,
+        MBS_FORMULATION_INDEX3,
+    );
     let node = pendulum(&mut s, 1.0, 50.0, 9.81);
     let r = solve(&mut s, 100, 1.0, 0.7);
     let x = node_output(&s, node, MBS_OUTPUT_POSITION)[0];
@@ -139,7 +143,11 @@ fn exudyns_distance_mini_example() {
 /// at 1 s: (-0.799818595646649, -0.01703567016064163) m.
 #[test]
 fn exudyns_pendulum_2d_constraint_example() {
-    let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, 0.6, MBS_FORMULATION_INDEX3);
+    let mut s = new_system(
+        MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
+        0.6,
+        MBS_FORMULATION_INDEX3,
+    );
     let node = pendulum(&mut s, 0.8, 2.5, 9.81);
     solve(&mut s, 1000, 1.0, 0.6);
     let p = node_output(&s, node, MBS_OUTPUT_POSITION);
@@ -163,7 +171,11 @@ fn the_pendulum_converges_with_order_two() {
     let steps = [4e-3f64, 2e-3, 1e-3, 5e-4];
     let mut errors = Vec::new();
     for h in steps {
-        let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, 0.6, MBS_FORMULATION_INDEX3);
+        let mut s = new_system(
+            MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
+            0.6,
+            MBS_FORMULATION_INDEX3,
+        );
         let node = pendulum(&mut s, l, 2.5, g);
         solve(&mut s, (t_end / h).round() as u32, t_end, 0.6);
         let p = node_output(&s, node, MBS_OUTPUT_POSITION);
@@ -187,7 +199,7 @@ fn the_pendulum_holds_its_length_and_its_energy_behaves_over_100k_steps() {
         (0.6, MBS_FORMULATION_INDEX3),
         (1.0, MBS_FORMULATION_STABILIZED_INDEX2),
     ] {
-        let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, rho, formulation);
+        let mut s = new_system(MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA, rho, formulation);
         let node = pendulum(&mut s, l, m, g);
         let (mut worst_c, mut e_min, mut e_max) = (0.0f64, 0.0f64, 0.0f64);
         let energy = |s: &mbs_system| {
@@ -297,7 +309,11 @@ fn slider_crank(s: &mut mbs_system) -> (u32, u32) {
 #[test]
 fn exudyns_slider_crank_example() {
     for (steps, exudyn) in [(2000u32, 0.5010857055628779), (200_000, 0.5012022532177861)] {
-        let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, 0.5, MBS_FORMULATION_INDEX3);
+        let mut s = new_system(
+            MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
+            0.5,
+            MBS_FORMULATION_INDEX3,
+        );
         let (slider, _) = slider_crank(&mut s);
         let r = solve(&mut s, steps, 2.0, 0.5);
         let x = node_output(&s, slider, MBS_OUTPUT_POSITION)[0];
@@ -320,7 +336,11 @@ fn the_slider_crank_follows_its_references() {
     let steps = [4e-3f64, 2e-3, 1e-3, 5e-4];
     let mut errors = Vec::new();
     for h in steps {
-        let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, 0.9, MBS_FORMULATION_INDEX3);
+        let mut s = new_system(
+            MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
+            0.9,
+            MBS_FORMULATION_INDEX3,
+        );
         let (slider, crank) = slider_crank(&mut s);
         let n = (t_end / h).round() as u32;
         let mut worst = 0.0f64;
@@ -361,7 +381,11 @@ fn the_slider_crank_follows_its_references() {
 /// step succeeds and the report counts the halvings (Exudyn's automatic step reduction).
 #[test]
 fn newton_failure_leaves_the_state_and_step_halving_recovers() {
-    let mut s = new_system(MBS_COUPLING_GENERALIZED_ALPHA, 0.9, MBS_FORMULATION_INDEX3);
+    let mut s = new_system(
+        MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
+        0.9,
+        MBS_FORMULATION_INDEX3,
+    );
     let node = pendulum(&mut s, 0.8, 2.5, 9.81);
     // SAFETY: valid pointers throughout.
     unsafe {

@@ -4,7 +4,7 @@
 //! References (derived by hand from the linear recurrences, not from the code): with
 //! `theta = dt omega`, `omega = sqrt(k/m)`, damping ratio `zeta = c / (2 m omega)`, the
 //! Jury criterion on the 2x2 step matrix gives the largest stable `theta`:
-//! - end-rate update (`x' = x + dt v'`, symplectic-Euler coupling), spring and damper held:
+//! - end-rate update (`x' = x + dt v'`, symplectic-Euler scheme), spring and damper held:
 //!   `2 (sqrt(1 + zeta^2) - zeta)`; undamped `2`, the energy then stays in the band
 //!   `E/E0 in [1/(1 + theta/2), 1/(1 - theta/2)]` (the conserved `v^2 + u^2 - theta u v`,
 //!   `u = omega x`, from rest at `x0`);

@@ -1,6 +1,6 @@
 //! Constraints in a system: the slider-crank of Exudyn's `SliderCrank.py` and the pendulum of
 //! `pendulum2Dconstraint.py` built from nodes, bodies, markers, loads and constraints and
-//! stepped by the system's generalized-alpha coupling. The slider-crank is checked against the
+//! stepped by the system's generalized-alpha scheme. The slider-crank is checked against the
 //! same mechanism written by hand as one constrained model (`firmware/rust/src/slider_crank.rs`,
 //! itself checked against a minimal-coordinate reference in `constrained_slider_crank.rs`);
 //! the pendulum against its closed forms (energy, the rod's tension); the real-time mode against
@@ -14,8 +14,8 @@ use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, Workspace};
 use mbs_core::nodes::{NodePoint2D, NodeRigidBody2D};
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
-    AlphaSettings, Constraint, ConstraintIndex, Coupling, ItemRef, Load, Marker, MarkerIndex,
-    NoSink, Node, NodeIndex, NodeState, Object, Sensor, SliceSink, System, SystemSettings,
+    AlphaSettings, Constraint, ConstraintIndex, ItemRef, Load, Marker, MarkerIndex, NoSink, Node,
+    NodeIndex, NodeState, Object, Sensor, SliceSink, System, SystemScheme, SystemSettings,
 };
 use mbs_core::{Error, OutputValue, OutputVariableType, Param};
 use nalgebra::{Vector2, Vector3};
@@ -26,7 +26,7 @@ type Sys = System<f64, 8, 8, 16, 8, 4, 4, 0, 8, 24>;
 const TORQUE: f64 = 10.0;
 
 fn alpha_settings() -> SystemSettings<f64> {
-    SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha)
+    SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha)
 }
 
 fn vec3(v: OutputValue<f64>) -> Vector3<f64> {
@@ -341,16 +341,16 @@ fn the_pendulums_tension_is_the_multiplier() {
     assert!(last[4].abs() < 1e-10 && last[2] == 0.0 && last[3] == 0.0);
 }
 
-/// `solve_dynamic` with `SystemCoupling` on a system whose own coupling is generalized-alpha
+/// `solve_dynamic` with `SystemScheme` on a system whose own scheme is generalized-alpha
 /// starts from the initial state with consistent start values, whatever the system did
 /// before: after 300 steps it takes the bits of the same run on a fresh system, and of 500
 /// steps of `System::step` after a reset.
 #[test]
-fn a_solve_with_the_systems_coupling_starts_from_the_initial_state() {
+fn a_solve_with_the_systems_scheme_starts_from_the_initial_state() {
     let sim = SimulationSettings {
         end_time: 0.5,
         number_of_steps: 500,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     let bits = |sys: &Sys, node| {
@@ -377,7 +377,7 @@ fn a_solve_with_the_systems_coupling_starts_from_the_initial_state() {
 }
 
 /// `solve_dynamic` runs generalized-alpha with the simulation's spectral radius and Newton
-/// settings; `SystemCoupling` runs the system's own coupling, which refuses constraints.
+/// settings; `SystemScheme` runs the system's own scheme, which refuses constraints.
 #[test]
 fn solve_dynamic_runs_the_scheme_its_settings_name() {
     let (mut sys, node) = pendulum(alpha_settings());
@@ -402,7 +402,7 @@ fn solve_dynamic_runs_the_scheme_its_settings_name() {
         panic!()
     };
     assert!((a.q - b.q).norm() < 1e-12, "{} {}", a.q, b.q);
-    // SystemCoupling with the kick-drift-kick coupling cannot even be assembled.
+    // SystemScheme with the kick-drift-kick scheme cannot even be assembled.
     let (mut kdk, _) = pendulum(SystemSettings::default());
     assert_eq!(
         kdk.assemble().map_err(|e| (e.error, e.item)),
@@ -412,7 +412,7 @@ fn solve_dynamic_runs_the_scheme_its_settings_name() {
         ))
     );
     let sim_kdk = SimulationSettings {
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..sim
     };
     // Without the constraint (a falling point) both schemes give the free fall parabola.
@@ -579,7 +579,7 @@ fn bad_input_is_refused() {
 }
 
 /// A free 2D rigid body with an offset centre of mass, spinning and falling, in the explicit
-/// coupling: the centre of mass follows the parabola and the angle grows linearly, exactly.
+/// scheme: the centre of mass follows the parabola and the angle grows linearly, exactly.
 #[test]
 fn a_free_2d_rigid_body_in_kick_drift_kick_is_exact() {
     let mut sys = Sys::new();

@@ -325,7 +325,7 @@ fn stepping_an_unassembled_system_is_refused() {
     assert_eq!(
         s.solve_dynamic(
             &SimulationSettings {
-                solver_type: DynamicSolverType::SystemCoupling,
+                solver_type: DynamicSolverType::SystemScheme,
                 ..SimulationSettings::default()
             },
             &mut NoSink
@@ -396,7 +396,7 @@ fn a_callback_writing_nan_fails_the_step_naming_the_load_and_the_state_stays() {
     assert_eq!(
         s.solve_dynamic(
             &SimulationSettings {
-                solver_type: DynamicSolverType::SystemCoupling,
+                solver_type: DynamicSolverType::SystemScheme,
                 ..SimulationSettings::default()
             },
             &mut NoSink

@@ -1,5 +1,5 @@
 //! 3D joints between rigid bodies (Exudyn's `ObjectJointGeneric` family) in the generalized-alpha
-//! coupling, against independent references:
+//! scheme, against independent references:
 //! - a 3D double pendulum of two links with full inertia tensors on revolute joints whose axes
 //!   are not world axes, against its equations in minimal coordinates (Kane's method, RK4 at a
 //!   step 100 times finer than the finest tested): positions and rates at 0.5, 1 and 2 s, order 2;
@@ -27,9 +27,9 @@ use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
 use mbs_core::system::{
-    Connector, ConnectorIndex, Constraint, ConstraintIndex, Coupling, CreatedBody, HostSystem,
-    ItemRef, Marker, MassPointSpec, NoSink, NodeIndex, ObjectIndex, RigidBodySpec, Rotations,
-    Sensor, SliceSink, SystemSettings, TorsionalSpringDamper,
+    Connector, ConnectorIndex, Constraint, ConstraintIndex, CreatedBody, HostSystem, ItemRef,
+    Marker, MassPointSpec, NoSink, NodeIndex, ObjectIndex, RigidBodySpec, Rotations, Sensor,
+    SliceSink, SystemScheme, SystemSettings, TorsionalSpringDamper,
 };
 use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::{Error, OutputValue, OutputVariableType};
@@ -72,7 +72,7 @@ fn alpha_on(rho: f64, rotations: Rotations) -> SystemSettings<f64> {
 }
 
 fn alpha(rho: f64) -> SystemSettings<f64> {
-    let mut s = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    let mut s = SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha);
     s.alpha.spectral_radius = rho;
     if rho == 1.0 {
         s.alpha.formulation = Formulation::StabilizedIndex2;

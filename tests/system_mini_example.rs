@@ -27,7 +27,7 @@ fn mini_example(settings: SystemSettings<f64>) -> f64 {
     let report = mbs
         .solve_dynamic(
             &SimulationSettings {
-                solver_type: DynamicSolverType::SystemCoupling,
+                solver_type: DynamicSolverType::SystemScheme,
                 ..SimulationSettings::default()
             },
             &mut NoSink,
@@ -54,7 +54,7 @@ fn mini_example_final_x_is_2_with_default_settings() {
 
 #[test]
 fn mini_example_with_held_loads_too() {
-    use mbs_core::system::Coupling;
-    let x = mini_example(SystemSettings::default().with_coupling(Coupling::HeldLoads));
+    use mbs_core::system::SystemScheme;
+    let x = mini_example(SystemSettings::default().with_scheme(SystemScheme::HeldLoads));
     assert!((x - 2.0).abs() < 1e-12, "x = {x}");
 }

@@ -4,8 +4,8 @@
 use mbs_core::bodies::body_cylinder::BodyCylinder;
 use mbs_core::inertia::MassProperties;
 use mbs_core::system::{
-    CartesianSpringDamper, Connector, Coupling, HostSystem, Load, Marker, MassPointSpec,
-    RigidBodySpec, Sensor, SliceSink, SpringDamper, SystemSettings, UserLoadKind,
+    CartesianSpringDamper, Connector, HostSystem, Load, Marker, MassPointSpec, RigidBodySpec,
+    Sensor, SliceSink, SpringDamper, SystemScheme, SystemSettings, UserLoadKind,
 };
 use mbs_core::OutputVariableType;
 use nalgebra::{Matrix3, Vector2, Vector3};
@@ -20,9 +20,9 @@ extern "C" fn torque(_: *mut c_void, t: f64, out: *mut [f64; 3]) {
 
 #[test]
 fn stepping_a_full_featured_system_does_not_allocate() {
-    for coupling in [Coupling::KickDriftKick, Coupling::HeldLoads] {
+    for scheme in [SystemScheme::KickDriftKick, SystemScheme::HeldLoads] {
         let mut mbs = Box::new(HostSystem::<f64>::new());
-        mbs.set_settings(SystemSettings::default().with_coupling(coupling))
+        mbs.set_settings(SystemSettings::default().with_scheme(scheme))
             .unwrap();
         let g = mbs.create_ground(Vector3::zeros()).unwrap();
         let mut ps = MassPointSpec::new(1.0, Vector2::new(1.0, 0.0));
@@ -104,6 +104,6 @@ fn stepping_a_full_featured_system_does_not_allocate() {
             }
         });
         assert_eq!(sink.rows(), 1000);
-        assert_eq!(n, 0, "{coupling:?}: {n} allocations while stepping");
+        assert_eq!(n, 0, "{scheme:?}: {n} allocations while stepping");
     }
 }

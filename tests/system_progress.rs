@@ -7,12 +7,12 @@
 mod double_pendulum;
 
 use mbs_core::solver::SimulationSettings;
-use mbs_core::system::{Control, Coupling, HostSystem, NoSink, NodeIndex, SystemSettings};
+use mbs_core::system::{Control, HostSystem, NoSink, NodeIndex, SystemScheme, SystemSettings};
 
 fn pendulum() -> (Box<HostSystem<f64>>, [NodeIndex; 2]) {
     let mut mbs = Box::new(HostSystem::<f64>::new());
     let mut settings = SystemSettings::default();
-    settings.coupling = Coupling::GeneralizedAlpha;
+    settings.scheme = SystemScheme::GeneralizedAlpha;
     mbs.set_settings(settings).unwrap();
     let nodes = double_pendulum::add_to_system(&mut *mbs).unwrap();
     mbs.assemble().unwrap();

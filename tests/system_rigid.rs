@@ -14,8 +14,8 @@ use mbs_core::integrators::{RigidIntegrator, RigidLoads};
 use mbs_core::math::Quaternion;
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
-    Connector, Coupling, CreatedBody, HostSystem, Load, Marker, NoSink, RigidBodySpec, RigidScheme,
-    SpringDamper, SystemSettings,
+    Connector, CreatedBody, HostSystem, Load, Marker, NoSink, RigidBodySpec, RigidScheme,
+    SpringDamper, SystemScheme, SystemSettings,
 };
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
@@ -59,7 +59,7 @@ fn falling_body(settings: SystemSettings<f64>, n: u32) -> (Vector3<f64>, Vector3
     let sim = SimulationSettings {
         end_time: 1.0,
         number_of_steps: n,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -89,7 +89,7 @@ fn held_loads_fall_with_the_known_first_order_lag() {
     let h = 1.0 / n as f64;
     let (got, want) = falling_body(
         SystemSettings::default()
-            .with_coupling(Coupling::HeldLoads)
+            .with_scheme(SystemScheme::HeldLoads)
             .with_rigid(RigidScheme::Midpoint),
         n,
     );
@@ -237,11 +237,11 @@ fn held_loads_with_the_midpoint_scheme_is_the_midpoint_step_bit_for_bit() {
     spec2.gravity = Some(G);
     for settings in [
         SystemSettings::default()
-            .with_coupling(Coupling::HeldLoads)
+            .with_scheme(SystemScheme::HeldLoads)
             .with_rigid(RigidScheme::Midpoint),
         SystemSettings::default().with_rigid(RigidScheme::Midpoint),
     ] {
-        let held = settings.coupling == Coupling::HeldLoads;
+        let held = settings.scheme == SystemScheme::HeldLoads;
         let mut mbs = HostSystem::<f64>::new();
         mbs.set_settings(settings).unwrap();
         let a = mbs.create_rigid_body(&mp, &spec).unwrap();
@@ -325,7 +325,7 @@ fn body_fixed_and_world_torques_spin_up_as_the_closed_forms_say() {
     let sim = SimulationSettings {
         end_time: 2.0,
         number_of_steps: 400,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -496,7 +496,7 @@ fn system_errors(settings: SystemSettings<f64>, h: f64, t: f64, reference: &Y) -
     let sim = SimulationSettings {
         end_time: t,
         number_of_steps: (t / h).round() as u32,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -505,7 +505,7 @@ fn system_errors(settings: SystemSettings<f64>, h: f64, t: f64, reference: &Y) -
 
 /// A stiff spring-damper (2e5 N/m: `k beta' / m` about 0.04 at 1 ms, the factor by which a
 /// Newton matrix without the spring's Jacobian reduces the residual per update) on an
-/// off-centre point of a 3D rigid body in the generalized-alpha coupling, started at its rest
+/// off-centre point of a 3D rigid body in the generalized-alpha scheme, started at its rest
 /// length: the connector's Jacobian with respect to the Euler parameters and their rates is in
 /// the Newton matrix, so Newton converges quadratically in at most 2 updates a step, and the
 /// motion converges to the RK4 reference with order 2.
@@ -520,7 +520,7 @@ fn a_stiff_spring_on_a_rigid_body_keeps_newton_quadratic_and_order_two() {
     let (mut worst_iterations, mut worst_ratio) = (0u32, 0.0f64);
     let mut errs = Vec::new();
     for h in dts {
-        let settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+        let settings = SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha);
         let (mut mbs, body) = spring_system(settings, spring);
         for _ in 0..(t / h).round() as usize {
             let r = mbs.step(h, &mut NoSink).unwrap();
@@ -571,13 +571,13 @@ fn rigid_body_on_an_off_centre_spring_damper_is_second_order() {
             "kick-drift-kick, default midpoint (orientation by the end rate)",
         ),
         (
-            SystemSettings::default().with_coupling(Coupling::HeldLoads),
+            SystemSettings::default().with_scheme(SystemScheme::HeldLoads),
             0.7,
             1.4,
             "held loads",
         ),
         (
-            SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha),
+            SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha),
             1.85,
             2.2,
             "generalized-alpha, Euler parameters",

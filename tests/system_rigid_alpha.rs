@@ -1,4 +1,4 @@
-//! 3D rigid bodies stepped by the generalized-alpha coupling in Euler parameters (Exudyn's
+//! 3D rigid bodies stepped by the generalized-alpha scheme in Euler parameters (Exudyn's
 //! `NodeRigidBodyEP`): a free asymmetric body with an offset centre of mass over 100,000 steps
 //! at rho_inf = 1 with the stabilized index-2 constraints (kinetic energy, the world angular momentum about the COM and the COM
 //! velocity are invariants of the motion; the orientation a unit quaternion to round-off), and
@@ -10,7 +10,7 @@ mod system_support;
 use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
-use mbs_core::system::{Coupling, HostSystem, NoSink, RigidBodySpec, SystemSettings};
+use mbs_core::system::{HostSystem, NoSink, RigidBodySpec, SystemScheme, SystemSettings};
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use system_support::{rigid, slope};
@@ -29,7 +29,7 @@ fn v3(v: OutputValue<f64>) -> Vector3<f64> {
 /// Generalized-alpha at `rho`; at 1 (no numerical damping) with the stabilized index-2
 /// constraints (index 3 needs `rho < 1`).
 fn alpha(rho: f64) -> SystemSettings<f64> {
-    let mut s = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    let mut s = SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha);
     s.alpha.spectral_radius = rho;
     if rho == 1.0 {
         s.alpha.formulation = Formulation::StabilizedIndex2;

@@ -69,7 +69,7 @@ fn sensors_write_rows_into_a_slice_each_step() {
     let sim = SimulationSettings {
         end_time: 0.5,
         number_of_steps: n as u32,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut sink).unwrap();
@@ -168,7 +168,7 @@ fn sine_error(n: u32) -> f64 {
     let sim = SimulationSettings {
         end_time: 2.0,
         number_of_steps: n,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -218,7 +218,7 @@ fn cartesian_error(n: u32) -> f64 {
     let sim = SimulationSettings {
         end_time: t,
         number_of_steps: n,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();

@@ -7,7 +7,7 @@ mod system_support;
 use mbs_core::nodes::NodePoint2D;
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
-    Connector, Coupling, HostSystem, Marker, NoSink, Node, Object, SpringDamper, SystemSettings,
+    Connector, HostSystem, Marker, NoSink, Node, Object, SpringDamper, SystemScheme, SystemSettings,
 };
 use nalgebra::{Vector2, Vector3};
 use system_support::{point, slope};
@@ -82,7 +82,7 @@ fn errors(settings: SystemSettings<f64>, n: u32, use_node_marker: bool) -> (f64,
     let sim = SimulationSettings {
         end_time: T_END,
         number_of_steps: n,
-        solver_type: DynamicSolverType::SystemCoupling,
+        solver_type: DynamicSolverType::SystemScheme,
         ..SimulationSettings::default()
     };
     mbs.solve_dynamic(&sim, &mut NoSink).unwrap();
@@ -135,7 +135,7 @@ fn explicit_damping_and_held_loads_are_first_order() {
     let (sa, sp, _) = orders(explicit, false);
     println!("explicit damping: amplitude order {sa:.3}, phase order {sp:.3}");
     assert!((0.9..1.1).contains(&sa), "amplitude order {sa}");
-    let held = SystemSettings::default().with_coupling(Coupling::HeldLoads);
+    let held = SystemSettings::default().with_scheme(SystemScheme::HeldLoads);
     let (sa, sp, _) = orders(held, false);
     println!("held loads: amplitude order {sa:.3}, phase order {sp:.3}");
     assert!((0.9..1.1).contains(&sa), "amplitude order {sa}");

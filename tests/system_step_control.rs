@@ -8,8 +8,8 @@ use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::{StepSettings, StepStatus};
 use mbs_core::nodes::NodePoint2D;
 use mbs_core::system::{
-    Connector, Coupling, FirmwareSystem, HostSystem, Marker, MassPointSpec, NoSink, Node, Object,
-    RigidBodySpec, SpringDamper, SystemSettings,
+    Connector, FirmwareSystem, HostSystem, Marker, MassPointSpec, NoSink, Node, Object,
+    RigidBodySpec, SpringDamper, SystemScheme, SystemSettings,
 };
 use nalgebra::{Matrix3, Vector2, Vector3};
 use system_support::point;
@@ -70,9 +70,9 @@ fn an_f32_firmware_system_runs_the_mini_example_and_a_spring() {
     mbs.add_object(Object::mass_point_2d(node, 1.0).unwrap())
         .unwrap();
     mbs.assemble().unwrap();
-    // FirmwareSystem has no generalized-alpha capacity (W = 0): its own coupling
+    // FirmwareSystem has no generalized-alpha capacity (W = 0): its own scheme
     let sim = mbs_core::solver::SimulationSettings {
-        solver_type: mbs_core::solver::DynamicSolverType::SystemCoupling,
+        solver_type: mbs_core::solver::DynamicSolverType::SystemScheme,
         ..Default::default()
     };
     assert_eq!(
@@ -116,11 +116,11 @@ fn an_f32_firmware_system_runs_the_mini_example_and_a_spring() {
 
 /// Max relative energy deviation of a mass on a stiff spring to the ground over 200 steps at
 /// `h w = hw`.
-fn stiff_energy(coupling: Coupling, hw: f64) -> f64 {
+fn stiff_energy(scheme: SystemScheme, hw: f64) -> f64 {
     let (m, k): (f64, f64) = (1.0, 1.0e6);
     let h = hw / (k / m).sqrt();
     let mut mbs = HostSystem::<f64>::new();
-    mbs.set_settings(SystemSettings::default().with_coupling(coupling))
+    mbs.set_settings(SystemSettings::default().with_scheme(scheme))
         .unwrap();
     let g = mbs.create_ground(Vector3::zeros()).unwrap();
     let mut spec = MassPointSpec::new(m, Vector2::new(1.0, 0.0));
@@ -152,14 +152,14 @@ fn stiff_energy(coupling: Coupling, hw: f64) -> f64 {
 fn stiff_spring_below_the_stability_limit_keeps_its_energy() {
     // Verlet on a linear spring: the discrete energy oscillates by about (h w)^2 / 4 for
     // h w < 2 and never grows; held loads (explicit in the spring) gain energy every step.
-    let kdk = stiff_energy(Coupling::KickDriftKick, 0.5);
-    let held = stiff_energy(Coupling::HeldLoads, 0.5);
+    let kdk = stiff_energy(SystemScheme::KickDriftKick, 0.5);
+    let held = stiff_energy(SystemScheme::HeldLoads, 0.5);
     println!("stiff spring at h w = 0.5: kick-drift-kick {kdk:.3e}, held loads {held:.3e}");
     // independent reference: Stormer-Verlet's energy error bound (h w)^2 / 4 (reached at the
     // turning points)
     assert!((kdk / (0.5f64 * 0.5 / 4.0) - 1.0).abs() < 0.01, "{kdk}");
     assert!(held > 1e3, "{held}");
-    let kdk_near_limit = stiff_energy(Coupling::KickDriftKick, 1.9);
+    let kdk_near_limit = stiff_energy(SystemScheme::KickDriftKick, 1.9);
     println!("kick-drift-kick at h w = 1.9: {kdk_near_limit:.3e}");
     assert!((kdk_near_limit / (1.9f64 * 1.9 / 4.0) - 1.0).abs() < 0.01);
 }

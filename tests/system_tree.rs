@@ -21,8 +21,8 @@ use constrained_support::order;
 use mbs_core::inertia::Cuboid;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::system::{
-    Connector, Constraint, Coupling, ItemRef, Load, Marker, NoSink, Node, Object, SpringDamper,
-    System, SystemSettings,
+    Connector, Constraint, ItemRef, Load, Marker, NoSink, Node, Object, SpringDamper, System,
+    SystemScheme, SystemSettings,
 };
 use mbs_core::tree::{Joint, KinematicTree, Transform, TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::{Error, OutputValue, OutputVariableType, Param};
@@ -68,7 +68,7 @@ fn chain(gravity: Vector3<f64>) -> Tree {
 }
 
 fn alpha(rho: f64) -> SystemSettings<f64> {
-    let mut s = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    let mut s = SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha);
     s.alpha.spectral_radius = rho;
     if rho == 1.0 {
         s.alpha.formulation = Formulation::StabilizedIndex2;
@@ -597,7 +597,7 @@ fn single_precision_follows_double() {
         t
     };
     let mut sys32 = Box::new(System::<f32, 16, 16, 32, 16, 8, 8, 0, 4, 40, 8>::new());
-    let mut s = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    let mut s = SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha);
     s.alpha.spectral_radius = 0.9;
     s.alpha.newton.relative_tolerance = 1e-5;
     s.alpha.newton.absolute_tolerance = 1e-5;

@@ -5,7 +5,7 @@
 mod system_support;
 
 use mbs_core::system::{
-    Connector, Coupling, HostSystem, Marker, MassPointSpec, NoSink, NodeIndex, SpringDamper,
+    Connector, HostSystem, Marker, MassPointSpec, NoSink, NodeIndex, SpringDamper, SystemScheme,
     SystemSettings,
 };
 use nalgebra::{Vector2, Vector3};
@@ -89,7 +89,7 @@ fn momentum_is_kept_to_round_off_and_energy_stays_bounded() {
 fn held_loads_drift_in_energy_where_kick_drift_kick_does_not() {
     // The same run with held loads: the energy error grows secularly (what the test above
     // rules out for the default scheme).
-    let (mut mbs, a, b) = build(SystemSettings::default().with_coupling(Coupling::HeldLoads));
+    let (mut mbs, a, b) = build(SystemSettings::default().with_scheme(SystemScheme::HeldLoads));
     let (p0, e0) = invariants(&mbs, a, b);
     for _ in 0..20_000 {
         mbs.step(1e-3, &mut NoSink).unwrap();

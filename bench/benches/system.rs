@@ -1,4 +1,4 @@
-//! Criterion benches of one `System::step` (dt = 1 ms, default coupling) of a hanging chain of
+//! Criterion benches of one `System::step` (dt = 1 ms, default scheme) of a hanging chain of
 //! 1, 10 and 100 rigid bodies on spring-dampers (`mbs_bench::chain`). The system keeps moving
 //! over the iterations (a damped swinging chain; the work per step does not depend on the
 //! state). The per-body cost is fitted by `mbs-system-scaling`.

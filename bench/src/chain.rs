@@ -1,5 +1,5 @@
 //! The scaling model: a hanging chain of `n` rigid bodies joined by spring-dampers, under
-//! gravity, stepped by the [`System`](mbs_core::system) with its default coupling
+//! gravity, stepped by the [`System`](mbs_core::system) with its default scheme
 //! (kick-drift-kick; the drift is the linearly implicit midpoint rate update with the orientation
 //! turned by the mean rate).
 //!
@@ -7,7 +7,7 @@
 //! `(0.5 i, 0, 0)` m, i = 1..n. Spring-damper `i` joins body `i - 1` (the ground for i = 1)
 //! to body `i` between their reference points: `k = 1000` N/m, `d = 5` N s/m, `l0 = 0.5` m.
 //! Gravity `[0, -9.81, 0]` m/s^2. With `dt = 1e-3` s, `dt sqrt(k/m) = 0.03` (well inside the
-//! explicit bound of the coupling). The chain swings down and oscillates (damped); each body
+//! explicit bound of the scheme). The chain swings down and oscillates (damped); each body
 //! also spins from its start rate (the springs act at the COMs, so that spin is torque-free).
 //! The work per step does not depend on the state.
 

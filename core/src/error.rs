@@ -123,7 +123,7 @@ pub enum Error {
     /// The positions violate a constraint beyond the tolerance (and no assembly was asked for).
     ConstraintViolated,
     /// The system's integration scheme cannot step this item: a constraint with an explicit
-    /// coupling (constraints need generalized-alpha).
+    /// scheme (constraints need generalized-alpha).
     NotSupportedByScheme,
 }
 

@@ -16,10 +16,10 @@ pub type MbsDynamicSolver = u32;
 /// Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default: on a system, on
 /// all its coordinates with the constraints' multipliers (2D systems).
 pub const MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA: MbsDynamicSolver = 0;
-/// A system's own coupling (`mbs_system_settings.coupling`, kick-drift-kick by default), as
+/// A system's own scheme (`mbs_system_settings.scheme`, kick-drift-kick by default), as
 /// `mbs_system_step` steps; for `mbs_system_solve_dynamic` only (the single-body calls refuse
 /// it with `MBS_ERR_INVALID_ARGUMENT`).
-pub const MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING: MbsDynamicSolver = 1;
+pub const MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME: MbsDynamicSolver = 1;
 
 /// Settings of a dynamic simulation, generic over the scalar: use `mbs_simulation_settings`
 /// (double) or `mbs_simulation_settings_f32` (float). Fill with
@@ -84,7 +84,7 @@ impl<T: Real> mbs_simulation_settings_of<T> {
     fn solver(&self) -> FfiResult<DynamicSolverType> {
         match self.solver_type {
             MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA => Ok(DynamicSolverType::GeneralizedAlpha),
-            MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING => Ok(DynamicSolverType::SystemCoupling),
+            MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME => Ok(DynamicSolverType::SystemScheme),
             _ => Err(MBS_ERR_INVALID_ARGUMENT),
         }
     }
@@ -106,7 +106,7 @@ impl<T: Real> mbs_simulation_settings_of<T> {
     }
 
     /// [`Self::to_core`] for a single body's solve: `MBS_ERR_INVALID_ARGUMENT` for
-    /// `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` (a single body has no coupling).
+    /// `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` (a single body has no system scheme).
     pub fn to_core_single_body(&self) -> FfiResult<SimulationSettings<T>> {
         match self.solver()? {
             DynamicSolverType::GeneralizedAlpha => self.to_core(),

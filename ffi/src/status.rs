@@ -57,7 +57,7 @@ pub const MBS_ERR_NEWTON_NOT_CONVERGED: MbsStatus = 112;
 /// give consistent positions).
 pub const MBS_ERR_CONSTRAINT_VIOLATED: MbsStatus = 113;
 /// The system's integration scheme cannot step this item: a constraint with an explicit
-/// coupling (select `MBS_COUPLING_GENERALIZED_ALPHA`).
+/// scheme (select `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`).
 pub const MBS_ERR_NOT_SUPPORTED_BY_SCHEME: MbsStatus = 114;
 /// A call that changes a system, made from the step callback of a solve of that system (the
 /// callback may only read it).

@@ -13,7 +13,7 @@ A0, A1, M0, M1, M2, TORQUE = 0.25, 0.5, 2.0, 4.0, 1.0, 0.1
 
 def slider_crank():
     s = mbsdyn.System()
-    s.set_coupling("generalized_alpha")
+    s.set_scheme("generalized_alpha")
     ground_node = s.add_node_point_ground()
     ground = s.create_ground()
 

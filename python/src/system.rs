@@ -15,7 +15,7 @@ use mbs_core::nodes::{NodePointGround, NodeRigidBody2D};
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     CartesianSpringDamper, Connector, ConnectorIndex, Constraint, ConstraintIndex, Control,
-    Coupling, CreatedBody as CoreBody, Load, LoadIndex, Marker, MarkerIndex, MassPointSpec, Node,
+    SystemScheme, CreatedBody as CoreBody, Load, LoadIndex, Marker, MarkerIndex, MassPointSpec, Node,
     NodeIndex, Object, ObjectIndex, Progress, RigidBodySpec, Sensor, SensorIndex, SensorSink,
     SolveReport, SpringDamper, StepReport, System as CoreSystem, TorsionalSpringDamper,
 };
@@ -193,10 +193,10 @@ pub(crate) fn simulation_settings(
     }
     s.solver_type = match solver {
         "generalized_alpha" => DynamicSolverType::GeneralizedAlpha,
-        "system_coupling" => DynamicSolverType::SystemCoupling,
+        "system_scheme" => DynamicSolverType::SystemScheme,
         other => {
             return Err(invalid(&format!(
-                "unknown solver {other:?} (generalized_alpha, system_coupling)"
+                "unknown solver {other:?} (generalized_alpha, system_scheme)"
             )))
         }
     };
@@ -219,7 +219,7 @@ impl System {
 
 #[pymethods]
 impl System {
-    /// An empty system (time 0, kick-drift-kick coupling; `set_coupling` chooses another).
+    /// An empty system (time 0, kick-drift-kick scheme; `set_scheme` chooses another).
     #[new]
     fn new() -> Self {
         Self {
@@ -238,14 +238,17 @@ impl System {
         }
     }
 
-    /// The coupling `step` uses: "kick_drift_kick" (default) or "generalized_alpha" (needed for
+    /// The scheme `step` uses: "kick_drift_kick" (default) or "generalized_alpha" (needed for
     /// constraints and joints).
-    fn set_coupling(&mut self, coupling: &str) -> PyResult<()> {
+    fn set_scheme(&mut self, scheme: &str) -> PyResult<()> {
         let mut s = *self.model.sys.settings();
-        s.coupling = match coupling {
-            "kick_drift_kick" => Coupling::KickDriftKick,
-            "generalized_alpha" => Coupling::GeneralizedAlpha,
-            other => return Err(invalid(&format!("unknown coupling {other:?}"))),
+        s.scheme = match scheme {
+            "kick_drift_kick" => SystemScheme::KickDriftKick,
+            "generalized_alpha" => SystemScheme::GeneralizedAlpha,
+            other => {
+                let known = "\"kick_drift_kick\" or \"generalized_alpha\"";
+                return Err(invalid(&format!("unknown scheme {other:?}: {known}")));
+            }
         };
         self.sys().set_settings(s).map_err(errors::core)
     }
@@ -728,7 +731,7 @@ impl System {
         r.map_err(|e| self.model.error(e))
     }
 
-    /// One step of `dt` (s) with the coupling; records a row of every sensor. A dict of what
+    /// One step of `dt` (s) with the scheme; records a row of every sensor. A dict of what
     /// the step did.
     fn step<'py>(&mut self, py: Python<'py>, dt: f64) -> PyResult<Bound<'py, PyDict>> {
         self.model.clear_load_errors();
@@ -740,7 +743,7 @@ impl System {
 
     /// Exudyn's `SolveDynamic`: from the initial state at `start_time`, `number_of_steps`
     /// equal steps to `end_time` (s); `solver` "generalized_alpha" (default, Exudyn's, with
-    /// `spectral_radius`, default 0.9) or "system_coupling". The sensors' records start over.
+    /// `spectral_radius`, default 0.9) or "system_scheme". The sensors' records start over.
     /// The GIL is released while it runs. With `on_step`, `on_step(step, steps, time)` is
     /// called at the start (step 0) and after every step (the GIL taken for the call); a true
     /// return value stops the run there (the state of that step, as a run of that many steps);

@@ -68,7 +68,7 @@ static int spring_damper(int user, double *rows, uint32_t *node, uint32_t *load)
     TRY(mbs_simulation_settings_default(&sim));
     sim.end_time = 1.0;
     sim.number_of_steps = SD_STEPS;
-    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING;
+    sim.solver_type = MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME;
     TRY(mbs_system_solve_dynamic(&sys, &sim, NULL, NULL));
     *node = body.node;
     return 0;
@@ -86,7 +86,7 @@ static int slider_crank(void) {
 
     TRY(mbs_system_init(&sys));
     TRY(mbs_system_settings_default(&st));
-    st.coupling = MBS_COUPLING_GENERALIZED_ALPHA;
+    st.scheme = MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA;
     TRY(mbs_system_set_settings(&sys, &st));
     TRY(mbs_system_add_node_ground(&sys, z3, &n_ground));
     TRY(mbs_system_create_ground(&sys, z3, &ground));

@@ -48,7 +48,7 @@ def spring_damper(user=False):
     load = s.add_load_user(m1, "force", lambda t: (80.0 + 10.0 * t, 0.0, 0.0)) if user else s.add_load_force(m1, [80.0, 0.0, 0.0])
     sensor = s.add_sensor_node(b.node, "Displacement")
     s.assemble()
-    s.solve_dynamic(end_time=1.0, number_of_steps=SD_STEPS, solver="system_coupling")
+    s.solve_dynamic(end_time=1.0, number_of_steps=SD_STEPS, solver="system_scheme")
     return s, b, load, sensor
 
 
@@ -118,9 +118,9 @@ def status_triggers():
         s, _, _ = mini()
         s.step(0.01)
 
-    def pendulum(distance=1.0, twice=False, coupling="generalized_alpha"):
+    def pendulum(distance=1.0, twice=False, scheme="generalized_alpha"):
         s = mbsdyn.System()
-        s.set_coupling(coupling)
+        s.set_scheme(scheme)
         g = s.create_ground()
         b = s.create_mass_point(mass=1.0, reference_position=[1.0, 0.0], gravity=[0.0, -9.81, 0.0])
         m0, m1 = s.add_marker_body_position(g), s.add_marker_node_position(b.node)
@@ -157,7 +157,7 @@ def status_triggers():
 
     def same_body():
         s = mbsdyn.System()
-        s.set_coupling("generalized_alpha")
+        s.set_scheme("generalized_alpha")
         n = s.add_node_rigid_body_2d([0.0, 0.0, 0.0])
         o = s.add_object_rigid_body_2d(n, 1.0, 1.0)
         s.add_revolute_joint_2d(s.add_marker_body_position(o), s.add_marker_body_position(o, [1.0, 0.0, 0.0]))
@@ -201,7 +201,7 @@ def status_triggers():
         111: singular,
         112: newton,
         113: lambda: pendulum(distance=2.0).assemble(),
-        114: lambda: pendulum(coupling="kick_drift_kick").assemble(),
+        114: lambda: pendulum(scheme="kick_drift_kick").assemble(),
         200: lambda: s.create_mass_point(mass=-1.0, reference_position=[0.0, 0.0]),
         201: lambda: s.create_body_cylinder([1.0, 0.0, 0.0], density=-1.0),
         202: lambda: s.create_body_cylinder([1.0, 0.0, 0.0], diameter=-0.1),
@@ -249,6 +249,6 @@ def test_a_whole_system_error_names_its_item():
     body = j.create_mass_point(mass=1.0, reference_position=[1.0, 0.0])
     j.add_distance_constraint(j.add_marker_body_position(g), j.add_marker_node_position(body.node), 1.0)
     with pytest.raises(mbsdyn.MbsError) as e:
-        j.assemble()  # a constraint with the kick-drift-kick coupling
+        j.assemble()  # a constraint with the kick-drift-kick scheme
     assert e.value.item == ("constraint", 0)
     assert str(e.value) == f"{mbsdyn.status_text(114)} (constraint 0)"

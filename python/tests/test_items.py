@@ -22,7 +22,7 @@ def pushed_mass(steps, function):
     b = s.create_mass_point(mass=2.0, reference_position=[0.0, 0.0])
     s.add_load_user(s.add_marker_node_position(b.node), "force", function)
     s.assemble()
-    s.solve_dynamic(end_time=1.0, number_of_steps=steps, solver="system_coupling")
+    s.solve_dynamic(end_time=1.0, number_of_steps=steps, solver="system_scheme")
     return s, b
 
 
@@ -73,7 +73,7 @@ def rotor(offset=0.0, damping=0.0):
     """A 2D rigid body (J = 0.5 kg m^2) turned 0.1 rad, on a torsional spring (2 N m/rad) to the
     ground about z."""
     s = mbsdyn.System()
-    s.set_coupling("generalized_alpha")
+    s.set_scheme("generalized_alpha")
     g = s.create_ground()
     n = s.add_node_rigid_body_2d([0.0, 0.0, 0.0], initial_coordinates=[0.0, 0.0, 0.1])
     o = s.add_object_rigid_body_2d(n, 1.0, 0.5)
@@ -114,7 +114,7 @@ def test_a_cartesian_spring_oscillates_each_axis_at_its_own_frequency():
     s.add_cartesian_spring_damper(s.add_marker_body_position(g), s.add_marker_node_position(b.node), [4000.0, 1000.0, 0.0], [0.0, 0.0, 0.0])
     sensor = s.add_sensor_node(b.node, "Displacement")
     s.assemble()
-    s.solve_dynamic(end_time=0.5, number_of_steps=20000, solver="system_coupling")
+    s.solve_dynamic(end_time=0.5, number_of_steps=20000, solver="system_scheme")
     rows = s.sensor_records(sensor)
     t = rows[:, 0]
     assert np.max(np.abs(rows[:, 1] - 0.01 * np.cos(50.0 * t))) < 1e-6
@@ -140,12 +140,12 @@ def test_a_spinning_body_cylinder_keeps_its_energy():
 
 
 def test_rotations_on_the_lie_group_follow_the_euler_parameters():
-    # The spinning cylinder with the generalized-alpha coupling in both rotation coordinates:
+    # The spinning cylinder with the generalized-alpha scheme in both rotation coordinates:
     # two discretizations of one motion, of order 2, agree to their error at 1 ms.
     out = {}
     for rotations in ("euler_parameters", "lie_group"):
         s = mbsdyn.System()
-        s.set_coupling("generalized_alpha")
+        s.set_scheme("generalized_alpha")
         body = s.create_body_cylinder([0.1, 0.0, 0.0], diameter=0.2, inner_diameter=0.16, angles=[0.3, -0.2, 0.5], angular_velocity=[20.0, 6.0, -4.0])
         s.set_alpha_settings({"rotations": rotations})
         assert s.alpha_settings()["rotations"] == rotations
@@ -224,7 +224,7 @@ def test_tree_kinematics_against_closed_forms_and_finite_differences():
 
 def tree_system(joint_force=0.0):
     s = mbsdyn.System()
-    s.set_coupling("generalized_alpha")
+    s.set_scheme("generalized_alpha")
     t, m = exudyn_link()
     first = s.add_kinematic_tree(t, np.zeros(1), np.zeros(1))
     sensor = s.add_sensor_body(s.tree_link_object(0), "Position", [1.0, 0.0, 0.0])

@@ -12,7 +12,7 @@ from conftest import ROOT, example
 
 
 
-def mini_example(solver="system_coupling"):
+def mini_example(solver="system_scheme"):
     s = mbsdyn.System()
     b = s.create_mass_point(mass=1.0, reference_position=[1.0, 1.0], initial_velocity=[0.5, 0.0])
     m = s.add_marker_node_position(b.node)
@@ -25,7 +25,7 @@ def mini_example(solver="system_coupling"):
 def test_mini_example_reaches_x_2():
     # Exudyn's mass point mini example: x(1 s) = 1 + 0.5 + 1/2 * 1 = 2, y = 1.
     s, b, sensor = mini_example()
-    report = s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_coupling")
+    report = s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_scheme")
     assert report["steps"] == 1000
     x = s.node_output(b.node, "Position")
     assert abs(x[0] - 2.0) <= 1e-12 and abs(x[1] - 1.0) <= 1e-12
@@ -37,7 +37,7 @@ def test_mini_example_reaches_x_2():
 
 def test_bad_input_is_refused_and_changes_nothing():
     s, b, sensor = mini_example()
-    s.solve_dynamic(end_time=0.5, number_of_steps=50, solver="system_coupling")
+    s.solve_dynamic(end_time=0.5, number_of_steps=50, solver="system_scheme")
     before = (s.counts(), s.time, s.node_output(b.node, "Position").tobytes(), s.sensor_records(sensor).tobytes())
     bad = [
         (lambda: s.add_load_force(0, [1.0, 2.0]), ValueError),  # wrong shape
@@ -131,10 +131,10 @@ def test_a_step_callback_sees_every_step_and_stops_the_run():
         return step == 300
 
     s, b, sensor = mini_example()
-    r = s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_coupling", on_step=on_step)
+    r = s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_scheme", on_step=on_step)
     assert r["steps"] == 300 and len(seen) == 301 and seen[0] == (0, 1000, 0.0)
     shorter, b2, sensor2 = mini_example()
-    shorter.solve_dynamic(end_time=0.3, number_of_steps=300, solver="system_coupling")
+    shorter.solve_dynamic(end_time=0.3, number_of_steps=300, solver="system_scheme")
     assert s.time == shorter.time == 0.3
     assert s.node_output(b.node, "Position").tobytes() == shorter.node_output(b2.node, "Position").tobytes()
     assert s.sensor_records(sensor).tobytes() == shorter.sensor_records(sensor2).tobytes()
@@ -144,12 +144,12 @@ def test_a_step_callback_sees_every_step_and_stops_the_run():
             raise RuntimeError("stop here")
 
     with pytest.raises(RuntimeError, match="stop here"):
-        s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_coupling", on_step=boom)
+        s.solve_dynamic(end_time=1.0, number_of_steps=1000, solver="system_scheme", on_step=boom)
 
 
 def test_a_run_recording_from_python():
     s, b, _ = mini_example()
-    r = s.solve_dynamic(end_time=1.0, number_of_steps=100, solver="system_coupling", record_every=10, contour="Velocity")
+    r = s.solve_dynamic(end_time=1.0, number_of_steps=100, solver="system_scheme", record_every=10, contour="Velocity")
     text = mbsdyn.record_header("mini example") + r["recording"]
     frames = [line for line in text.splitlines() if line.startswith("frame ")]
     assert text.startswith("mbs-run 1\ntitle mini example\n")

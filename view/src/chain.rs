@@ -10,7 +10,8 @@ use mbs_core::graphics::record::{write_run_header, RecordError};
 use mbs_core::graphics::VisualizationSettings;
 use mbs_core::solver::SimulationSettings;
 use mbs_core::system::{
-    Constraint, Control, Coupling, Marker, NoSink, ObjectIndex, Progress, System, SystemSettings,
+    Constraint, Control, Marker, NoSink, ObjectIndex, Progress, System, SystemScheme,
+    SystemSettings,
 };
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::Vector3;
@@ -35,7 +36,7 @@ pub const MAX_LINKS: usize = 16;
 pub fn chain(n: usize) -> mbs_core::Result<(Box<ChainSystem>, Vec<ObjectIndex>)> {
     let mut sys = Box::new(ChainSystem::new());
     let mut settings = SystemSettings::default();
-    settings.coupling = Coupling::GeneralizedAlpha;
+    settings.scheme = SystemScheme::GeneralizedAlpha;
     sys.set_settings(settings)?;
     let g = Vector3::new(0.0, -9.81, 0.0);
     let ground = sys.create_ground(Vector3::zeros())?;

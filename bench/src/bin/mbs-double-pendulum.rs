@@ -1,6 +1,6 @@
 //! Times the 3D double pendulum of `firmware/rust/src/double_pendulum.rs` (two rigid links with
 //! full inertia tensors on revolute joints whose axes are not world axes, gravity) built from a
-//! system's items and stepped by `System::step` with the generalized-alpha coupling (what
+//! system's items and stepped by `System::step` with the generalized-alpha scheme (what
 //! `mbs_system_step` runs), in f64, and prints one JSON object: the step, the spectral radius,
 //! ns per step (min and median over repeated runs of the whole trajectory), Newton updates per
 //! step and link 2's COM (m) at the end, for `bench/double_pendulum.sh` to set beside Exudyn
@@ -19,7 +19,7 @@
 #[path = "../../../firmware/rust/src/double_pendulum.rs"]
 mod double_pendulum;
 
-use mbs_core::system::{Coupling, NoSink, NodeState, Rotations, System, SystemSettings};
+use mbs_core::system::{NoSink, NodeState, Rotations, System, SystemScheme, SystemSettings};
 use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
     if let Some(scheme) = tree {
         return tree_run(scheme, h, steps, repeats);
     }
-    let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    let mut settings = SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha);
     settings.alpha.spectral_radius = rho;
     settings.alpha.real_time_updates = real_time;
     settings.alpha.rotations = rotations;

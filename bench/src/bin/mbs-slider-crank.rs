@@ -7,7 +7,7 @@
 //!
 //! With `--system` the same mechanism is built from a system's items as Exudyn builds it
 //! (`slider_crank::add_to_system`: nodes, bodies, markers, joints, a load) and stepped by the
-//! system's generalized-alpha coupling (`System::step`, what `mbs_system_step` runs).
+//! system's generalized-alpha scheme (`System::step`, what `mbs_system_step` runs).
 //!
 //! With `--real-time K` the steps run in real-time mode: at most K Newton updates a step, the
 //! iterate after the last one taken without the evaluation that would only confirm it.
@@ -20,7 +20,7 @@
 mod slider_crank;
 
 use mbs_core::integrators::constrained::{Assembly, ConstrainedAlpha, Workspace};
-use mbs_core::system::{Coupling, NoSink, NodeState, System, SystemSettings};
+use mbs_core::system::{NoSink, NodeState, System, SystemScheme, SystemSettings};
 use slider_crank::{start_coordinates, SliderCrank};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -142,7 +142,7 @@ fn print_result(
 fn run_system(steps: usize, t_end: f64, rho: f64, repeats: usize, real_time: u32) -> ExitCode {
     type Sys = System<f64, 8, 8, 16, 4, 1, 1, 0, 4, 16>;
     let h = t_end / steps as f64;
-    let mut settings = SystemSettings::default().with_coupling(Coupling::GeneralizedAlpha);
+    let mut settings = SystemSettings::default().with_scheme(SystemScheme::GeneralizedAlpha);
     settings.alpha.spectral_radius = rho;
     settings.alpha.real_time_updates = real_time;
     let mut times = Vec::new();

@@ -1,4 +1,4 @@
-//! Times `System::step` (dt = 1 ms, default coupling) of the chain model (`mbs_bench::chain`)
+//! Times `System::step` (dt = 1 ms, default scheme) of the chain model (`mbs_bench::chain`)
 //! for several body counts and fits `t(n) = a + b n` by least squares: `b` is the cost per
 //! body (with its spring-damper), `a` the fixed cost of a step.
 //!

@@ -1,4 +1,4 @@
-//! A 3D rigid body in Euler parameters, for the generalized-alpha coupling of a system, as Exudyn's
+//! A 3D rigid body in Euler parameters, for the generalized-alpha scheme of a system, as Exudyn's
 //! `NodeRigidBodyEP` carries an `ObjectRigidBody`: coordinates `q = [r; e]` (`r` the reference
 //! point, m, world; `e = [e0, e1, e2, e3]` the quaternion of `R_0b`, scalar first), velocities
 //! `q_t = [v; e_t]`, and the normalization `e . e - 1 = 0` as a constraint of the system.

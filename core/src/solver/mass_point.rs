@@ -152,7 +152,7 @@ impl<T: Real> SecondOrderOde<T, 2> for MassPointOde<'_, T> {
 ///
 /// Errors (nothing is modified; all inputs are borrowed): invalid settings
 /// ([`SimulationSettings::validate`]; `OutOfRange(Setting)` for
-/// [`DynamicSolverType::SystemCoupling`]), an unknown load target or non-finite local position
+/// [`DynamicSolverType::SystemScheme`]), an unknown load target or non-finite local position
 /// ([`MassPointOde::new`]), and any error of a step.
 pub fn solve_dynamic<T: Real>(
     node: &NodePoint2D<T>,

@@ -6,7 +6,7 @@
 //! directly on `diag(m, m) q_tt = Q` with no item lists, markers or sensors, for the C API's
 //! `mbs_mass_point_2d_*` functions and a firmware that models one point (its cost per step is
 //! in `BENCHMARKS.md` and `docs/embedded.md`). A `System` holding the same mass point steps it
-//! by the system's coupling instead ([`crate::system`]).
+//! by the system's scheme instead ([`crate::system`]).
 
 pub mod mass_point;
 pub mod settings;

@@ -14,10 +14,10 @@ pub enum DynamicSolverType {
     /// ([`GeneralizedAlpha`](crate::integrators::GeneralizedAlpha)).
     #[default]
     GeneralizedAlpha,
-    /// A system's own coupling ([`SystemSettings::coupling`](crate::system::SystemSettings),
+    /// A system's own scheme ([`SystemSettings::scheme`](crate::system::SystemSettings),
     /// kick-drift-kick by default): `System::solve_dynamic` steps as `System::step` does.
     /// Not for the single-body solvers (they are generalized-alpha only).
-    SystemCoupling,
+    SystemScheme,
 }
 
 /// Settings of a dynamic solve (Exudyn's `SimulationSettings.timeIntegration`).

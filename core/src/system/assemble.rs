@@ -8,7 +8,7 @@ use super::index::{
 };
 use super::node::Node;
 use super::object::Object;
-use super::settings::Coupling;
+use super::settings::SystemScheme;
 use super::system::System;
 use crate::{Error, Real};
 
@@ -38,12 +38,12 @@ impl<
     ///    (`MassPoint2D::new`, `RigidBody::new` refuse `m <= 0` and unphysical inertias);
     /// 4. every marker, load, connector, sensor: as their `add_*` checks;
     /// 5. every constraint: its markers, as [`System::add_constraint`] checks them; with a
-    ///    coupling other than [`Coupling::GeneralizedAlpha`] any constraint, and a kinematic
+    ///    scheme other than [`SystemScheme::GeneralizedAlpha`] any constraint, and a kinematic
     ///    tree (at its first link's object), is `NotSupportedByScheme` (only generalized-alpha
     ///    keeps constraints and steps trees);
     /// 6. the forces can be evaluated in the current state (a callback writing NaN, a
     ///    spring of zero length, ... are found here, naming the load or connector);
-    /// 7. with [`Coupling::GeneralizedAlpha`]: every constraint joins bodies it can join
+    /// 7. with [`SystemScheme::GeneralizedAlpha`]: every constraint joins bodies it can join
     ///    (`MarkerNotSupported`),
     ///    coordinates plus equations fit the capacity `W` (`CapacityFull`), and the start
     ///    values are computed ([`AlphaSettings::assembly`](super::AlphaSettings::assembly)): the positions and velocities
@@ -100,11 +100,11 @@ impl<
         for (i, c) in self.constraints.iter().enumerate() {
             let at = ItemRef::Constraint(ConstraintIndex(i as u16));
             c.check(&self.markers, &self.nodes, &self.objects).at(at)?;
-            if self.settings.coupling != Coupling::GeneralizedAlpha {
+            if self.settings.scheme != SystemScheme::GeneralizedAlpha {
                 return Err(SystemError::new(Error::NotSupportedByScheme, at));
             }
         }
-        if self.tree.model.is_some() && self.settings.coupling != Coupling::GeneralizedAlpha {
+        if self.tree.model.is_some() && self.settings.scheme != SystemScheme::GeneralizedAlpha {
             return Err(SystemError::new(
                 Error::NotSupportedByScheme,
                 self.tree.item(),
@@ -124,7 +124,7 @@ impl<
             self.time,
             &mut q,
         )?;
-        if self.settings.coupling == Coupling::GeneralizedAlpha {
+        if self.settings.scheme == SystemScheme::GeneralizedAlpha {
             let scheme = self.settings.alpha.scheme().at(ItemRef::System)?;
             // The layout is moved out and, on failure, back: a move keeps every byte (a clone
             // would not keep the unused slots').

@@ -29,13 +29,13 @@
 //! (about `N * (size_of::<NodeState<T>>() + 2 * 6 * size_of::<T>())` bytes).
 //!
 //! # Generalized-alpha and constraints
-//! [`Coupling::GeneralizedAlpha`] steps the whole system as one index-3 DAE,
+//! [`SystemScheme::GeneralizedAlpha`] steps the whole system as one index-3 DAE,
 //! `M q_tt + C_q^T lambda = Q`, `C(q) = 0`, in the coordinates of its nodes, a 3D rigid
 //! body's in Euler parameters with their normalization as a constraint, as Exudyn's
 //! `NodeRigidBodyEP` (see [`Constraint`] for the constraints, `alpha/` for how the
 //! system becomes the model of
 //! [`ConstrainedAlpha`](crate::integrators::constrained::ConstrainedAlpha)). It is the only
-//! coupling that keeps constraints: with another one a constraint is refused at `assemble`
+//! scheme that keeps constraints: with another one a constraint is refused at `assemble`
 //! (`NotSupportedByScheme`). At `rho_inf = 1` a system with 3D rigid bodies (or any
 //! constraint) needs [`Formulation::StabilizedIndex2`](crate::integrators::constrained::Formulation).
 //!
@@ -46,7 +46,7 @@
 //! marker's body Jacobians, as Exudyn's bodies), converted for a rigid body into the force `f` at the COM
 //! (world) and the torque `tau` about the COM (body frame).
 //!
-//! **Kick-drift-kick** ([`Coupling::KickDriftKick`], the default), a Strang splitting of the
+//! **Kick-drift-kick** ([`SystemScheme::KickDriftKick`], the default), a Strang splitting of the
 //! motion into "forces" and "free motion" (velocity Verlet, generalized to rigid bodies):
 //!
 //! ```text
@@ -71,10 +71,10 @@
 //! `< 0.5`, for accuracy); the rigid rotation bound `|w| h < 0.5` rad of the midpoint step holds for the
 //! drift, which sub-steps on request.
 //!
-//! **Held loads** ([`Coupling::HeldLoads`]): `Q(t, q, V)` once at the start, held over the step;
+//! **Held loads** ([`SystemScheme::HeldLoads`]): `Q(t, q, V)` once at the start, held over the step;
 //! each body by its own integrator: a mass point exactly for the held force
 //! (`q' = q + h q_t + h^2/2 a`, `q_t' = q_t + h a`), a rigid body by [`RigidScheme`] with the
-//! held force and torque. First order in the coupling (a spring's force lags by a step);
+//! held force and torque. First order in the coupling of the bodies (a spring's force lags by a step);
 //! for one free rigid body it *is* the rigid scheme's step (the midpoint step with
 //! [`RigidScheme::Midpoint`]), bit for bit. Here for comparison and for users who want exactly
 //! the single-body step.
@@ -137,14 +137,14 @@ pub use marker::{Marker, MarkerKind};
 pub use node::{Node, NodeRigidBody, NodeState, NodeTreeLink};
 pub use object::Object;
 pub use sensor::{NoSink, Sensor, SensorSink, SliceSink};
-pub use settings::{AlphaSettings, Coupling, Rotations, SystemSettings};
+pub use settings::{AlphaSettings, Rotations, SystemScheme, SystemSettings};
 pub use step::solve::{Control, Progress, SolveReport, SolveRun};
 pub use step::StepReport;
 pub use system::System;
 
 /// A system sized for a microcontroller: 8 nodes, 8 objects, 16 markers, 16 loads,
 /// 8 connectors, 8 sensors, no custom graphics (objects are drawn by their default shapes), no
-/// constraints and no generalized-alpha workspace (the explicit couplings only; see
+/// constraints and no generalized-alpha workspace (the explicit schemes only; see
 /// [`FirmwareConstrainedSystem`]).
 pub type FirmwareSystem<T> = System<T, 8, 8, 16, 16, 8, 8, 0>;
 

@@ -1,4 +1,4 @@
-//! How a system integrates: the coupling scheme, the rigid-body scheme, sub-stepping.
+//! How a system integrates: the system scheme, the rigid-body scheme, sub-stepping.
 //! (What time span a solve covers is [`SimulationSettings`](crate::solver::SimulationSettings).)
 
 use crate::integrators::constrained::{Assembly, ConstrainedAlpha, Formulation};
@@ -7,27 +7,28 @@ use crate::integrators::NewtonSettings;
 use crate::integrators::StepSettings;
 use crate::{Error, Param, Real, Result};
 
-/// How the bodies are coupled within a step (see the [module docs](super) for the equations).
+/// The scheme that advances a system in time: how its bodies are coupled within a step (see
+/// the [module docs](super) for the equations).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
-pub enum Coupling {
+pub enum SystemScheme {
     /// Strang splitting "kick-drift-kick" (velocity Verlet generalized to rigid bodies):
     /// second order for position- and velocity-dependent forces, symplectic for conservative
     /// ones. The default.
     #[default]
     KickDriftKick,
     /// Every load and connector force evaluated at the start of the step and held, each body
-    /// advanced by its own integrator. First order in the coupling; for one free rigid body it
+    /// advanced by its own integrator. First order in the coupling of the bodies; for one free rigid body it
     /// is exactly the rigid scheme's step.
     HeldLoads,
     /// Implicit generalized-alpha on all coordinates with the constraints' Lagrange
     /// multipliers, Newton on the accelerations and multipliers ([`AlphaSettings`]; Exudyn's
-    /// `SolveDynamic`). The only coupling that steps constraints; it steps 2D nodes (points, 2D
+    /// `SolveDynamic`). The only scheme that steps constraints; it steps 2D nodes (points, 2D
     /// rigid bodies) and the ground.
     GeneralizedAlpha,
 }
 
-/// The coordinates of a 3D rigid body's rotation in the generalized-alpha coupling.
+/// The coordinates of a 3D rigid body's rotation in the generalized-alpha scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Rotations {
@@ -43,7 +44,7 @@ pub enum Rotations {
     LieGroup,
 }
 
-/// The generalized-alpha coupling's settings (Exudyn's `timeIntegration` defaults).
+/// The generalized-alpha scheme's settings (Exudyn's `timeIntegration` defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AlphaSettings<T: Real> {
@@ -107,8 +108,8 @@ impl<T: Real> AlphaSettings<T> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SystemSettings<T: Real> {
-    /// Coupling of the bodies (default [`Coupling::KickDriftKick`]).
-    pub coupling: Coupling,
+    /// The system's scheme (default [`SystemScheme::KickDriftKick`]).
+    pub scheme: SystemScheme,
     /// Rigid-body scheme (default [`RigidScheme::MidpointMeanRate`]). Mass points need no
     /// choice: their drift (kick-drift-kick) is exact, and with held loads their step is the
     /// exact solution for the held force, `q' = q + h v + h^2/2 a`, `v' = v + h a`
@@ -123,14 +124,14 @@ pub struct SystemSettings<T: Real> {
     /// half-kick). `1` (default) keeps the scheme second order; `0` makes the damping explicit
     /// (first order). Without damping the end forces are evaluated once, whatever this is.
     pub damping_corrections: u32,
-    /// Settings of [`Coupling::GeneralizedAlpha`].
+    /// Settings of [`SystemScheme::GeneralizedAlpha`].
     pub alpha: AlphaSettings<T>,
 }
 
 impl<T: Real> Default for SystemSettings<T> {
     fn default() -> Self {
         Self {
-            coupling: Coupling::default(),
+            scheme: SystemScheme::default(),
             rigid: RigidScheme::default(),
             step: StepSettings::default(),
             damping_corrections: 1,
@@ -140,9 +141,9 @@ impl<T: Real> Default for SystemSettings<T> {
 }
 
 impl<T: Real> SystemSettings<T> {
-    /// Sets [`SystemSettings::coupling`].
-    pub fn with_coupling(mut self, coupling: Coupling) -> Self {
-        self.coupling = coupling;
+    /// Sets [`SystemSettings::scheme`].
+    pub fn with_scheme(mut self, scheme: SystemScheme) -> Self {
+        self.scheme = scheme;
         self
     }
 

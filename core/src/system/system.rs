@@ -70,7 +70,7 @@ pub struct System<
     /// Up to `K` constraints.
     pub(super) constraints: Vec<Constraint<T>, K, u16>,
     /// Where the nodes' coordinates and the constraints' equations sit in the
-    /// generalized-alpha vectors (set by `assemble` with that coupling).
+    /// generalized-alpha vectors (set by `assemble` with that scheme).
     pub(super) layout: Layout<T, N, K>,
     /// The generalized-alpha state between steps and its Newton workspace (capacity `W`).
     pub(super) alpha: AlphaStorage<T, W>,
@@ -153,12 +153,12 @@ impl<
     }
 
     /// Sets the integration settings (checked by [`SystemSettings::validate`]; on error the old
-    /// ones stay). Un-assembles only if the coupling, the generalized-alpha formulation or its
+    /// ones stay). Un-assembles only if the scheme, the generalized-alpha formulation or its
     /// rotation coordinates change (what `assemble` checks and prepares depends on them).
     pub fn set_settings(&mut self, settings: SystemSettings<T>) -> Result<()> {
         settings.validate()?;
         let scheme = settings.alpha.scheme()?;
-        if settings.coupling != self.settings.coupling
+        if settings.scheme != self.settings.scheme
             || settings.alpha.formulation != self.settings.alpha.formulation
             || settings.alpha.rotations != self.settings.alpha.rotations
         {

@@ -4,7 +4,7 @@
 //! kinematics. Markers, loads, connectors, sensors and drawing treat a link as any rigid body;
 //! the forces they put on it act on the joint coordinates through the link's Jacobian.
 //!
-//! In the generalized-alpha system (the only coupling that steps a tree) the tree adds, at its
+//! In the generalized-alpha system (the only scheme that steps a tree) the tree adds, at its
 //! coordinates `q_T` and velocities `v_T`:
 //! - to `M`: the tree's joint-space mass matrix (CRBA);
 //! - to `Q`: the joint forces `tau` ([`System::set_tree_joint_forces`](super::System::set_tree_joint_forces), Exudyn's

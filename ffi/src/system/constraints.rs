@@ -3,7 +3,7 @@
 //! `ObjectJointGeneric`, `ObjectJointSpherical`, `ObjectJointRevoluteZ`,
 //! `ObjectJointPrismaticX`), their outputs, and the Newton report of the last
 //! generalized-alpha step. Constraints are stepped only by the generalized-alpha
-//! coupling (`MBS_COUPLING_GENERALIZED_ALPHA`); `mbs_system_assemble` refuses them with
+//! scheme (`MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`); `mbs_system_assemble` refuses them with
 //! another one (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME`).
 
 use crate::boundary::{finite, non_null_out, put, with_ref};
@@ -193,7 +193,7 @@ pub unsafe extern "C" fn mbs_system_constraint_output(
 /// marker 0 perpendicular to the other two axes of marker 1, one as the two free axes (marker
 /// 0's first, marker 1's second) perpendicular. The markers are rigid markers (frames from
 /// `mbs_system_add_marker_body_rigid_frame`), or position markers for translations only.
-/// Stepped by `MBS_COUPLING_GENERALIZED_ALPHA`; outputs: `mbs_system_constraint_output`.
+/// Stepped by `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`; outputs: `mbs_system_constraint_output`.
 ///
 /// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
 /// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (a flag not 0 or 1),

@@ -1,4 +1,4 @@
-//! How a system integrates, from C: `mbs_system_settings` (coupling, rigid scheme, step
+//! How a system integrates, from C: `mbs_system_settings` (scheme, rigid scheme, step
 //! control) and its default, set and get.
 
 use crate::boundary::{finite, guard, non_null_out, put, read, with_mut, with_ref, FfiResult};
@@ -9,22 +9,22 @@ use crate::system::mbs_system;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::integrators::StepSettings;
 use mbs_core::solver::NewtonSettings;
-use mbs_core::system::{AlphaSettings, Coupling, RigidScheme, Rotations, SystemSettings};
+use mbs_core::system::{AlphaSettings, RigidScheme, Rotations, SystemScheme, SystemSettings};
 
-/// How the bodies of a system are coupled within a step (`MBS_COUPLING_*`, fixed numbers).
-pub type MbsCoupling = u32;
+/// How the bodies of a system are coupled within a step (`MBS_SYSTEM_SCHEME_*`, fixed numbers).
+pub type MbsSystemScheme = u32;
 /// Kick-drift-kick (Strang splitting, velocity Verlet generalized to rigid bodies): second
 /// order for position- and velocity-dependent forces, symplectic for conservative ones. The
 /// default.
-pub const MBS_COUPLING_KICK_DRIFT_KICK: MbsCoupling = 0;
+pub const MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK: MbsSystemScheme = 0;
 /// Every load and connector force evaluated at the start of the step and held; each body by
-/// its own integrator (first order in the coupling; for one free rigid body exactly the rigid
+/// its own integrator (first order in the coupling of the bodies; for one free rigid body exactly the rigid
 /// scheme's step).
-pub const MBS_COUPLING_HELD_LOADS: MbsCoupling = 1;
+pub const MBS_SYSTEM_SCHEME_HELD_LOADS: MbsSystemScheme = 1;
 /// Implicit generalized-alpha on all coordinates with the constraints' Lagrange multipliers
-/// (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only coupling that keeps constraints.
+/// (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only scheme that keeps constraints.
 /// Steps 2D systems (2D points, 2D rigid bodies, the ground).
-pub const MBS_COUPLING_GENERALIZED_ALPHA: MbsCoupling = 2;
+pub const MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA: MbsSystemScheme = 2;
 
 /// How constraints enter generalized-alpha (`MBS_FORMULATION_*`, fixed numbers).
 pub type MbsFormulation = u32;
@@ -64,8 +64,8 @@ pub const MBS_RIGID_SCHEME_RK4: MbsRigidScheme = 4;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct mbs_system_settings {
-    /// `MBS_COUPLING_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
-    pub coupling: MbsCoupling,
+    /// `MBS_SYSTEM_SCHEME_*` (default kick-drift-kick); another value is `MBS_ERR_INVALID_ARGUMENT`.
+    pub scheme: MbsSystemScheme,
     /// `MBS_RIGID_SCHEME_*` (default midpoint with mean-rate orientation); another value is
     /// `MBS_ERR_INVALID_ARGUMENT`.
     pub rigid_scheme: MbsRigidScheme,
@@ -123,10 +123,10 @@ impl mbs_system_settings {
     /// The C form of core's settings.
     pub fn of(s: &SystemSettings<f64>) -> Self {
         Self {
-            coupling: match s.coupling {
-                Coupling::HeldLoads => MBS_COUPLING_HELD_LOADS,
-                Coupling::GeneralizedAlpha => MBS_COUPLING_GENERALIZED_ALPHA,
-                _ => MBS_COUPLING_KICK_DRIFT_KICK,
+            scheme: match s.scheme {
+                SystemScheme::HeldLoads => MBS_SYSTEM_SCHEME_HELD_LOADS,
+                SystemScheme::GeneralizedAlpha => MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
+                _ => MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK,
             },
             rigid_scheme: match s.rigid {
                 RigidScheme::Midpoint => MBS_RIGID_SCHEME_MIDPOINT,
@@ -164,10 +164,10 @@ impl mbs_system_settings {
     /// The checked core settings: `MBS_ERR_INVALID_ARGUMENT` (unknown enum value),
     /// `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING`.
     pub fn to_core(&self) -> FfiResult<SystemSettings<f64>> {
-        let coupling = match self.coupling {
-            MBS_COUPLING_KICK_DRIFT_KICK => Coupling::KickDriftKick,
-            MBS_COUPLING_HELD_LOADS => Coupling::HeldLoads,
-            MBS_COUPLING_GENERALIZED_ALPHA => Coupling::GeneralizedAlpha,
+        let scheme = match self.scheme {
+            MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK => SystemScheme::KickDriftKick,
+            MBS_SYSTEM_SCHEME_HELD_LOADS => SystemScheme::HeldLoads,
+            MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA => SystemScheme::GeneralizedAlpha,
             _ => return Err(MBS_ERR_INVALID_ARGUMENT),
         };
         let rigid = match self.rigid_scheme {
@@ -205,7 +205,7 @@ impl mbs_system_settings {
             _ => return Err(MBS_ERR_INVALID_ARGUMENT),
         };
         let s = SystemSettings::default()
-            .with_coupling(coupling)
+            .with_scheme(scheme)
             .with_rigid(rigid)
             .with_step(step)
             .with_damping_corrections(self.damping_corrections)
@@ -234,11 +234,11 @@ pub unsafe extern "C" fn mbs_system_settings_default(out: *mut mbs_system_settin
     })
 }
 
-/// Sets the integration settings of the system; a change of `coupling`, `alpha_formulation` or
+/// Sets the integration settings of the system; a change of `scheme`, `alpha_formulation` or
 /// `alpha_rotations` un-assembles it (assemble again), other changes do not.
 ///
 /// Errors (system unchanged): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
-/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown coupling, scheme,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_INVALID_ARGUMENT` (unknown system scheme, rigid scheme,
 /// formulation or rotations, `alpha_assembly_solve` not 0 or 1), `MBS_ERR_NOT_FINITE`,
 /// `MBS_ERR_INVALID_SETTING` (bound <= 0, 0 sub-steps, more than 16 damping corrections or
 /// halvings, spectral radius outside [0, 1], a negative tolerance, 0 Newton iterations).

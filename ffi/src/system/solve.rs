@@ -89,8 +89,8 @@ pub type mbs_step_callback = Option<
 /// default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
 /// the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
 /// `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
-/// coupling.
-/// `MBS_DYNAMIC_SOLVER_SYSTEM_COUPLING` steps with the system's own coupling
+/// scheme.
+/// `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` steps with the system's own scheme
 /// (`mbs_system_set_settings`), as `mbs_system_step` does.
 ///
 /// Returns `MBS_OK` or a warning (`MBS_WARN_STEP_TOO_LARGE`, `MBS_WARN_SENSOR_BUFFER_FULL`).

@@ -81,8 +81,8 @@ pub(crate) fn system_error(e: SystemError, failed: *mut mbs_item_ref) -> MbsStat
 /// `MBS_ERR_NON_FINITE_STATE`, `MBS_ERR_INVALID_ORIENTATION`, `MBS_ERR_UNKNOWN_INDEX`,
 /// `MBS_ERR_INVALID_MARKER`, `MBS_ERR_SAME_MARKER`, `MBS_ERR_NOT_AVAILABLE`,
 /// `MBS_ERR_INVALID_LENGTH` (zero-length spring), `MBS_ERR_NOT_FINITE` (a callback's NaN),
-/// `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit coupling). With
-/// `MBS_COUPLING_GENERALIZED_ALPHA` (3D rigid bodies in Euler parameters) also: every
+/// `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a constraint with an explicit scheme). With
+/// `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA` (3D rigid bodies in Euler parameters) also: every
 /// constraint joins bodies it can join (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
 /// `MBS_SYSTEM_SOLVER_CAPACITY` (`MBS_ERR_CAPACITY_FULL`), and the start values are computed:
 /// the current positions and velocities satisfy the constraints to `alpha_assembly_tolerance`
@@ -111,7 +111,7 @@ pub struct mbs_system_step_report {
     /// `max_rotation_per_step` in a (sub-)step) or `MBS_WARN_SENSOR_BUFFER_FULL` (the first
     /// of the two, as the call returns).
     pub status: MbsStatus,
-    /// The sub-steps taken: with a rigid coupling the largest number of a rigid body (1
+    /// The sub-steps taken: with kick-drift-kick or held loads the largest number of a rigid body (1
     /// without sub-stepping, 0 without rigid bodies); with generalized-alpha the parts of a
     /// halved step (`halvings + 1`).
     pub substeps: u32,

@@ -35,8 +35,8 @@ fn out_ok(p: *mut f64, n: usize, len: usize) -> FfiResult<()> {
 /// spring-dampers act; gravity may instead come from mass-proportional loads on the links
 /// (then give the tree zero gravity). At most one tree per system, of at most
 /// `MBS_SYSTEM_MAX_TREE_LINKS` links, revolute, prismatic and fixed joints only; the system is
-/// then stepped with `MBS_COUPLING_GENERALIZED_ALPHA` only (`mbs_system_assemble` refuses
-/// another coupling with `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at the first link's object).
+/// then stepped with `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA` only (`mbs_system_assemble` refuses
+/// another scheme with `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at the first link's object).
 ///
 /// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
 /// `MBS_ERR_NOT_INITIALIZED` (of the system or the tree), `MBS_ERR_INVALID_COORDINATE` (`nq`,

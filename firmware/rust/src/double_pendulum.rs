@@ -2,7 +2,7 @@
 //! tensors on revolute joints whose axes are not world axes (link 1 pinned to the ground, link
 //! 2 to link 1), under gravity `(0, -9.81, 0)`, started with both joints turning. Built from a
 //! system's items as Exudyn builds such a chain (rigid bodies, `MarkerBodyRigid`s whose frames
-//! put z along the joint axes, `RevoluteJoint`s); stepped by the generalized-alpha coupling (the
+//! put z along the joint axes, `RevoluteJoint`s); stepped by the generalized-alpha scheme (the
 //! links in Euler parameters). The same chain in joint coordinates ([`tree`]: a
 //! `KinematicTree` of two revolute joints, Featherstone's algorithms) is the other formulation
 //! of it. Compiled into the firmware and, through `#[path]`, into the host tests and benchmarks.

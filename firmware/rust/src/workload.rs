@@ -43,8 +43,8 @@ use mbs_core::solver::settings::NewtonSettings;
 use mbs_core::solver::{MassPointOde, SimulationSettings};
 use mbs_core::state::RigidState;
 use mbs_core::system::{
-    AlphaSettings, ConstraintIndex, Coupling, FirmwareConstrainedSystem, NoSink, NodeIndex,
-    NodeState, Rotations, System, SystemSettings,
+    AlphaSettings, ConstraintIndex, FirmwareConstrainedSystem, NoSink, NodeIndex, NodeState,
+    Rotations, System, SystemScheme, SystemSettings,
 };
 use mbs_core::tree::{KinematicTree, TreeData, TreeScheme, TreeStepSettings};
 use mbs_core::OutputVariableType;
@@ -360,7 +360,7 @@ fn newton_for_precision<T: Real>() -> NewtonSettings<T> {
     }
 }
 
-/// The mechanisms' system settings: the generalized-alpha coupling with rho_inf = 0.9, Newton
+/// The mechanisms' system settings: the generalized-alpha scheme with rho_inf = 0.9, Newton
 /// tolerances by precision, the start projected onto the constraints (positions and rates
 /// rounded to T satisfy them only to T's rounding), and the real-time mode's `k` Newton updates
 /// a step (0: off).
@@ -378,7 +378,7 @@ fn mechanism_settings_on<T: Real>(k: u32, rotations: Rotations) -> SystemSetting
     alpha.assembly.tolerance = T::EPS * T::c(64.0);
     alpha.assembly.solve = true;
     SystemSettings::default()
-        .with_coupling(Coupling::GeneralizedAlpha)
+        .with_scheme(SystemScheme::GeneralizedAlpha)
         .with_alpha(alpha)
 }
 
@@ -524,7 +524,7 @@ pub fn slider_crank<T: Real>(steps: u32) -> Outcome {
 }
 
 /// The slider-crank built from a system's items ([`add_to_system`]) in a
-/// `FirmwareConstrainedSystem`, stepped by `System::step` with the generalized-alpha coupling
+/// `FirmwareConstrainedSystem`, stepped by `System::step` with the generalized-alpha scheme
 /// and [`SliderCrankRun`]'s settings (rho_inf = 0.9, Newton tolerances by precision, 1 ms).
 pub struct SliderCrankSystem<T: Real> {
     sys: FirmwareConstrainedSystem<T>,
@@ -650,7 +650,7 @@ pub const DOUBLE_PENDULUM_DT: f64 = 1e-3;
 /// normalizations, 5 per revolute joint).
 pub type DoublePendulumSys<T> = System<T, 2, 3, 6, 2, 1, 1, 0, 2, 26>;
 
-/// [`double_pendulum::add_to_system`] stepped by the generalized-alpha coupling: rho_inf = 0.9,
+/// [`double_pendulum::add_to_system`] stepped by the generalized-alpha scheme: rho_inf = 0.9,
 /// Newton tolerances by precision, 1 ms.
 pub struct DoublePendulumSystem<T: Real> {
     sys: DoublePendulumSys<T>,

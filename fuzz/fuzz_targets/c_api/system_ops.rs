@@ -282,7 +282,7 @@ pub fn more(
                 if r == MBS_OK {
                     let mut s2 = s.get();
                     match i.byte() % 8 {
-                        0 => s2.coupling = i.u32() % 6,
+                        0 => s2.scheme = i.u32() % 6,
                         1 => s2.rigid_scheme = i.u32() % 6,
                         2 => s2.substep = i.c_flag(),
                         3 => s2.max_rotation_per_step = x,

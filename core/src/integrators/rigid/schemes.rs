@@ -67,7 +67,7 @@ impl<T: Real> RigidIntegrator<T> for MidpointMeanRate<T> {
 
 /// Evaluates `$body` with `$s` bound to the scheme `$scheme` (a [`RigidScheme`]) names, built
 /// from the step settings `$settings`: one match, then code generic over the scheme. The one
-/// table of the rigid schemes: the system's couplings and the C API's rigid step use it.
+/// table of the rigid schemes: the system's schemes and the C API's rigid step use it.
 #[macro_export]
 macro_rules! with_rigid_scheme {
     ($scheme:expr, $settings:expr, |$s:ident| $body:expr) => {{

@@ -1,5 +1,5 @@
 //! The whole system as one constrained mechanical system ([`ConstrainedModel`](crate::integrators::constrained::ConstrainedModel)) for the
-//! generalized-alpha coupling: the coordinates of all nodes in one vector, the bodies' mass
+//! generalized-alpha scheme: the coordinates of all nodes in one vector, the bodies' mass
 //! matrices, the loads' and connectors' generalized forces, and the constraints' equations.
 //!
 //! The vector `q` holds each node's coordinates (Exudyn's ODE2 coordinates), the nodes farthest
@@ -11,7 +11,7 @@
 //! coordinates (its links' nodes have none: [`crate::system::System::add_kinematic_tree`]). The rows of `C` hold first each 3D rigid node's
 //! normalization `e . e - 1 = 0` in node order, then each constraint's equations in
 //! constraint order. With these, `M q_tt + C_q^T lambda = Q + f_v` where `Q` is the sum of the
-//! loads' and connectors' `J^T f` (as the explicit couplings use it; a 3D body's mapped to `e`
+//! loads' and connectors' `J^T f` (as the explicit schemes use it; a 3D body's mapped to `e`
 //! by `Gb^T`) and `f_v` the rigid bodies' centrifugal and gyroscopic forces.
 //!
 //! The orientation the node states carry is `e / |e|`: a unit quaternion to round-off, while

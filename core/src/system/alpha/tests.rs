@@ -85,7 +85,7 @@ fn mechanism() -> HostSystem<f64> {
     }
     sys.set_settings(
         crate::system::SystemSettings::default()
-            .with_coupling(crate::system::Coupling::GeneralizedAlpha),
+            .with_scheme(crate::system::SystemScheme::GeneralizedAlpha),
     )
     .unwrap();
     sys.alpha_layout(Formulation::Index3, Rotations::EulerParameters)

@@ -1,5 +1,5 @@
 //! Advancing a system in time: [`System::step`], every step's one dispatcher (the checks once,
-//! then one `match` over the coupling: the rigid couplings' kick-drift-kick and held loads
+//! then one `match` over the scheme: the rigid schemes' kick-drift-kick and held loads
 //! here, on a working copy of the node states that replaces them only when everything
 //! succeeded; generalized-alpha in `system/alpha/`);
 //! each rigid body's part of it by the rigid scheme table
@@ -25,7 +25,7 @@ use crate::system::node_force::zeros;
 use crate::system::object::Object;
 use crate::system::output::record_sensors;
 use crate::system::sensor::SensorSink;
-use crate::system::settings::Coupling;
+use crate::system::settings::SystemScheme;
 use crate::system::system::System;
 use crate::with_rigid_scheme;
 use crate::{Error, Param, Real};
@@ -39,7 +39,7 @@ pub struct StepReport {
     /// than [`StepSettings::max_rotation_per_step`](crate::integrators::StepSettings) in a
     /// (sub-)step: a warning, the step was taken.
     pub status: StepStatus,
-    /// The sub-steps taken: with a rigid coupling the largest number of a rigid body (1
+    /// The sub-steps taken: with kick-drift-kick or held loads the largest number of a rigid body (1
     /// without sub-stepping, 0 without rigid bodies); with generalized-alpha the parts of a
     /// halved step (`halvings + 1`: each halving splits one part in two).
     pub substeps: u32,
@@ -198,7 +198,7 @@ impl<
     /// connectors + sensors) work, a few force evaluations per step.
     ///
     /// Every step's one path (as MuJoCo's `mj_step`): the checks, once; then the scheme's
-    /// step, chosen by one `match` over [`SystemSettings::coupling`]: kick-drift-kick, held
+    /// step, chosen by one `match` over [`SystemSettings::scheme`]: kick-drift-kick, held
     /// loads or generalized-alpha (during a solve, the solve's scheme). Each scheme's step
     /// checks and commits its result.
     ///
@@ -210,7 +210,7 @@ impl<
     /// if the result overflowed.
     ///
     /// [`SystemSettings`]: crate::system::SystemSettings
-    /// [`SystemSettings::coupling`]: crate::system::SystemSettings::coupling
+    /// [`SystemSettings::scheme`]: crate::system::SystemSettings::scheme
     pub fn step<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         dt: T,
@@ -240,14 +240,14 @@ impl<
             return Err(at_system(Error::NotAssembled));
         }
         let (rigid, st) = (self.settings.rigid, self.settings.step);
-        let report = match self.settings.coupling {
-            Coupling::KickDriftKick => {
+        let report = match self.settings.scheme {
+            SystemScheme::KickDriftKick => {
                 with_rigid_scheme!(rigid, st, |r| self.kick_drift_kick(r, dt, t1, sink))
             }
-            Coupling::HeldLoads => {
+            SystemScheme::HeldLoads => {
                 with_rigid_scheme!(rigid, st, |r| self.held_loads(r, dt, t1, sink))
             }
-            Coupling::GeneralizedAlpha => {
+            SystemScheme::GeneralizedAlpha => {
                 let scheme = match self.alpha_scheme {
                     Some(s) => s,
                     None => self.settings.alpha.scheme().at(ItemRef::System)?,

@@ -1,4 +1,4 @@
-//! A 2D rigid body's parts of the explicit couplings (kick-drift-kick, held loads), in its
+//! A 2D rigid body's parts of the explicit schemes (kick-drift-kick, held loads), in its
 //! centre-of-mass coordinates, where the free motion is exact: with `s = R(phi) c` (m, world)
 //! the COM offset, the COM at `r + s` moves with `v_com = v + theta_t e_z x s` and the body
 //! turns with `theta_t`; a generalized force `Q = [f_x, f_y, tau_ref]` (N, N, N m about the

@@ -14,7 +14,7 @@ use crate::system::grid::Grid;
 use crate::system::index::ItemRef;
 use crate::system::node::NodeState;
 use crate::system::sensor::SensorSink;
-use crate::system::settings::{Coupling, SystemSettings};
+use crate::system::settings::{SystemScheme, SystemSettings};
 use crate::system::step::StepReport;
 use crate::system::system::System;
 use crate::{Error, Real};
@@ -186,10 +186,10 @@ impl<
     /// - [`DynamicSolverType::GeneralizedAlpha`] (the default, Exudyn's): generalized-alpha on
     ///   the whole system with `settings.spectral_radius` and `settings.newton` (the system's
     ///   [`AlphaSettings`](crate::system::AlphaSettings) give the formulation, step halving and
-    ///   start assembly), whatever the system's coupling; it first computes consistent start
+    ///   start assembly), whatever the system's scheme; it first computes consistent start
     ///   values (3D rigid bodies in Euler parameters).
-    /// - [`DynamicSolverType::SystemCoupling`]: the system's own
-    ///   [`SystemSettings::coupling`](crate::system::SystemSettings::coupling) (kick-drift-kick
+    /// - [`DynamicSolverType::SystemScheme`]: the system's own
+    ///   [`SystemSettings::scheme`](crate::system::SystemSettings::scheme) (kick-drift-kick
     ///   by default), as [`System::step`] uses it.
     ///
     /// Errors: `NotAssembled`; invalid `settings` (at [`ItemRef::System`]); the start's and
@@ -292,7 +292,7 @@ impl<
             taken: 0,
         };
         // The generalized-alpha state is the node states' no longer: a step of the system's
-        // own generalized-alpha coupling computes consistent start values first.
+        // own generalized-alpha scheme computes consistent start values first.
         self.alpha.invalidate();
         if run.settings.solver_type == DynamicSolverType::GeneralizedAlpha {
             // The run's scheme is the system's until the run ends (`solve_end`).
@@ -302,7 +302,7 @@ impl<
             let scheme = a.scheme().at(ItemRef::System)?;
             self.alpha_layout(a.formulation, a.rotations)?;
             self.alpha_start(&scheme)?;
-            self.settings.coupling = Coupling::GeneralizedAlpha;
+            self.settings.scheme = SystemScheme::GeneralizedAlpha;
             self.settings.alpha = a;
             self.alpha_scheme = Some(scheme);
         }
