@@ -70,7 +70,7 @@ int main(void) {
     if (check(mbs_body_cylinder_init(&cyl, &start, &body, &state), "body")) return 1;
     memset(&loads, 0, sizeof loads); /* torque-free, no gravity */
     if (check(mbs_step_settings_default(&settings), "settings")) return 1;
-    settings.integrator = MBS_INTEGRATOR_MIDPOINT;
+    settings.integrator = MBS_RIGID_SCHEME_MIDPOINT;
 
     printf("hollow cylinder: mass %.17g kg, I11 %.17g, I22 %.17g kg m^2\n", body.mass,
            body.inertia[0], body.inertia[4]);

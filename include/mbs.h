@@ -969,9 +969,9 @@ typedef struct mbs_rigid_loads_of_f64 {
 typedef struct mbs_rigid_loads_of_f64 mbs_rigid_loads;
 
 /**
- * Which rigid-body integrator a step uses (`MBS_INTEGRATOR_*`, fixed numbers).
+ * A rigid-body scheme (`MBS_RIGID_SCHEME_*`, fixed numbers).
  */
-typedef uint32_t mbs_integrator;
+typedef uint32_t MbsRigidScheme;
 
 /**
  * Settings of a rigid-body step, generic over the scalar: use `mbs_step_settings` (double)
@@ -979,10 +979,10 @@ typedef uint32_t mbs_integrator;
  */
 typedef struct mbs_step_settings_of_f64 {
   /**
-   * The integrator, an `MBS_INTEGRATOR_*` value (default `MBS_INTEGRATOR_MIDPOINT`);
+   * The scheme, an `MBS_RIGID_SCHEME_*` value (default `MBS_RIGID_SCHEME_MIDPOINT`);
    * another value is `MBS_ERR_INVALID_ARGUMENT`.
    */
-  mbs_integrator integrator;
+  MbsRigidScheme integrator;
   /**
    * Split `dt` into `n = ceil(|w| dt / max_rotation_per_step)` equal sub-steps (a sub-step
    * whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
@@ -1088,10 +1088,10 @@ typedef struct mbs_rigid_loads_of_f32 mbs_rigid_loads_f32;
  */
 typedef struct mbs_step_settings_of_f32 {
   /**
-   * The integrator, an `MBS_INTEGRATOR_*` value (default `MBS_INTEGRATOR_MIDPOINT`);
+   * The scheme, an `MBS_RIGID_SCHEME_*` value (default `MBS_RIGID_SCHEME_MIDPOINT`);
    * another value is `MBS_ERR_INVALID_ARGUMENT`.
    */
-  mbs_integrator integrator;
+  MbsRigidScheme integrator;
   /**
    * Split `dt` into `n = ceil(|w| dt / max_rotation_per_step)` equal sub-steps (a sub-step
    * whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
@@ -1542,11 +1542,6 @@ typedef struct mbs_sensor_info {
  * How the bodies of a system are coupled within a step (`MBS_SYSTEM_SCHEME_*`, fixed numbers).
  */
 typedef uint32_t MbsSystemScheme;
-
-/**
- * The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
- */
-typedef uint32_t MbsRigidScheme;
 
 /**
  * How constraints enter generalized-alpha (`MBS_FORMULATION_*`, fixed numbers).
@@ -2078,32 +2073,33 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 #define MBS_OUTPUT_TORQUE_LOCAL 18
 
 /**
- * The linearly implicit midpoint step (the one to use): energy and |L| converge
- * with order 2 torque-free, damping is implicit (stable for any `dt`).
+ * The linearly implicit midpoint step, orientation turned by the end rate (orientation order
+ * 1): energy and |L| converge with order 2 torque-free, damping is implicit (stable for any
+ * `dt`). The rigid step's default.
  */
-#define MBS_INTEGRATOR_MIDPOINT 0
+#define MBS_RIGID_SCHEME_MIDPOINT 0
 
 /**
  * Baseline: explicit Euler (order 1; energy grows torque-free). For comparison only.
  */
-#define MBS_INTEGRATOR_EXPLICIT_EULER 1
+#define MBS_RIGID_SCHEME_EXPLICIT_EULER 1
 
 /**
  * Baseline: semi-implicit (symplectic) Euler, as game engines do. For comparison only.
  */
-#define MBS_INTEGRATOR_SYMPLECTIC_EULER 2
+#define MBS_RIGID_SCHEME_SYMPLECTIC_EULER 2
 
 /**
  * Baseline: classical Runge-Kutta 4 (four evaluations per step).
  */
-#define MBS_INTEGRATOR_RK4 3
+#define MBS_RIGID_SCHEME_RK4 3
 
 /**
  * The midpoint step's rate update with the orientation turned by the mean of the start and
- * end rates (`MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE`, a system's default drift): orientation
- * order 2, for forces that depend on the orientation.
+ * end rates (orientation order 2, for forces that depend on the orientation). A system's
+ * default.
  */
-#define MBS_INTEGRATOR_MIDPOINT_MEAN_RATE 4
+#define MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE 4
 
 /**
  * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default: on a system, on
@@ -2460,33 +2456,6 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
  * normalization, fewer operations a step; the same order and about the same errors.
  */
 #define MBS_ROTATIONS_LIE_GROUP 1
-
-/**
- * The linearly implicit midpoint step with its default options: orientation turned by the end
- * rate (orientation order 1).
- */
-#define MBS_RIGID_SCHEME_MIDPOINT 0
-
-/**
- * The midpoint step's rate update with the orientation turned by the mean rate (orientation order 2).
- * The default.
- */
-#define MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE 1
-
-/**
- * Baseline: explicit Euler (order 1, energy grows).
- */
-#define MBS_RIGID_SCHEME_EXPLICIT_EULER 2
-
-/**
- * Baseline: semi-implicit Euler (order 1).
- */
-#define MBS_RIGID_SCHEME_SYMPLECTIC_EULER 3
-
-/**
- * Baseline: classical Runge-Kutta 4.
- */
-#define MBS_RIGID_SCHEME_RK4 4
 
 /**
  * The system as a whole (settings, time step, not assembled).
@@ -3029,7 +2998,7 @@ mbs_status mbs_rigid_state_init_f32(mbs_rigid_state_f32 *out,
  *
  * Links all four integrators (the choice is made at run time): a firmware that only uses
  * the midpoint step calls `mbs_rigid_midpoint_step` instead (the same code for
- * `MBS_INTEGRATOR_MIDPOINT`, bit for bit, without the other three).
+ * `MBS_RIGID_SCHEME_MIDPOINT`, bit for bit, without the other three).
  *
  * # Safety
  * Each pointer is null or valid and aligned; `state` overlaps none of the other arguments;
@@ -3059,7 +3028,7 @@ mbs_status mbs_rigid_step_f32(const mbs_rigid_body_f32 *body,
 /**
  * Advances `*state` of `body` by `dt` (s) under `loads` with the linearly implicit midpoint
  * step and the step control of `settings` (`settings->integrator` must be
- * `MBS_INTEGRATOR_MIDPOINT`, as `mbs_step_settings_default` sets it). Arguments, results and
+ * `MBS_RIGID_SCHEME_MIDPOINT`, as `mbs_step_settings_default` sets it). Arguments, results and
  * errors as `mbs_rigid_step`, and the same trajectory bit for bit; the difference is what a
  * firmware links: `mbs_rigid_step` chooses the integrator at run time and so links all four,
  * this function only the midpoint step.
@@ -3067,7 +3036,7 @@ mbs_status mbs_rigid_step_f32(const mbs_rigid_body_f32 *body,
  * Errors (state and `*info_out` untouched): `MBS_ERR_NULL_POINTER` (`body`, `loads`,
  * `settings`, `state`), `MBS_ERR_NOT_FINITE` (NaN/inf in `dt`, body, loads, settings or
  * state), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`), `MBS_ERR_INVALID_ARGUMENT`
- * (`settings->integrator` is not `MBS_INTEGRATOR_MIDPOINT`), `MBS_ERR_INVALID_SETTING`,
+ * (`settings->integrator` is not `MBS_RIGID_SCHEME_MIDPOINT`), `MBS_ERR_INVALID_SETTING`,
  * `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`,
  * `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative damping), `MBS_ERR_SOLVER_FAILED`,
  * `MBS_ERR_NON_FINITE_STATE` (the result overflowed).
@@ -3100,7 +3069,7 @@ mbs_status mbs_rigid_midpoint_step_f32(const mbs_rigid_body_f32 *body,
                                        struct mbs_step_info *info_out);
 
 /**
- * Fills `*out` with the default step settings: `MBS_INTEGRATOR_MIDPOINT`, no sub-stepping,
+ * Fills `*out` with the default step settings: `MBS_RIGID_SCHEME_MIDPOINT`, no sub-stepping,
  * `max_rotation_per_step = 0.5` rad, `max_substeps = 1024`.
  *
  * # Safety

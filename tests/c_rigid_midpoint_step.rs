@@ -9,9 +9,10 @@
 use mbs::boundary::time_step;
 use mbs::rigid::body::mbs_rigid_body_of;
 use mbs::rigid::loads::mbs_rigid_loads_of;
+use mbs::rigid::scheme::MBS_RIGID_SCHEME_MIDPOINT;
 use mbs::rigid::state::mbs_rigid_state_of;
 use mbs::rigid::step::{midpoint_step, step};
-use mbs::rigid::step_settings::{mbs_step_info, mbs_step_settings_of, MBS_INTEGRATOR_MIDPOINT};
+use mbs::rigid::step_settings::{mbs_step_info, mbs_step_settings_of};
 use mbs::status::status_of;
 use mbs::*;
 use mbs_core::integrators::rigid::midpoint::LinearlyImplicitMidpoint;
@@ -291,27 +292,27 @@ fn midpoint_entry_refuses_other_integrators_and_null_pointers() {
     assert_eq!(bits(&s), bits(&s0));
 }
 
-/// `mbs_rigid_step` steps with core's scheme of each `MBS_INTEGRATOR_*` code, bit for bit
+/// `mbs_rigid_step` steps with core's scheme of each `MBS_RIGID_SCHEME_*` code, bit for bit
 /// (`mbs_core::system::rigid_step` with that `RigidScheme`, on the same body, loads and state),
 /// and refuses the first code past them with the state and report untouched.
 #[test]
 fn each_integrator_code_steps_with_cores_scheme_of_that_name() {
-    use mbs::rigid::step_settings::{
-        MBS_INTEGRATOR_EXPLICIT_EULER, MBS_INTEGRATOR_MIDPOINT_MEAN_RATE, MBS_INTEGRATOR_RK4,
-        MBS_INTEGRATOR_SYMPLECTIC_EULER,
+    use mbs::rigid::scheme::{
+        MBS_RIGID_SCHEME_EXPLICIT_EULER, MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE, MBS_RIGID_SCHEME_RK4,
+        MBS_RIGID_SCHEME_SYMPLECTIC_EULER,
     };
     let (b, l, c, s0) = setup::<f64>();
     let dt = 0.01;
     let codes = [
-        (MBS_INTEGRATOR_MIDPOINT, RigidScheme::Midpoint),
-        (MBS_INTEGRATOR_EXPLICIT_EULER, RigidScheme::ExplicitEuler),
+        (MBS_RIGID_SCHEME_MIDPOINT, RigidScheme::Midpoint),
+        (MBS_RIGID_SCHEME_EXPLICIT_EULER, RigidScheme::ExplicitEuler),
         (
-            MBS_INTEGRATOR_SYMPLECTIC_EULER,
+            MBS_RIGID_SCHEME_SYMPLECTIC_EULER,
             RigidScheme::SymplecticEuler,
         ),
-        (MBS_INTEGRATOR_RK4, RigidScheme::Rk4),
+        (MBS_RIGID_SCHEME_RK4, RigidScheme::Rk4),
         (
-            MBS_INTEGRATOR_MIDPOINT_MEAN_RATE,
+            MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE,
             RigidScheme::MidpointMeanRate,
         ),
     ];
@@ -340,7 +341,7 @@ fn each_integrator_code_steps_with_cores_scheme_of_that_name() {
         }
     }
     let mut c1 = c;
-    c1.integrator = MBS_INTEGRATOR_MIDPOINT_MEAN_RATE + 1;
+    c1.integrator = MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE + 1;
     let [(status, s, info), _] = both(&b, &l, &c1, &s0, dt);
     assert_eq!(status, MBS_ERR_INVALID_ARGUMENT);
     assert_eq!(bits(&s), bits(&s0));

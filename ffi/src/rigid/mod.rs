@@ -7,6 +7,7 @@ pub mod body;
 pub mod body_cylinder;
 pub mod body_start;
 pub mod loads;
+pub mod scheme;
 pub mod state;
 pub mod step;
 pub mod step_settings;

@@ -15,6 +15,7 @@
 use crate::boundary::{guard, non_null, time_step, FfiResult};
 use crate::rigid::body::{mbs_rigid_body, mbs_rigid_body_f32, mbs_rigid_body_of};
 use crate::rigid::loads::{mbs_rigid_loads, mbs_rigid_loads_f32, mbs_rigid_loads_of};
+use crate::rigid::scheme::MBS_RIGID_SCHEME_MIDPOINT;
 use crate::rigid::state::{mbs_rigid_state, mbs_rigid_state_f32, mbs_rigid_state_of};
 use crate::rigid::step_settings::*;
 use crate::status::status_of;
@@ -71,7 +72,7 @@ pub unsafe fn midpoint_step<T: Real>(
             Ok(v) => v,
             Err(status) => return status,
         };
-        if c.integrator != MBS_INTEGRATOR_MIDPOINT {
+        if c.integrator != MBS_RIGID_SCHEME_MIDPOINT {
             return MBS_ERR_INVALID_ARGUMENT;
         }
         match c.core_step_settings() {
@@ -250,7 +251,7 @@ unsafe fn refusal<T: Real>(
 ///
 /// Links all four integrators (the choice is made at run time): a firmware that only uses
 /// the midpoint step calls `mbs_rigid_midpoint_step` instead (the same code for
-/// `MBS_INTEGRATOR_MIDPOINT`, bit for bit, without the other three).
+/// `MBS_RIGID_SCHEME_MIDPOINT`, bit for bit, without the other three).
 ///
 /// # Safety
 /// Each pointer is null or valid and aligned; `state` overlaps none of the other arguments;
@@ -288,7 +289,7 @@ pub unsafe extern "C" fn mbs_rigid_step_f32(
 
 /// Advances `*state` of `body` by `dt` (s) under `loads` with the linearly implicit midpoint
 /// step and the step control of `settings` (`settings->integrator` must be
-/// `MBS_INTEGRATOR_MIDPOINT`, as `mbs_step_settings_default` sets it). Arguments, results and
+/// `MBS_RIGID_SCHEME_MIDPOINT`, as `mbs_step_settings_default` sets it). Arguments, results and
 /// errors as `mbs_rigid_step`, and the same trajectory bit for bit; the difference is what a
 /// firmware links: `mbs_rigid_step` chooses the integrator at run time and so links all four,
 /// this function only the midpoint step.
@@ -296,7 +297,7 @@ pub unsafe extern "C" fn mbs_rigid_step_f32(
 /// Errors (state and `*info_out` untouched): `MBS_ERR_NULL_POINTER` (`body`, `loads`,
 /// `settings`, `state`), `MBS_ERR_NOT_FINITE` (NaN/inf in `dt`, body, loads, settings or
 /// state), `MBS_ERR_INVALID_TIME_STEP` (`dt <= 0`), `MBS_ERR_INVALID_ARGUMENT`
-/// (`settings->integrator` is not `MBS_INTEGRATOR_MIDPOINT`), `MBS_ERR_INVALID_SETTING`,
+/// (`settings->integrator` is not `MBS_RIGID_SCHEME_MIDPOINT`), `MBS_ERR_INVALID_SETTING`,
 /// `MBS_ERR_INVALID_MASS`, `MBS_ERR_INVALID_INERTIA`, `MBS_ERR_INVALID_ORIENTATION`,
 /// `MBS_ERR_INVALID_STIFFNESS_DAMPING` (negative damping), `MBS_ERR_SOLVER_FAILED`,
 /// `MBS_ERR_NON_FINITE_STATE` (the result overflowed).

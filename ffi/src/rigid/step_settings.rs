@@ -1,38 +1,22 @@
-//! Settings and report of one rigid-body step: the integrator (`MBS_INTEGRATOR_*`), the
+//! Settings and report of one rigid-body step: the scheme (`MBS_RIGID_SCHEME_*`), the
 //! rotation-per-step bound and sub-stepping; `mbs_step_info` says what the step did.
 
 use crate::boundary::{finite, guard, non_null_out, FfiResult};
 use crate::convert::MbsFlag;
+use crate::rigid::scheme::{rigid_scheme_of, MbsRigidScheme, MBS_RIGID_SCHEME_MIDPOINT};
 use crate::status::*;
 use mbs_core::integrators::rigid::RigidScheme;
 use mbs_core::integrators::{StepInfo, StepSettings, StepStatus};
 use mbs_core::Real;
-
-/// Which rigid-body integrator a step uses (`MBS_INTEGRATOR_*`, fixed numbers).
-pub type MbsIntegrator = u32;
-
-/// The linearly implicit midpoint step (the one to use): energy and |L| converge
-/// with order 2 torque-free, damping is implicit (stable for any `dt`).
-pub const MBS_INTEGRATOR_MIDPOINT: MbsIntegrator = 0;
-/// Baseline: explicit Euler (order 1; energy grows torque-free). For comparison only.
-pub const MBS_INTEGRATOR_EXPLICIT_EULER: MbsIntegrator = 1;
-/// Baseline: semi-implicit (symplectic) Euler, as game engines do. For comparison only.
-pub const MBS_INTEGRATOR_SYMPLECTIC_EULER: MbsIntegrator = 2;
-/// Baseline: classical Runge-Kutta 4 (four evaluations per step).
-pub const MBS_INTEGRATOR_RK4: MbsIntegrator = 3;
-/// The midpoint step's rate update with the orientation turned by the mean of the start and
-/// end rates (`MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE`, a system's default drift): orientation
-/// order 2, for forces that depend on the orientation.
-pub const MBS_INTEGRATOR_MIDPOINT_MEAN_RATE: MbsIntegrator = 4;
 
 /// Settings of a rigid-body step, generic over the scalar: use `mbs_step_settings` (double)
 /// or `mbs_step_settings_f32` (float). Fill with `mbs_step_settings_default`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct mbs_step_settings_of<T> {
-    /// The integrator, an `MBS_INTEGRATOR_*` value (default `MBS_INTEGRATOR_MIDPOINT`);
+    /// The scheme, an `MBS_RIGID_SCHEME_*` value (default `MBS_RIGID_SCHEME_MIDPOINT`);
     /// another value is `MBS_ERR_INVALID_ARGUMENT`.
-    pub integrator: MbsIntegrator,
+    pub integrator: MbsRigidScheme,
     /// Split `dt` into `n = ceil(|w| dt / max_rotation_per_step)` equal sub-steps (a sub-step
     /// whose rate grew past the bound is redone finer); loads stay those of the whole `dt`.
     /// Default `false`: one step of `dt`, and `MBS_WARN_STEP_TOO_LARGE` if it turned too far.
@@ -98,7 +82,7 @@ impl<T: Real> mbs_step_settings_of<T> {
     pub fn defaults() -> Self {
         let d = StepSettings::<T>::default();
         Self {
-            integrator: MBS_INTEGRATOR_MIDPOINT,
+            integrator: MBS_RIGID_SCHEME_MIDPOINT,
             substep: u8::from(d.substep),
             max_rotation_per_step: d.max_rotation_per_step,
             max_substeps: d.max_substeps,
@@ -110,14 +94,7 @@ impl<T: Real> mbs_step_settings_of<T> {
     /// The scheme and the checked core settings: `MBS_ERR_INVALID_ARGUMENT` for an unknown
     /// integrator, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_SETTING` (bound <= 0, no sub-step).
     pub fn to_core(&self) -> FfiResult<(RigidScheme, StepSettings<T>)> {
-        let scheme = match self.integrator {
-            MBS_INTEGRATOR_MIDPOINT => RigidScheme::Midpoint,
-            MBS_INTEGRATOR_EXPLICIT_EULER => RigidScheme::ExplicitEuler,
-            MBS_INTEGRATOR_SYMPLECTIC_EULER => RigidScheme::SymplecticEuler,
-            MBS_INTEGRATOR_RK4 => RigidScheme::Rk4,
-            MBS_INTEGRATOR_MIDPOINT_MEAN_RATE => RigidScheme::MidpointMeanRate,
-            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
-        };
+        let scheme = rigid_scheme_of(self.integrator)?;
         Ok((scheme, self.core_step_settings()?))
     }
 
@@ -145,7 +122,7 @@ fn default_into<T: Real>(out: *mut mbs_step_settings_of<T>) -> MbsStatus {
     })
 }
 
-/// Fills `*out` with the default step settings: `MBS_INTEGRATOR_MIDPOINT`, no sub-stepping,
+/// Fills `*out` with the default step settings: `MBS_RIGID_SCHEME_MIDPOINT`, no sub-stepping,
 /// `max_rotation_per_step = 0.5` rad, `max_substeps = 1024`.
 ///
 /// # Safety

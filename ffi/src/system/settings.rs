@@ -3,13 +3,14 @@
 
 use crate::boundary::{finite, guard, non_null_out, put, read, with_mut, with_ref, FfiResult};
 use crate::convert::{flag, MbsFlag};
+use crate::rigid::scheme::{code_of, rigid_scheme_of, MbsRigidScheme};
 use crate::status::status_of;
 use crate::status::*;
 use crate::system::mbs_system;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::integrators::StepSettings;
 use mbs_core::solver::NewtonSettings;
-use mbs_core::system::{AlphaSettings, RigidScheme, Rotations, SystemScheme, SystemSettings};
+use mbs_core::system::{AlphaSettings, Rotations, SystemScheme, SystemSettings};
 
 /// How the bodies of a system are coupled within a step (`MBS_SYSTEM_SCHEME_*`, fixed numbers).
 pub type MbsSystemScheme = u32;
@@ -43,21 +44,6 @@ pub const MBS_ROTATIONS_EULER_PARAMETERS: MbsRotations = 0;
 /// The Lie group SO(3) x R^3 (Bruls, Cardona and Arnold): 6 unknowns a body, no
 /// normalization, fewer operations a step; the same order and about the same errors.
 pub const MBS_ROTATIONS_LIE_GROUP: MbsRotations = 1;
-
-/// The rigid-body scheme of a system (`MBS_RIGID_SCHEME_*`, fixed numbers).
-pub type MbsRigidScheme = u32;
-/// The linearly implicit midpoint step with its default options: orientation turned by the end
-/// rate (orientation order 1).
-pub const MBS_RIGID_SCHEME_MIDPOINT: MbsRigidScheme = 0;
-/// The midpoint step's rate update with the orientation turned by the mean rate (orientation order 2).
-/// The default.
-pub const MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE: MbsRigidScheme = 1;
-/// Baseline: explicit Euler (order 1, energy grows).
-pub const MBS_RIGID_SCHEME_EXPLICIT_EULER: MbsRigidScheme = 2;
-/// Baseline: semi-implicit Euler (order 1).
-pub const MBS_RIGID_SCHEME_SYMPLECTIC_EULER: MbsRigidScheme = 3;
-/// Baseline: classical Runge-Kutta 4.
-pub const MBS_RIGID_SCHEME_RK4: MbsRigidScheme = 4;
 
 /// How a system integrates (core's `SystemSettings`). Fill with
 /// `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
@@ -128,13 +114,7 @@ impl mbs_system_settings {
                 SystemScheme::GeneralizedAlpha => MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA,
                 _ => MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK,
             },
-            rigid_scheme: match s.rigid {
-                RigidScheme::Midpoint => MBS_RIGID_SCHEME_MIDPOINT,
-                RigidScheme::ExplicitEuler => MBS_RIGID_SCHEME_EXPLICIT_EULER,
-                RigidScheme::SymplecticEuler => MBS_RIGID_SCHEME_SYMPLECTIC_EULER,
-                RigidScheme::Rk4 => MBS_RIGID_SCHEME_RK4,
-                _ => MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE,
-            },
+            rigid_scheme: code_of(s.rigid),
             substep: u8::from(s.step.substep),
             max_rotation_per_step: s.step.max_rotation_per_step,
             max_substeps: s.step.max_substeps,
@@ -170,14 +150,7 @@ impl mbs_system_settings {
             MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA => SystemScheme::GeneralizedAlpha,
             _ => return Err(MBS_ERR_INVALID_ARGUMENT),
         };
-        let rigid = match self.rigid_scheme {
-            MBS_RIGID_SCHEME_MIDPOINT => RigidScheme::Midpoint,
-            MBS_RIGID_SCHEME_MIDPOINT_MEAN_RATE => RigidScheme::MidpointMeanRate,
-            MBS_RIGID_SCHEME_EXPLICIT_EULER => RigidScheme::ExplicitEuler,
-            MBS_RIGID_SCHEME_SYMPLECTIC_EULER => RigidScheme::SymplecticEuler,
-            MBS_RIGID_SCHEME_RK4 => RigidScheme::Rk4,
-            _ => return Err(MBS_ERR_INVALID_ARGUMENT),
-        };
+        let rigid = rigid_scheme_of(self.rigid_scheme)?;
         let step = StepSettings::default()
             .with_max_rotation_per_step(finite(self.max_rotation_per_step)?)
             .with_substep(flag(self.substep)?)
