@@ -1,28 +1,26 @@
-//! Advancing a system in time: [`System::step`], every step's one dispatcher (the checks once,
-//! then one `match` over the scheme: the rigid schemes' kick-drift-kick and held loads
-//! here, on a working copy of the node states that replaces them only when everything
-//! succeeded; generalized-alpha in `system/alpha/`);
-//! each rigid body's part of it by the rigid scheme table
-//! ([`with_rigid_scheme!`](crate::with_rigid_scheme)); and `solve_dynamic`, the run of many
-//! steps ([`solve`]).
+//! Advancing a system in time: [`System::step`], every step's one dispatcher (the checks
+//! once, then one `match` over the scheme), and the schemes' shared parts (the working copy,
+//! the commit, the sensors). One scheme a file: `kick_drift_kick.rs` and `held_loads.rs`
+//! (on a working copy of the node states that replaces them only when everything succeeded;
+//! each rigid body's part by the rigid scheme table,
+//! [`with_rigid_scheme!`](crate::with_rigid_scheme)), generalized-alpha in `system/alpha/`;
+//! `solve_dynamic`, the run of many steps, in [`solve`].
 
+mod held_loads;
+mod kick_drift_kick;
 mod rigid2d;
 pub mod solve;
 
 use crate::bodies::rigid_body::RigidBody;
 use crate::body::Generalized;
-use crate::integrators::rigid::driver;
-use crate::integrators::{RigidIntegrator, RigidLoads, StepInfo, StepStatus};
+use crate::integrators::{StepInfo, StepStatus};
 use crate::nodes::rigid2d::NodeRigidBody2D;
 use crate::state::RigidState;
 use crate::system::body_states::BodyStates;
 use crate::system::constraint::Multipliers;
 use crate::system::error::{At, SystemError, SystemResult};
-use crate::system::forces::generalized_forces;
-use crate::system::index::{ItemRef, ObjectIndex};
+use crate::system::index::ItemRef;
 use crate::system::node::{Node, NodeState};
-use crate::system::node_force::zeros;
-use crate::system::object::Object;
 use crate::system::output::record_sensors;
 use crate::system::sensor::SensorSink;
 use crate::system::settings::SystemScheme;
@@ -30,7 +28,7 @@ use crate::system::system::System;
 use crate::with_rigid_scheme;
 use crate::{Error, Param, Real};
 use heapless::Vec;
-use nalgebra::{Vector2, Vector3};
+use nalgebra::Vector3;
 
 /// What a step did. The state was advanced; `status` may carry a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,7 +63,7 @@ impl StepReport {
 /// `Q = [f; tau_ref]` (`tau_ref` about the reference point, body frame):
 /// `tau = tau_ref - c x (R_0b^T f)`.
 #[inline]
-fn com_wrench<T: Real>(
+pub(super) fn com_wrench<T: Real>(
     body: &RigidBody<T>,
     s: &RigidState<T>,
     q: &Generalized<T>,
@@ -81,98 +79,13 @@ fn com_wrench<T: Real>(
 }
 
 /// Node `i` if it is a 2D rigid-body node; `WrongNodeKind` otherwise.
-fn planar_node<T: Real>(nodes: &[Node<T>], i: usize) -> crate::Result<&NodeRigidBody2D<T>> {
+pub(super) fn planar_node<T: Real>(
+    nodes: &[Node<T>],
+    i: usize,
+) -> crate::Result<&NodeRigidBody2D<T>> {
     match nodes.get(i) {
         Some(Node::RigidBody2D(n)) => Ok(n),
         _ => Err(Error::WrongNodeKind),
-    }
-}
-
-/// The half kick `V += hk M^-1 Q` of every body, in centre-of-mass coordinates for a rigid
-/// body: `v_com += hk f / m`, `w_b += hk I^-1 tau` (the pose is not changed).
-fn kick<T: Real>(
-    nodes: &[Node<T>],
-    objects: &[Object<T>],
-    work: &mut [NodeState<T>],
-    q: &[Generalized<T>],
-    hk: T,
-) -> SystemResult<()> {
-    for (i, o) in objects.iter().enumerate() {
-        let at = ItemRef::Object(ObjectIndex(i as u16));
-        let Some(n) = o.node() else { continue };
-        let qn = q
-            .get(n.get())
-            .ok_or(SystemError::new(Error::UnknownIndex, at))?;
-        if qn.iter().all(|x| *x == T::zero()) {
-            continue; // no force: the velocities stay exactly as they are
-        }
-        match (o, work.get_mut(n.get())) {
-            (Object::MassPoint2D { body, .. }, Some(NodeState::Point2D(s))) => {
-                let k = hk / body.mass();
-                s.q_t += Vector2::new(qn[0], qn[1]) * k;
-            }
-            (
-                Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
-                Some(NodeState::RigidBody(s)),
-            ) => {
-                let (f, tau) = com_wrench(body, s, qn);
-                let dw = body.inertia_inverse() * tau * hk;
-                if body.com_at_reference() {
-                    s.velocity += f * (hk / body.mass());
-                    s.angular_velocity += dw;
-                } else {
-                    let v_com = body.com_velocity(s) + f * (hk / body.mass());
-                    s.angular_velocity += dw;
-                    let c = body.center_of_mass();
-                    s.velocity = v_com - s.orientation.rotate(&s.angular_velocity.cross(c));
-                }
-            }
-            (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
-                let node = planar_node(nodes, n.get()).at(at)?;
-                rigid2d::kick(node, body, s, qn, hk);
-            }
-            _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
-        }
-    }
-    Ok(())
-}
-
-/// Accelerations at the end of a kick-drift-kick step from the last force evaluation `q`:
-/// mass points `q_tt = Q / m`; rigid bodies `a_com = f / m`, `alpha_b = I^-1 (tau - w x I w)`,
-/// and at the reference point `a = a_com - R_0b (alpha_b x c + w x (w x c))`.
-fn end_accelerations<T: Real>(
-    nodes: &[Node<T>],
-    objects: &[Object<T>],
-    work: &mut [NodeState<T>],
-    q: &[Generalized<T>],
-) {
-    for o in objects {
-        let Some(n) = o.node() else { continue };
-        let Some(qn) = q.get(n.get()) else { continue };
-        match (o, work.get_mut(n.get())) {
-            (Object::MassPoint2D { body, .. }, Some(NodeState::Point2D(s))) => {
-                s.q_tt = Vector2::new(qn[0], qn[1]) / body.mass();
-            }
-            (
-                Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
-                Some(NodeState::RigidBody(s)),
-            ) => {
-                let (f, tau) = com_wrench(body, s, qn);
-                let w = s.angular_velocity;
-                let alpha = body.inertia_inverse() * (tau - w.cross(&(body.inertia() * w)));
-                let c = body.center_of_mass();
-                s.acceleration = f / body.mass()
-                    - s.orientation
-                        .rotate(&(alpha.cross(c) + w.cross(&w.cross(c))));
-                s.angular_acceleration = alpha;
-            }
-            (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
-                if let Ok(node) = planar_node(nodes, n.get()) {
-                    rigid2d::accelerations(node, body, s, qn);
-                }
-            }
-            _ => {}
-        }
     }
 }
 
@@ -194,8 +107,9 @@ impl<
     /// steps: `n` steps of `h` end at `n h` to a rounding) with its [`SystemSettings`]
     /// (the coupled scheme of the [module docs](super)), then records every sensor at the new
     /// time into `sink` (one row). During a solve ([`System::solve_begin`]) the step ends at
-    /// the solve's next time `t_0 + i h` instead, and `dt` must be its `h`. For a real-time loop: allocation-free, O(bodies + loads +
-    /// connectors + sensors) work, a few force evaluations per step.
+    /// the solve's next time `t_0 + i h` instead, and `dt` must be its `h`. For a real-time
+    /// loop: allocation-free, O(bodies + loads + connectors + sensors) work, a few force
+    /// evaluations per step.
     ///
     /// Every step's one path (as MuJoCo's `mj_step`): the checks, once; then the scheme's
     /// step, chosen by one `match` over [`SystemSettings::scheme`]: kick-drift-kick, held
@@ -331,155 +245,5 @@ impl<
             t1,
             sink,
         )
-    }
-
-    /// Kick-drift-kick (module docs) with the rigid scheme `scheme`, on a working copy of the
-    /// node states, then [`Self::commit`].
-    // Out of line: the working copy is on the stack only in this scheme's step.
-    #[inline(never)]
-    fn kick_drift_kick<R: RigidIntegrator<T>, Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        scheme: &R,
-        h: T,
-        t1: T,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        let mut work = Vec::new();
-        self.working_copy(&mut work)?;
-        let work = &mut work;
-        let n = self.nodes.len();
-        let half = h * T::c(0.5);
-        let mut report = StepReport {
-            status: StepStatus::Ok,
-            substeps: 0,
-            force_evaluations: 0,
-            newton_iterations: 0,
-            halvings: 0,
-        };
-        let mut q = Vec::new();
-        zeros::<T, N>(&mut q, n);
-        let q = &mut q[..];
-        let eval = |work: &[NodeState<T>], t: T, q: &mut [Generalized<T>]| {
-            let view = BodyStates::new(&self.nodes, work, &self.objects);
-            generalized_forces(&view, &self.markers, &self.loads, &self.connectors, t, q)
-        };
-        // (1) forces at (t, q, v), first half kick
-        eval(work, self.time, q)?;
-        report.force_evaluations += 1;
-        kick(&self.nodes, &self.objects, work, q, half)?;
-        // (2) drift over h: mass points q += h q_t; rigid bodies the torque-free step of the
-        // scheme (it moves the COM by h v_com and turns the body).
-        let none = RigidLoads::none();
-        for (i, o) in self.objects.iter().enumerate() {
-            let at = ItemRef::Object(ObjectIndex(i as u16));
-            let Some(nd) = o.node() else { continue };
-            match (o, work.get_mut(nd.get())) {
-                (Object::MassPoint2D { .. }, Some(NodeState::Point2D(s))) => {
-                    s.q += s.q_t * h;
-                }
-                (
-                    Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
-                    Some(NodeState::RigidBody(s)),
-                ) => {
-                    let info = driver::step(scheme, body, &none, s, h).at(at)?;
-                    report.merge(&info);
-                }
-                (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
-                    let node = planar_node(&self.nodes, nd.get()).at(at)?;
-                    rigid2d::advance(node, body, s, &Generalized::zeros(), h);
-                }
-                _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
-            }
-        }
-        // (3) forces at (t + h, q', v*), second half kick
-        eval(work, t1, q)?;
-        report.force_evaluations += 1;
-        kick(&self.nodes, &self.objects, work, q, half)?;
-        if self.velocity_dependent {
-            let mut applied = Vec::new();
-            zeros::<T, N>(&mut applied, n);
-            let applied = &mut applied[..];
-            for _ in 0..self.settings.damping_corrections {
-                applied.copy_from_slice(q);
-                eval(work, t1, q)?;
-                report.force_evaluations += 1;
-                // replace the kick of the previous forces by that of the new ones
-                for (a, b) in applied.iter_mut().zip(q.iter()) {
-                    *a = b - *a;
-                }
-                kick(&self.nodes, &self.objects, work, applied, half)?;
-            }
-        }
-        end_accelerations(&self.nodes, &self.objects, work, q);
-        self.commit(work, report, t1, sink)
-    }
-
-    /// Held loads: forces at the start, each body by its own integrator (module docs), the
-    /// rigid bodies by `scheme`, on a working copy of the node states, then [`Self::commit`].
-    // Out of line: the working copy is on the stack only in this scheme's step.
-    #[inline(never)]
-    fn held_loads<R: RigidIntegrator<T>, Sink: SensorSink<T> + ?Sized>(
-        &mut self,
-        scheme: &R,
-        h: T,
-        t1: T,
-        sink: &mut Sink,
-    ) -> SystemResult<StepReport> {
-        let mut work = Vec::new();
-        self.working_copy(&mut work)?;
-        let work = &mut work;
-        let n = self.nodes.len();
-        let mut report = StepReport {
-            status: StepStatus::Ok,
-            substeps: 0,
-            force_evaluations: 1,
-            newton_iterations: 0,
-            halvings: 0,
-        };
-        let mut q = Vec::new();
-        zeros::<T, N>(&mut q, n);
-        let q = &mut q[..];
-        {
-            let view = BodyStates::new(&self.nodes, work, &self.objects);
-            generalized_forces(
-                &view,
-                &self.markers,
-                &self.loads,
-                &self.connectors,
-                self.time,
-                q,
-            )?;
-        }
-        let half_h2 = h * h * T::c(0.5);
-        for (i, o) in self.objects.iter().enumerate() {
-            let at = ItemRef::Object(ObjectIndex(i as u16));
-            let Some(nd) = o.node() else { continue };
-            let qn = q.get(nd.get()).copied().unwrap_or_else(Generalized::zeros);
-            match (o, work.get_mut(nd.get())) {
-                (Object::MassPoint2D { body, .. }, Some(NodeState::Point2D(s))) => {
-                    let a = Vector2::new(qn[0], qn[1]) / body.mass();
-                    s.q += s.q_t * h + a * half_h2;
-                    s.q_t += a * h;
-                    s.q_tt = a;
-                }
-                (
-                    Object::RigidBody { body, .. } | Object::BodyCylinder { body, .. },
-                    Some(NodeState::RigidBody(s)),
-                ) => {
-                    let mut loads = RigidLoads::none();
-                    if qn.iter().any(|x| *x != T::zero()) {
-                        loads.add_generalized(body, s, &qn);
-                    }
-                    let info = driver::step(scheme, body, &loads, s, h).at(at)?;
-                    report.merge(&info);
-                }
-                (Object::RigidBody2D { body, .. }, Some(NodeState::RigidBody2D(s))) => {
-                    let node = planar_node(&self.nodes, nd.get()).at(at)?;
-                    rigid2d::advance(node, body, s, &qn, h);
-                }
-                _ => return Err(SystemError::new(Error::WrongNodeKind, at)),
-            }
-        }
-        self.commit(work, report, t1, sink)
     }
 }

@@ -16,7 +16,7 @@ impl<T: Real> ConstrainedAlpha<T> {
     /// One step of `h` (s): `state` advanced to `state.t + h`, or an error and `state`
     /// unchanged. With step halving ([`Self::with_step_halving`]) a step whose Newton
     /// iteration fails (`NewtonNotConverged`, `SingularMatrix`) is retried as two halves, and
-    /// a failing half again as two ([`Self::step_halving`]).
+    /// a failing half again as two, down to the halving levels.
     ///
     /// Errors: `NotFinite | OutOfRange(TimeStep)`, `CapacityFull` (`n + m > S`),
     /// `NonFiniteState` (a non-finite state or result), `SingularMatrix`, `NewtonNotConverged`,
