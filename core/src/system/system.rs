@@ -177,12 +177,18 @@ impl<
     /// Puts every node back to its initial state and the time to 0 (items unchanged); with
     /// generalized-alpha the next step first computes consistent start values again.
     pub fn reset(&mut self) {
-        for (s, n) in self.states.iter_mut().zip(self.nodes.iter()) {
-            *s = n.initial_state();
-        }
+        self.initial_states();
         self.time = T::zero();
         self.time_carry = T::zero();
         self.alpha.invalidate();
+    }
+
+    /// Every node in its initial state, and the kinematic tree's coordinates (its links'
+    /// nodes following them).
+    pub(crate) fn initial_states(&mut self) {
+        for (s, n) in self.states.iter_mut().zip(self.nodes.iter()) {
+            *s = n.initial_state();
+        }
         let t = &mut self.tree;
         (t.q, t.v, t.acc) = (t.initial_q, t.initial_v, [T::zero(); J]);
         self.refresh_links();

@@ -80,7 +80,8 @@ pub type mbs_step_callback = Option<
 >;
 
 /// Exudyn's `SolveDynamic` for the system: every sensor buffer is emptied (0 rows), every
-/// node put in its initial state at `settings->start_time`, one sensor row recorded there, then
+/// node (and a kinematic tree's joint coordinates) put in its initial state at
+/// `settings->start_time`, one sensor row recorded there, then
 /// `settings->number_of_steps` equal steps to `settings->end_time`, a sensor row after each. A
 /// buffer of `number_of_steps + 1` rows holds the whole run. The system is left at `end_time`.
 /// The same as `mbs_system_solve_dynamic_observed` with no callback.

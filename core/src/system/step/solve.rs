@@ -176,8 +176,8 @@ impl<
         const J: usize,
     > System<T, N, O, M, L, C, S, G, K, W, J>
 {
-    /// Exudyn's `SolveDynamic`: puts every node in its initial state at
-    /// `settings.start_time`, records the sensors there (one row), and takes
+    /// Exudyn's `SolveDynamic`: puts every node (and a kinematic tree's joint coordinates) in
+    /// its initial state at `settings.start_time`, records the sensors there (one row), and takes
     /// `settings.number_of_steps` steps of `h = (end - start) / n` (step `i` ends at
     /// `t_0 + i h`, the last one at `end_time` exactly), recording the sensors after each. The
     /// system is left at `end_time`.
@@ -279,9 +279,7 @@ impl<
         run: &mut SolveRun<T, N, K, W, J>,
         sink: &mut Sink,
     ) -> SystemResult<()> {
-        for (s, n) in self.states.iter_mut().zip(self.nodes.iter()) {
-            *s = n.initial_state();
-        }
+        self.initial_states();
         self.time = run.settings.start_time;
         self.time_carry = T::zero();
         self.grid = Grid {
