@@ -438,10 +438,63 @@ static void test_tree_in_system(void) {
         CHECK(STORAGE_SAME(snapshot, sys));
         CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 3), MBS_OK);
     }
+    /* A refused step changes no byte, also one that computed start values first (the state
+     * was set: the step starts, then its Newton iteration fails). */
+    {
+        const double angles[2] = {1e15, 1e300};
+        double huge[3];
+        for (i = 0; i < 2; i++) {
+            memcpy(huge, q, sizeof q);
+            huge[0] = angles[i];
+            CHECK_STATUS(mbs_system_set_tree_state(&sys, huge, v, 3), MBS_OK);
+            STORAGE_COPY(snapshot, sys);
+            CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_ERR_CONSTRAINT_VIOLATED);
+            CHECK(STORAGE_SAME(snapshot, sys));
+        }
+        CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 3), MBS_OK);
+        CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    }
+    CHECK_STATUS(mbs_system_deinit(&sys), MBS_OK);
+}
+
+/* The two-link pendulum as a tree in a system with no joint: a step from a set state first
+ * computes start values; a step refused after that (its result not finite) changes no byte,
+ * the start included. */
+static void test_refused_step_after_a_start(void) {
+    static mbs_system sys, snapshot;
+    const double angles[2] = {1e15, 1e300}, v[2] = {0, 0};
+    double q[2] = {0.3, 0.2}, qs[2], vs[2], as[2];
+    uint32_t i, first;
+    mbs_system_settings st;
+    build_pendulum();
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    CHECK_STATUS(mbs_system_settings_default(&st), MBS_OK);
+    st.scheme = MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA;
+    CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);
+    CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 2, v, 2, &first), MBS_OK);
+    CHECK_STATUS(mbs_system_assemble(&sys, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    for (i = 0; i < 2; i++) {
+        q[0] = angles[i];
+        CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 2), MBS_OK);
+        STORAGE_COPY(snapshot, sys);
+        CHECK_STATUS(mbs_system_step(&sys, 1e100, NULL, NULL), MBS_ERR_NON_FINITE_STATE);
+        CHECK(STORAGE_SAME(snapshot, sys));
+        CHECK_STATUS(mbs_system_tree_state(&sys, qs, vs, as, 2), MBS_OK);
+        CHECK(qs[0] == angles[i]);
+    }
+    /* A finite step too long for the state: its result overflows (not a bad argument). */
+    q[0] = 0.3;
+    CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 2), MBS_OK);
+    CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    STORAGE_COPY(snapshot, sys);
+    CHECK_STATUS(mbs_system_step(&sys, 1e100, NULL, NULL), MBS_ERR_NON_FINITE_STATE);
+    CHECK(STORAGE_SAME(snapshot, sys));
     CHECK_STATUS(mbs_system_deinit(&sys), MBS_OK);
 }
 
 int main(void) {
+    test_refused_step_after_a_start();
     test_dynamics_agree();
     test_four_bar_loop();
     test_tree_in_system();

@@ -15,9 +15,9 @@ use mbs_core::nodes::{NodePointGround, NodeRigidBody2D};
 use mbs_core::solver::{DynamicSolverType, SimulationSettings};
 use mbs_core::system::{
     CartesianSpringDamper, Connector, ConnectorIndex, Constraint, ConstraintIndex, Control,
-    SystemScheme, CreatedBody as CoreBody, Load, LoadIndex, Marker, MarkerIndex, MassPointSpec, Node,
-    NodeIndex, Object, ObjectIndex, Progress, RigidBodySpec, Sensor, SensorIndex, SensorSink,
-    SolveReport, SpringDamper, StepReport, System as CoreSystem, TorsionalSpringDamper,
+    CreatedBody as CoreBody, Load, LoadIndex, Marker, MarkerIndex, MassPointSpec, Node, NodeIndex,
+    Object, ObjectIndex, Progress, RigidBodySpec, Sensor, SensorIndex, SensorSink, SolveReport,
+    SpringDamper, StepReport, System as CoreSystem, SystemScheme, TorsionalSpringDamper,
 };
 use mbs_core::{OutputValue, OutputVariableType};
 use nalgebra::{Matrix3, Vector2, Vector3};

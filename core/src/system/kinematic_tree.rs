@@ -179,12 +179,14 @@ impl<
         tree.set_joint_spring(link, spring)
     }
 
-    /// The link nodes' states from the tree's current coordinates.
+    /// The link nodes' states from the tree's current coordinates; the tree's scratch back to
+    /// its initial values after (its bytes depend on no call).
     pub(crate) fn refresh_links(&mut self) {
         let Some((_, n)) = self.tree.tree() else {
             return;
         };
         let t = &self.tree;
         t.link_states(&t.q[..n], &t.v[..n], Some(&t.acc[..n]), &mut self.states);
+        self.tree.reset_scratch();
     }
 }

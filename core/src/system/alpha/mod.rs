@@ -225,7 +225,7 @@ impl<
 
     /// The generalized-alpha step of `h` to `t1`, the scheme's step of
     /// [`System::step`](crate::system::System::step): the start values first if the state is
-    /// not started ([`Self::alpha_start`]); the Newton-solved step from the state, its result
+    /// not started ([`Self::alpha_step_starting`]); the Newton-solved step from the state, its result
     /// left in the workspace ([`ConstrainedAlpha::newton_step`]); then [`Self::alpha_finish`]
     /// (node states, checks, sensors, commit). With step halving,
     /// [`Self::alpha_step_halving`]. `h` is checked by the caller, the sizes at assembly.
@@ -239,7 +239,7 @@ impl<
         sink: &mut Sink,
     ) -> SystemResult<StepReport> {
         if !self.alpha.is_started() {
-            self.alpha_start(scheme)?;
+            return self.alpha_step_starting(scheme, h, t1, sink);
         }
         if scheme.step_halving_levels() > 0 {
             return self.alpha_step_halving(scheme, h, t1, sink);
@@ -254,6 +254,32 @@ impl<
             .newton_step(&model, state, work, h, sizes, cleared)
             .map_err(|e| model.error(e))?;
         self.alpha_finish(newton, t1, sink)
+    }
+
+    /// [`Self::alpha_step`] from start values computed first ([`Self::alpha_start`]); if the
+    /// step is refused, the start is undone too: the node states, the tree's coordinates and
+    /// the solver's state are put back (a refused step changes nothing).
+    // Out of line: the copies are on the stack only in a step that starts.
+    #[inline(never)]
+    fn alpha_step_starting<Sink: SensorSink<T> + ?Sized>(
+        &mut self,
+        scheme: &ConstrainedAlpha<T>,
+        h: T,
+        t1: T,
+        sink: &mut Sink,
+    ) -> SystemResult<StepReport> {
+        let (states, tree) = (self.states.clone(), self.tree.saved());
+        self.alpha_start(scheme)?;
+        let done = self.alpha_step(scheme, h, t1, sink);
+        if done.is_err() {
+            // In place: the unused slots of the node states keep their bytes.
+            for (s, saved) in self.states.iter_mut().zip(states.iter()) {
+                *s = *saved;
+            }
+            self.tree.restore(tree);
+            self.alpha.invalidate();
+        }
+        done
     }
 
     /// [`Self::alpha_step`] with step halving ([`ConstrainedAlpha::step_halving`]) on a copy

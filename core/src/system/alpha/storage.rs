@@ -41,16 +41,15 @@ pub(crate) struct SavedAlpha<T: Real, const W: usize> {
 impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
     fn default() -> Self {
         let z = [T::zero(); W];
-        let state = ConstrainedState {
-            t: T::zero(),
-            q: z,
-            v: z,
-            acc: z,
-            alg: z,
-            lambda: z,
-        };
         Self {
-            state,
+            state: ConstrainedState {
+                t: T::zero(),
+                q: z,
+                v: z,
+                acc: z,
+                alg: z,
+                lambda: z,
+            },
             work: Workspace::default(),
             started: false,
             report: None,
@@ -84,8 +83,19 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     }
 
     /// The node states were set from outside (or a run starts from them): the next step first
-    /// computes consistent accelerations and multipliers again.
+    /// computes consistent accelerations and multipliers again. An unstarted state is zero
+    /// (so that undoing a start, [`Self::invalidate`] again, puts back every byte).
     pub(crate) fn invalidate(&mut self) {
+        let z = [T::zero(); W];
+        self.state = ConstrainedState {
+            t: T::zero(),
+            q: z,
+            v: z,
+            acc: z,
+            alg: z,
+            lambda: z,
+        };
+        self.starts = z;
         self.started = false;
     }
 
