@@ -8,6 +8,7 @@
  * scheme, springs that do not fit the joint. After each refused call the outputs hold the
  * sentinel pattern and the tree's storage is byte for byte what it was. The four-bar again as
  * a tree in a system closed by a system joint (mbs_system_add_kinematic_tree and friends). */
+#include <float.h>
 #include <stdint.h>
 #include "mbs.h"
 #include "check.h"
@@ -328,6 +329,31 @@ static void test_four_bar_loop(void) {
     q[2] = closed_form_rocker(1.0, &rel) + 0.01;
     q[1] = rel - 0.01;
     CHECK_STATUS(mbs_tree_project_loops(&tree, q, 3, v, 3), MBS_OK);
+    /* Huge velocities: a finite projection, or, when the arithmetic overflows, a refusal
+     * that says so (not singular loops) with q, v and the storage untouched; never a
+     * non-finite result. */
+    {
+        const double huge[3] = {DBL_MAX, 1e300, -DBL_MAX};
+        double q2[3], v2[3];
+        int refused = 0;
+        for (i = 0; i < 9; i++) {
+            mbs_status s;
+            memcpy(q2, q, sizeof q);
+            memset(v2, 0, sizeof v2);
+            v2[i % 3] = huge[i / 3];
+            STORAGE_COPY(before, tree);
+            s = mbs_tree_project_loops(&tree, q2, 3, v2, 3);
+            if (s == MBS_OK) {
+                CHECK(isfinite(v2[0]) && isfinite(v2[1]) && isfinite(v2[2]));
+            } else {
+                refused++;
+                CHECK_STATUS(s, MBS_ERR_NON_FINITE_STATE);
+                CHECK(STORAGE_SAME(before, tree));
+                CHECK(memcmp(q2, q, sizeof q) == 0 && v2[i % 3] == huge[i / 3]);
+            }
+        }
+        CHECK(refused > 0);
+    }
     for (i = 0; i < 1000; i++) {
         const double tau[3] = {0, 0, 0};
         double rocker;

@@ -347,7 +347,8 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
     /// (`dv = -Y (J Y)^-1 J v`). Returns the Newton iterations.
     ///
     /// Errors (`q`, `v` unchanged): those of a state check and of the loops' check;
-    /// `SingularMatrix`; `NewtonNotConverged` after `max_iterations`.
+    /// `SingularMatrix`; `NewtonNotConverged` after `max_iterations`; `NonFiniteState` if a
+    /// residual, `J v` or the result overflows.
     pub fn project_loops<const R: usize>(
         &self,
         data: &mut TreeData<T, L, D>,
@@ -420,11 +421,18 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
                 jv[a] += w.j[a][k] * v[k];
             }
         }
+        // A velocity too large for the arithmetic is not a singular set of loops.
+        if !jv[..w.rows].iter().all(|x| x.finite()) {
+            return Err(Error::NonFiniteState);
+        }
         solve_symmetric_in_place(&mut s, &mut jv, w.rows).ok_or(Error::SingularMatrix)?;
         for k in 0..n {
             for a in 0..w.rows {
                 v[k] -= w.y[a][k] * jv[a];
             }
+        }
+        if !v.iter().all(|x| x.finite()) {
+            return Err(Error::NonFiniteState);
         }
         w.iterations = it;
         Ok(it)
