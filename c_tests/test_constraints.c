@@ -219,6 +219,13 @@ static void test_refusals(void) {
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
         bad = st, bad.alpha_assembly_tolerance = -1.0;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
+        /* Index 3 in the real-time mode at rho_inf = 1: the constraints would drift silently. */
+        bad = st, bad.alpha_real_time_updates = 1, bad.alpha_spectral_radius = 1.0;
+        bad.alpha_formulation = MBS_FORMULATION_INDEX3;
+        REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_SETTING);
+        bad.alpha_formulation = MBS_FORMULATION_STABILIZED_INDEX2;
+        CHECK_STATUS(mbs_system_set_settings(&sys, &bad), MBS_OK);
+        CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);
         bad = st, bad.scheme = 3;
         REFUSE(mbs_system_set_settings(&sys, &bad), MBS_ERR_INVALID_ARGUMENT);
     }

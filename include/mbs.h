@@ -1622,7 +1622,9 @@ typedef struct mbs_system_settings {
    * iterate after the last one taken without the evaluation that would only confirm it, so
    * that a step's cost is bounded (no `MBS_ERR_NEWTON_NOT_CONVERGED`; the Newton report's
    * residuals are then those before the last update, and its `history_len` equals its
-   * `iterations`). At most `alpha_newton_max_iterations`; default 0: off.
+   * `iterations`). At most `alpha_newton_max_iterations`; default 0: off. Index 3
+   * (`MBS_FORMULATION_INDEX3`) in real-time mode needs `alpha_spectral_radius < 1`
+   * (`MBS_ERR_INVALID_SETTING` at 1: the constraints would drift without a warning).
    */
   uint32_t alpha_real_time_updates;
   /**

@@ -49,7 +49,8 @@ pub enum Rotations {
 #[non_exhaustive]
 pub struct AlphaSettings<T: Real> {
     /// Spectral radius at infinite frequency `rho_inf` in `[0, 1]` (default 0.9; index 3 needs
-    /// it below 1, [`Formulation::StabilizedIndex2`] works at 1).
+    /// it below 1 with constraints, and the real-time mode refuses index 3 at 1;
+    /// [`Formulation::StabilizedIndex2`] works at 1).
     pub spectral_radius: T,
     /// Newton tolerances and iterations of each step.
     pub newton: NewtonSettings<T>,
@@ -94,11 +95,11 @@ impl<T: Real> AlphaSettings<T> {
                 return Err(Error::OutOfRange(Param::Setting));
             }
         }
-        Ok(ConstrainedAlpha::new(self.spectral_radius)?
+        ConstrainedAlpha::new(self.spectral_radius)?
+            .with_formulation(self.formulation)
             .with_newton(self.newton)?
             .with_step_halving(self.step_halving)?
-            .with_real_time_updates(self.real_time_updates)?
-            .with_formulation(self.formulation))
+            .with_real_time_updates(self.real_time_updates)
     }
 }
 

@@ -86,7 +86,9 @@ pub struct mbs_system_settings {
     /// iterate after the last one taken without the evaluation that would only confirm it, so
     /// that a step's cost is bounded (no `MBS_ERR_NEWTON_NOT_CONVERGED`; the Newton report's
     /// residuals are then those before the last update, and its `history_len` equals its
-    /// `iterations`). At most `alpha_newton_max_iterations`; default 0: off.
+    /// `iterations`). At most `alpha_newton_max_iterations`; default 0: off. Index 3
+    /// (`MBS_FORMULATION_INDEX3`) in real-time mode needs `alpha_spectral_radius < 1`
+    /// (`MBS_ERR_INVALID_SETTING` at 1: the constraints would drift without a warning).
     pub alpha_real_time_updates: u32,
     /// Generalized-alpha start: the largest accepted `|C(q0)|` (m or rad; default 1e-8).
     pub alpha_assembly_tolerance: f64,

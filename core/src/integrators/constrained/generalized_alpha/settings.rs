@@ -103,9 +103,15 @@ impl<T: Real> ConstrainedAlpha<T> {
 
     /// The same scheme in real-time mode with at most `k` Newton updates a step, the iterate
     /// after the `k`-th taken without evaluating it (module docs); `k = 0` turns the mode off.
-    /// `OutOfRange(Setting)` if `k` exceeds the Newton settings' `max_iterations`.
+    /// `OutOfRange(Setting)` if `k` exceeds the Newton settings' `max_iterations`, or for
+    /// index 3 ([`Formulation::Index3`], set the formulation first) at `rho_inf = 1`: with
+    /// no damping of the multipliers' error and no iteration to convergence, the constraints
+    /// drift without a warning.
     pub fn with_real_time_updates(mut self, k: u32) -> Result<Self> {
         if k > self.newton.max_iterations {
+            return Err(Error::OutOfRange(Param::Setting));
+        }
+        if k > 0 && self.formulation == Formulation::Index3 && self.rho_inf >= T::one() {
             return Err(Error::OutOfRange(Param::Setting));
         }
         self.real_time_updates = k;
