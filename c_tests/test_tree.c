@@ -377,19 +377,18 @@ static void test_four_bar_loop(void) {
     }
 }
 
-/* The same four-bar as a tree in a system, closed by a joint of the system (GenericJoint holding
- * x and y): it follows the closed form; the tree's calls refuse what they must. */
+/* The same four-bar as a tree in a system, its loop carried into the system as a joint (a
+ * generic joint from a ground object holding x and y): it follows the closed form; the tree's
+ * calls refuse what they must. */
 static void test_tree_in_system(void) {
     static mbs_system sys, snapshot;
     double q[3], v[3] = {5, 0, 0}, a[3], rel, worst = 0;
-    uint32_t i, first, rocker, ground, m0, m1, joint;
+    uint32_t i, first, rocker;
     mbs_system_settings st;
-    const double pivot[3] = {0.35, 0, 0}, tip[3] = {0.3, 0, 0}, origin[3] = {0, 0, 0};
-    const mbs_flag xy[6] = {1, 1, 0, 0, 0, 0};
+    mbs_system_counts counts;
     mbs_tree_loop lp = four_bar_loop();
     build_four_bar();
-    /* Consistent start values from the tree's own loop projection (the loop is not copied into
-     * the system: the system's joint closes it there). */
+    /* Consistent start values from the tree's own loop projection. */
     CHECK_STATUS(mbs_tree_add_loop(&tree, &lp, &i), MBS_OK);
     q[0] = 1.0, q[2] = closed_form_rocker(1.0, &rel), q[1] = rel;
     CHECK_STATUS(mbs_tree_project_loops(&tree, q, 3, v, 3), MBS_OK);
@@ -413,10 +412,9 @@ static void test_tree_in_system(void) {
     CHECK(STORAGE_SAME(snapshot, sys));
     CHECK_STATUS(mbs_system_tree_link_object(&sys, 2, &rocker), MBS_OK);
     CHECK(rocker == first + 2);
-    CHECK_STATUS(mbs_system_create_ground(&sys, origin, &ground), MBS_OK);
-    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, ground, pivot, &m0), MBS_OK);
-    CHECK_STATUS(mbs_system_add_marker_body_rigid(&sys, rocker, tip, &m1), MBS_OK);
-    CHECK_STATUS(mbs_system_add_generic_joint(&sys, m0, m1, xy, &joint), MBS_OK);
+    /* The loop's joint: the ground object after the links', its two markers, one constraint. */
+    CHECK_STATUS(mbs_system_get_counts(&sys, &counts), MBS_OK);
+    CHECK(counts.objects == 4 && counts.markers == 2 && counts.constraints == 1);
     CHECK_STATUS(mbs_system_assemble(&sys, NULL), MBS_OK);
     for (i = 0; i < 1000; i++) {
         double rocker_angle;
@@ -480,6 +478,17 @@ static void test_tree_in_system(void) {
         CHECK_STATUS(mbs_system_set_tree_state(&sys, q, v, 3), MBS_OK);
         CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
     }
+    CHECK_STATUS(mbs_system_deinit(&sys), MBS_OK);
+    /* A loop between two links that holds only some world axes has no joint in the system:
+     * refused, nothing added. */
+    build_four_bar();
+    lp.link_b = 0, lp.axes[1] = 0;
+    CHECK_STATUS(mbs_tree_add_loop(&tree, &lp, &i), MBS_OK);
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    STORAGE_COPY(snapshot, sys);
+    CHECK_STATUS(mbs_system_add_kinematic_tree(&sys, &tree, q, 3, v, 3, &first),
+                 MBS_ERR_NOT_SUPPORTED_BY_SCHEME);
+    CHECK(STORAGE_SAME(snapshot, sys));
     CHECK_STATUS(mbs_system_deinit(&sys), MBS_OK);
 }
 

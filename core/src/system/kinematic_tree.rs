@@ -1,13 +1,17 @@
 //! The functions of [`System`] for its kinematic tree: add it, read and set its joint
 //! coordinates, joint forces and joint spring-dampers.
 
-use super::index::{item, NodeIndex, ObjectIndex};
+use super::constraint::Constraint;
+use super::index::{item, MarkerIndex, NodeIndex, ObjectIndex};
+use super::marker::Marker;
 use super::node::{Node, NodeTreeLink};
 use super::object::Object;
 use super::system::System;
 use crate::bodies::rigid_body::RigidBody;
-use crate::tree::{Joint, KinematicTree};
+use crate::bodies::ObjectGround;
+use crate::tree::{Joint, KinematicTree, LoopClosure};
 use crate::{Error, Real, Result};
+use nalgebra::Vector3;
 
 impl<
         T: Real,
@@ -111,6 +115,77 @@ impl<
         t.acc = [T::zero(); J];
         self.refresh_links();
         self.assembled = false;
+        Ok(first_object)
+    }
+
+    /// [`Self::add_kinematic_tree`] with the tree's loop closures, each carried into the system
+    /// as a joint that generalized-alpha keeps with its multipliers: a loop to the world as an
+    /// `ObjectJointGeneric` from a ground object at the origin (one, added for the loops;
+    /// marker 0 at `point_b`, its frame the world's) to link `a`'s `point_a`, holding the
+    /// loop's world axes with the rotations free; a loop between two links holding all three
+    /// axes as a spherical joint. Link `k`'s object is the returned index plus `k`; the loops'
+    /// joints are the system's next constraints, in the order of `loops`.
+    ///
+    /// Errors (nothing changed): those of [`Self::add_kinematic_tree`]; `UnknownIndex` (a
+    /// loop's link not in `tree`); `NotSupportedByScheme` for a loop between two links that
+    /// holds only some world axes (no joint of the system holds fixed world directions
+    /// between two moving bodies); `CapacityFull` (no room for the ground object and, per
+    /// loop, two markers and a constraint).
+    pub fn add_kinematic_tree_with_loops<const L2: usize, const D2: usize>(
+        &mut self,
+        tree: &KinematicTree<T, L2, D2>,
+        loops: &[LoopClosure<T>],
+        q: &[T],
+        v: &[T],
+    ) -> Result<ObjectIndex> {
+        let links = tree.links().len();
+        let to_world = loops.iter().any(|l| l.link_b.is_none());
+        let first = self.objects.len();
+        let ground = ObjectIndex::from_usize(first + links).ok_or(Error::CapacityFull)?;
+        // Every marker and joint built (and so checked) before anything is added.
+        let mut items: heapless::Vec<(Marker<T>, Marker<T>, Constraint<T>), K> =
+            heapless::Vec::new();
+        for (i, l) in loops.iter().enumerate() {
+            let link = |k: usize| {
+                item(tree.links(), k)?;
+                ObjectIndex::from_usize(first + k).ok_or(Error::CapacityFull)
+            };
+            let a = Marker::body_rigid(link(l.link_a)?, l.point_a)?;
+            let m = MarkerIndex::from_usize(self.markers.len() + 2 * i + 1)
+                .ok_or(Error::CapacityFull)?;
+            let m0 = MarkerIndex(m.0 - 1);
+            let entry = match l.link_b {
+                None => {
+                    let [x, y, z] = l.axes;
+                    let b = Marker::body_rigid(ground, l.point_b)?;
+                    let joint = Constraint::generic_joint([m0, m], [x, y, z, false, false, false])?;
+                    (b, a, joint)
+                }
+                Some(k) if l.axes == [true; 3] => {
+                    let b = Marker::body_rigid(link(k)?, l.point_b)?;
+                    (a, b, Constraint::spherical_joint([m0, m])?)
+                }
+                Some(_) => return Err(Error::NotSupportedByScheme),
+            };
+            items.push(entry).map_err(|_| Error::CapacityFull)?;
+        }
+        let objects = first + links + usize::from(to_world);
+        if objects > O
+            || self.markers.len() + 2 * loops.len() > M
+            || self.constraints.len() + loops.len() > K
+        {
+            return Err(Error::CapacityFull);
+        }
+        let first_object = self.add_kinematic_tree(tree, q, v)?;
+        // Room and values checked above: the additions below do not fail.
+        if to_world {
+            self.add_object(Object::Ground(ObjectGround::new(Vector3::zeros())?))?;
+        }
+        for (m0, m1, joint) in items {
+            self.add_marker(m0)?;
+            self.add_marker(m1)?;
+            self.add_constraint(joint)?;
+        }
         Ok(first_object)
     }
 

@@ -38,11 +38,19 @@ fn out_ok(p: *mut f64, n: usize, len: usize) -> FfiResult<()> {
 /// then stepped with `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA` only (`mbs_system_assemble` refuses
 /// another scheme with `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` at the first link's object).
 ///
+/// The tree's loops (`mbs_tree_add_loop`) come along as joints of the system, the next
+/// constraints in the loops' order: a loop to the world as a generic joint from a ground object
+/// at the origin (one, added after the links' objects; marker 0 at `point_b`, world axes) to
+/// link `a`'s `point_a`, holding the loop's axes with the rotations free; a loop between two
+/// links holding all three axes as a spherical joint. Each takes two markers and a constraint.
+///
 /// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
 /// `MBS_ERR_NOT_INITIALIZED` (of the system or the tree), `MBS_ERR_INVALID_COORDINATE` (`nq`,
 /// `nv` not the tree's), `MBS_ERR_NOT_FINITE`, `MBS_ERR_CAPACITY_FULL` (a tree is there
 /// already, more than `MBS_SYSTEM_MAX_TREE_LINKS` links, no room for the links' nodes and
-/// objects), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME` (a spherical or free joint).
+/// objects, the loops' ground object, markers or constraints), `MBS_ERR_NOT_SUPPORTED_BY_SCHEME`
+/// (a spherical or free joint; a loop between two links that holds only some world axes, which
+/// no joint of the system can hold).
 ///
 /// # Safety
 /// `sys` is null or an `mbs_system`; `tree` is null or an `mbs_tree` (not the same storage);
@@ -65,7 +73,7 @@ pub unsafe extern "C" fn mbs_system_add_kinematic_tree(
         let v = input(v, nv, t.tree.nv())?;
         let o = inner
             .sys
-            .add_kinematic_tree(&t.tree, &q[..nq], &v[..nv])
+            .add_kinematic_tree_with_loops(&t.tree, &t.loops, &q[..nq], &v[..nv])
             .map_err(status_of)?;
         put(first_object, u32::from(o.0));
         Ok(MBS_OK)
