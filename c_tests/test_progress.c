@@ -173,7 +173,60 @@ static void test_a_failing_step_puts_every_byte_back(void) {
     CHECK(w.calls == 11 && UNTOUCHED(r));
 }
 
+/* A load callback that calls the system it loads: every call is refused while the library
+ * works on the system (assemble, step, a solve's start and steps). */
+typedef struct {
+    mbs_system *sys;
+    uint32_t calls;
+    int refused; /* a read and a change, both MBS_ERR_BUSY */
+} reentry_t;
+
+static void reentrant_force(void *ctx, double t, double *out) {
+    reentry_t *r = (reentry_t *)ctx;
+    double now;
+    (void)t;
+    r->calls++;
+    r->refused &= mbs_system_time(r->sys, &now) == MBS_ERR_BUSY;
+    r->refused &= mbs_system_reset(r->sys) == MBS_ERR_BUSY;
+    out[0] = 1.0;
+}
+
+static void test_a_load_callback_cannot_reenter(void) {
+    static mbs_system s;
+    const double Z2[2] = {0, 0}, ref[2] = {0, 0};
+    mbs_created_body point;
+    mbs_simulation_settings sim = settings(4);
+    reentry_t r = {&s, 0, 1};
+    uint32_t marker, load;
+    double t;
+    CHECK_STATUS(mbs_system_init(&s), MBS_OK);
+    CHECK_STATUS(mbs_system_create_mass_point(&s, 1.0, ref, Z2, Z2, NULL, &point), MBS_OK);
+    CHECK_STATUS(mbs_system_add_marker_node_position(&s, point.node, &marker), MBS_OK);
+    CHECK_STATUS(mbs_system_add_load_user(&s, marker, MBS_USER_LOAD_FORCE, reentrant_force, &r, &load),
+                 MBS_OK);
+    CHECK_STATUS(mbs_system_assemble(&s, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_step(&s, H, NULL, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_solve_dynamic(&s, &sim, NULL, NULL), MBS_OK);
+    CHECK(r.calls > 0 && r.refused);
+    /* After the calls the system is free again. */
+    CHECK_STATUS(mbs_system_time(&s, &t), MBS_OK);
+    CHECK_STATUS(mbs_system_reset(&s), MBS_OK);
+}
+
+/* A copy of the storage taken inside a step callback is a system of its own, not busy. */
+static void test_a_copy_taken_in_a_callback_is_free(void) {
+    mbs_simulation_settings sim = settings(STEPS);
+    watch_t w = {STEPS + 1, 0, 1, 1, 1};
+    build(&sys, rows[0]);
+    CHECK_STATUS(mbs_system_solve_dynamic_observed(&sys, &sim, on_step, &w, NULL, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_reset(&during), MBS_OK);
+    CHECK_STATUS(mbs_system_step(&during, H, NULL, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_init(&during), MBS_OK);
+}
+
 int main(void) {
+    test_a_load_callback_cannot_reenter();
+    test_a_copy_taken_in_a_callback_is_free();
     test_no_callback_and_continue_are_the_plain_solve();
     test_stop_at_step_k_is_a_run_of_k_steps();
     test_a_failing_step_puts_every_byte_back();

@@ -1267,7 +1267,8 @@ typedef uint32_t MbsUserLoadKind;
  * several times per step (start and end of a step, sensors, assemble), so it must be a
  * function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
  * NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
- * system.
+ * system: from a step, an assembly or a solve such a call returns `MBS_ERR_BUSY` and changes
+ * nothing.
  *
  * It must return normally: no C++ exception may leave it (catch everything inside; one that
  * escapes aborts the process, mbs's Rust frames cannot unwind it) and no `longjmp` may jump
@@ -2216,8 +2217,9 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 #define MBS_ERR_NOT_SUPPORTED_BY_SCHEME 114
 
 /**
- * A call that changes a system, made from the step callback of a solve of that system (the
- * callback may only read it).
+ * A call on a system made from a callback of a call on that system: any call from a load
+ * callback during a step, an assembly or a solve; a call that changes the system from the
+ * step callback of a solve (which may only read it).
  */
 #define MBS_ERR_BUSY 115
 

@@ -38,6 +38,20 @@ pub(crate) fn guard<F: FnOnce() -> MbsStatus>(f: F) -> MbsStatus {
     }
 }
 
+/// What a storage accepts while one of its calls runs the caller's code (a load callback, a
+/// solve's step callback): re-entrant calls are refused with `MBS_ERR_BUSY`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Busy {
+    /// No call in progress.
+    Free,
+    /// A solve's step callback runs, no Rust reference to the storage live: reads are
+    /// accepted, changes refused.
+    Reading,
+    /// The library works on the storage (a step, an assembly, a solve's start or step) and may
+    /// call back: every call is refused.
+    Working,
+}
+
 /// A caller-owned storage of the C API (`mbs_system`, `mbs_tree`, `mbs_tree_f32`): the type
 /// it holds and the header its init writes.
 pub(crate) trait CStorage {
@@ -45,10 +59,35 @@ pub(crate) trait CStorage {
     type Inner;
     /// The header of an initialized storage of this kind.
     const HEADER: Header;
-    /// Whether a run of the storage is in progress, in which calls that change it are refused
-    /// (`MBS_ERR_BUSY`; a system's solve calling back). `p` is checked.
-    fn busy(_p: *const Self::Inner) -> bool {
-        false
+    /// Which calls of the storage `p` (checked) are refused now (storages that never call back
+    /// are always free).
+    fn busy(_p: *const Self::Inner) -> Busy {
+        Busy::Free
+    }
+    /// Sets what [`Self::busy`] says, through the raw pointer (no reference to the storage
+    /// made: its other fields may be borrowed).
+    fn set_busy(_p: *mut Self::Inner, _b: Busy) {}
+}
+
+/// Marks the storage `p` [`Busy::Working`] until dropped (also by a panic), then free again.
+pub(crate) struct Working<S: CStorage>(*mut S::Inner);
+
+impl<S: CStorage> Working<S> {
+    /// `p` is a checked storage, free.
+    pub(crate) fn mark(p: *mut S::Inner) -> Self {
+        S::set_busy(p, Busy::Working);
+        Self(p)
+    }
+
+    /// Changes the mark while it is held (a solve reads between its steps).
+    pub(crate) fn set(&self, b: Busy) {
+        S::set_busy(self.0, b);
+    }
+}
+
+impl<S: CStorage> Drop for Working<S> {
+    fn drop(&mut self) {
+        S::set_busy(self.0, Busy::Free);
     }
 }
 
@@ -72,13 +111,17 @@ pub(crate) fn checked<S: CStorage>(p: *const S) -> FfiResult<*mut S::Inner> {
     // SAFETY: non-null and aligned; the caller's storage is as large as the header says its
     // kind is, and the header is its first 16 bytes (`CStorage::Inner`), read as plain bytes.
     unsafe { q.cast::<Header>().read() }.check(S::HEADER)?;
+    if S::busy(q) == Busy::Working {
+        return Err(MBS_ERR_BUSY);
+    }
     Ok(q)
 }
 
-/// [`checked`] for a change: also `MBS_ERR_BUSY` while a run of the storage is in progress.
+/// [`checked`] for a change: also `MBS_ERR_BUSY` while a call of the storage runs the caller's
+/// code.
 pub(crate) fn checked_mut<S: CStorage>(p: *mut S) -> FfiResult<*mut S::Inner> {
     let q = checked(p)?;
-    if S::busy(q) {
+    if S::busy(q) != Busy::Free {
         return Err(MBS_ERR_BUSY);
     }
     Ok(q)
@@ -91,15 +134,6 @@ pub(crate) fn checked_mut<S: CStorage>(p: *mut S) -> FfiResult<*mut S::Inner> {
 pub(crate) unsafe fn storage_ref<'a, S: CStorage>(p: *const S) -> FfiResult<&'a S::Inner> {
     // SAFETY: checked pointer to an initialized storage, by the caller's guarantee.
     checked(p).map(|q| unsafe { &*q })
-}
-
-/// What the storage `p` holds, exclusively. Errors as [`checked_mut`].
-///
-/// # Safety
-/// `p` is null or the caller's storage of an `S`, not otherwise used for `'a`.
-pub(crate) unsafe fn storage_mut<'a, S: CStorage>(p: *mut S) -> FfiResult<&'a mut S::Inner> {
-    // SAFETY: checked pointer to an initialized storage, by the caller's guarantee.
-    checked_mut(p).map(|q| unsafe { &mut *q })
 }
 
 /// Runs `f` on what the storage `p` holds, read only, under the panic guard; its status.
@@ -115,14 +149,21 @@ pub(crate) fn with_ref<S: CStorage>(
     })
 }
 
-/// Runs `f` on what the storage `p` holds, exclusively, under the panic guard; its status.
+/// Runs `f` on what the storage `p` holds, exclusively, under the panic guard; its status. The
+/// storage is [`Busy::Working`] meanwhile: a call from a callback `f` runs is refused.
 pub(crate) fn with_mut<S: CStorage>(
     p: *mut S,
     f: impl FnOnce(&mut S::Inner) -> FfiResult<MbsStatus>,
 ) -> MbsStatus {
     guard(|| {
-        // SAFETY: the caller's guarantee on `p` (every entry point documents it).
-        match unsafe { storage_mut(p) }.and_then(f) {
+        let q = match checked_mut(p) {
+            Ok(q) => q,
+            Err(s) => return s,
+        };
+        let _working = Working::<S>::mark(q);
+        // SAFETY: the caller's guarantee on `p` (every entry point documents it); a re-entrant
+        // call reads only the header and the busy mark, through the raw pointer.
+        match f(unsafe { &mut *q }) {
             Ok(s) | Err(s) => s,
         }
     })

@@ -59,8 +59,9 @@ pub const MBS_ERR_CONSTRAINT_VIOLATED: MbsStatus = 113;
 /// The system's integration scheme cannot step this item: a constraint with an explicit
 /// scheme (select `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`).
 pub const MBS_ERR_NOT_SUPPORTED_BY_SCHEME: MbsStatus = 114;
-/// A call that changes a system, made from the step callback of a solve of that system (the
-/// callback may only read it).
+/// A call on a system made from a callback of a call on that system: any call from a load
+/// callback during a step, an assembly or a solve; a call that changes the system from the
+/// step callback of a solve (which may only read it).
 pub const MBS_ERR_BUSY: MbsStatus = 115;
 /// An internal error that should be impossible (a caught panic).
 pub const MBS_ERR_PANIC: MbsStatus = 199;
@@ -142,7 +143,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_NEWTON_NOT_CONVERGED => b"Newton iteration did not converge\0",
         MBS_ERR_CONSTRAINT_VIOLATED => b"positions violate a constraint\0",
         MBS_ERR_NOT_SUPPORTED_BY_SCHEME => b"the integration scheme does not support this item\0",
-        MBS_ERR_BUSY => b"the system is being solved: its step callback may only read it\0",
+        MBS_ERR_BUSY => b"the system is busy: a call from inside its callback\0",
         MBS_ERR_PANIC => b"internal error\0",
         MBS_ERR_INVALID_MASS => b"invalid mass\0",
         MBS_ERR_INVALID_DENSITY => b"invalid density\0",

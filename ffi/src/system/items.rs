@@ -564,7 +564,8 @@ pub const MBS_USER_LOAD_MASS_PROPORTIONAL: MbsUserLoadKind = 3;
 /// several times per step (start and end of a step, sensors, assemble), so it must be a
 /// function of `t` and of what `ctx` holds, not count calls; it must write finite values (a
 /// NaN fails the step, the state unchanged) and must not call `mbs_system_*` on the same
-/// system.
+/// system: from a step, an assembly or a solve such a call returns `MBS_ERR_BUSY` and changes
+/// nothing.
 ///
 /// It must return normally: no C++ exception may leave it (catch everything inside; one that
 /// escapes aborts the process, mbs's Rust frames cannot unwind it) and no `longjmp` may jump

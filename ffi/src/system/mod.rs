@@ -30,7 +30,7 @@ pub mod step;
 pub mod tree;
 
 use crate::boundary::{
-    checked_mut, guard, non_null_out, placed, put, storage_ref, with_mut, with_ref, CStorage,
+    checked_mut, guard, non_null_out, placed, put, storage_ref, with_mut, with_ref, Busy, CStorage,
     FfiResult,
 };
 use crate::status::*;
@@ -154,9 +154,11 @@ pub(crate) struct Inner {
     pub sys: CSystem,
     /// One buffer per sensor slot (index = sensor index).
     pub buffers: [SensorBuffer; MBS_SYSTEM_MAX_SENSORS as usize],
-    /// 1 while `mbs_system_solve_dynamic_observed` runs: calls that change the system are
-    /// refused (`MBS_ERR_BUSY`) from its step callback.
-    pub busy: u32,
+    /// While a call runs the caller's code: the storage's own address (a solve's step callback
+    /// reads: changes are refused), plus 1 while the library works on it (every call refused,
+    /// `MBS_ERR_BUSY`); 0 otherwise. A copy of the storage taken meanwhile is free (its
+    /// address differs).
+    busy: usize,
 }
 
 const _: () = assert!(core::mem::offset_of!(Inner, header) == 0);
@@ -176,9 +178,24 @@ pub fn inner_size() -> usize {
 impl CStorage for mbs_system {
     type Inner = Inner;
     const HEADER: Header = HEADER;
-    fn busy(p: *const Inner) -> bool {
-        // SAFETY: a checked storage; the flag read as plain bytes, no reference made.
-        unsafe { core::ptr::addr_of!((*p).busy).read() != 0 }
+    fn busy(p: *const Inner) -> Busy {
+        // SAFETY: a checked storage; the mark read as plain bytes, no reference made.
+        let b = unsafe { core::ptr::addr_of!((*p).busy).read() };
+        match b ^ (p as usize) {
+            0 => Busy::Reading,
+            1 => Busy::Working,
+            _ => Busy::Free,
+        }
+    }
+
+    fn set_busy(p: *mut Inner, b: Busy) {
+        let mark = match b {
+            Busy::Free => 0,
+            Busy::Reading => p as usize,
+            Busy::Working => p as usize | 1,
+        };
+        // SAFETY: a checked storage; the mark written as plain bytes, no reference made.
+        unsafe { core::ptr::addr_of_mut!((*p).busy).write(mark) };
     }
 }
 
@@ -216,7 +233,7 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
             Err(s) => return s,
         };
         if checked_mut(sys) == Err(MBS_ERR_BUSY) {
-            return MBS_ERR_BUSY; // from the step callback of a solve of this system
+            return MBS_ERR_BUSY; // from a callback of a call on this system
         }
         // SAFETY: non-null, aligned, MBS_SYSTEM_SIZE >= size_of::<Inner>() writable bytes.
         unsafe {

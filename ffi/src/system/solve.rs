@@ -7,12 +7,12 @@
 //! export) with the pointer it is given. Calls that change it are refused with `MBS_ERR_BUSY`
 //! while the run is on (the storage's busy flag).
 
-use crate::boundary::{checked_mut, guard, put, read};
+use crate::boundary::{checked_mut, guard, put, read, Busy, Working};
 use crate::simulation_settings::mbs_simulation_settings;
 use crate::status::*;
 use crate::system::sensors::CSink;
 use crate::system::step::{mbs_item_ref, mbs_system_step_report, system_error, warning};
-use crate::system::{mbs_system, Inner, MBS_SYSTEM_MAX_SENSORS};
+use crate::system::{mbs_system, Inner, SensorBuffer, MBS_SYSTEM_MAX_SENSORS};
 use core::ffi::c_void;
 use mbs_core::system::{SolveReport, SystemError};
 
@@ -162,25 +162,24 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
             Ok(c) => c,
             Err(s) => return s,
         };
-        // Each `&mut *p` below is made for one stretch of Rust work and ends before the
-        // callback, which reads the storage through `sys`. SAFETY (all of them): `p` is the
-        // checked storage.
+        // Each `&mut *p` below is made for one stretch of Rust work and ends before the step
+        // callback, which reads the storage through `sys`; while the library works (the start
+        // and the steps run the load callbacks) every call is refused, while the step callback
+        // runs only changes. SAFETY (all of them): `p` is the checked storage.
         let rows = Rows::empty(unsafe { &mut *p });
-        let Inner {
-            sys: core, buffers, ..
-        } = unsafe { &mut *p };
+        let working = Working::<mbs_system>::mark(p);
+        let (core, buffers) = parts(p);
         let mut sink = CSink::new(buffers);
         let begun = core.solve_begin(&c, &mut sink);
         let mut dropped = sink.dropped();
         let mut run = match begun {
             Ok(run) => run,
             Err(e) => {
+                drop(working);
                 rows.restore(unsafe { &mut *p });
                 return fail(e);
             }
         };
-        unsafe { &mut *p }.busy = 1;
-        let busy = Busy(p);
         // The start (step 0, its sensor row written by solve_begin), then each step: the
         // system's own step on the run's time grid.
         let (mut progress, mut step_dropped) = (run.start(), dropped);
@@ -192,18 +191,19 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
                     steps: progress.steps,
                     report: mbs_system_step_report::of(&progress.report, step_dropped),
                 };
+                working.set(Busy::Reading);
                 // SAFETY: the caller's function and context; `progress` lives over the call;
                 // no reference to the storage is live.
-                if unsafe { f(ctx, sys, &progress) } != MBS_RUN_CONTINUE {
+                let answer = unsafe { f(ctx, sys, &progress) };
+                working.set(Busy::Working);
+                if answer != MBS_RUN_CONTINUE {
                     run.stop();
                 }
             }
             if run.is_done() {
                 break;
             }
-            let Inner {
-                sys: core, buffers, ..
-            } = unsafe { &mut *p };
+            let (core, buffers) = parts(p);
             let mut sink = CSink::new(buffers);
             let step = core.step(run.step_size(), &mut sink);
             step_dropped = sink.dropped();
@@ -211,7 +211,7 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
             match step {
                 Ok(r) => progress = run.record(r, core.time()),
                 Err(e) => {
-                    drop(busy);
+                    drop(working);
                     let inner = unsafe { &mut *p };
                     let e = inner.sys.solve_end(run, Err(e)).err().unwrap_or(e);
                     rows.restore(inner);
@@ -219,7 +219,7 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
                 }
             }
         }
-        drop(busy);
+        drop(working);
         match unsafe { &mut *p }.sys.solve_end(run, Ok(())) {
             Ok(r) => {
                 let status = warning(r.steps_too_large > 0, dropped);
@@ -271,12 +271,19 @@ impl Rows {
     }
 }
 
-/// Clears the busy flag when the run ends, also by a panic.
-struct Busy(*mut Inner);
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        // SAFETY: the storage the run holds; no reference to it is live here.
-        unsafe { core::ptr::addr_of_mut!((*self.0).busy).write(0) };
+/// The core system and the sensor buffers of the checked storage `p`, borrowed field by field
+/// (the busy mark, which a re-entrant call reads, is not borrowed).
+fn parts<'a>(
+    p: *mut Inner,
+) -> (
+    &'a mut crate::system::CSystem,
+    &'a mut [SensorBuffer; MBS_SYSTEM_MAX_SENSORS as usize],
+) {
+    // SAFETY: a checked storage; two disjoint fields, each borrowed once per stretch of work.
+    unsafe {
+        (
+            &mut *core::ptr::addr_of_mut!((*p).sys),
+            &mut *core::ptr::addr_of_mut!((*p).buffers),
+        )
     }
 }
