@@ -10,7 +10,7 @@
 //! ```
 //!
 //! `mbs_rigid_step` chooses the integrator at run time (`step` -> `run`, the same chain) and so
-//! links all four; `mbs_rigid_midpoint_step` links the midpoint step only.
+//! links all five; `mbs_rigid_midpoint_step` links the midpoint step only.
 
 use crate::boundary::{guard, non_null, time_step, FfiResult};
 use crate::rigid::body::{mbs_rigid_body, mbs_rigid_body_f32, mbs_rigid_body_of};
