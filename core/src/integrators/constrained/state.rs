@@ -24,6 +24,21 @@ pub struct ConstrainedState<T, const S: usize> {
     pub lambda: [T; S],
 }
 
+impl<T: Real, const S: usize> Default for ConstrainedState<T, S> {
+    /// Time 0, every entry zero.
+    fn default() -> Self {
+        let z = [T::zero(); S];
+        Self {
+            t: T::zero(),
+            q: z,
+            v: z,
+            acc: z,
+            alg: z,
+            lambda: z,
+        }
+    }
+}
+
 /// The working memory of a constrained step: the Newton matrix, its right-hand side and
 /// scratch space, all of capacity `S` (owned by the caller: a system keeps it in its storage,
 /// not on the stack).

@@ -40,20 +40,12 @@ pub(crate) struct SavedAlpha<T: Real, const W: usize> {
 
 impl<T: Real, const W: usize> Default for AlphaStorage<T, W> {
     fn default() -> Self {
-        let z = [T::zero(); W];
         Self {
-            state: ConstrainedState {
-                t: T::zero(),
-                q: z,
-                v: z,
-                acc: z,
-                alg: z,
-                lambda: z,
-            },
+            state: ConstrainedState::default(),
             work: Workspace::default(),
             started: false,
             report: None,
-            starts: z,
+            starts: [T::zero(); W],
         }
     }
 }
@@ -86,16 +78,8 @@ impl<T: Real, const W: usize> AlphaStorage<T, W> {
     /// computes consistent accelerations and multipliers again. An unstarted state is zero
     /// (so that undoing a start, [`Self::invalidate`] again, puts back every byte).
     pub(crate) fn invalidate(&mut self) {
-        let z = [T::zero(); W];
-        self.state = ConstrainedState {
-            t: T::zero(),
-            q: z,
-            v: z,
-            acc: z,
-            alg: z,
-            lambda: z,
-        };
-        self.starts = z;
+        self.state = ConstrainedState::default();
+        self.starts = [T::zero(); W];
         self.started = false;
     }
 

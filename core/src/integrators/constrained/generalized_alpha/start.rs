@@ -45,14 +45,9 @@ impl<T: Real> ConstrainedAlpha<T> {
         if !q0[..n].iter().chain(v0[..n].iter()).all(|x| x.finite()) {
             return Err(Error::NonFiniteState);
         }
-        let z = [T::zero(); S];
         let mut s = ConstrainedState {
             t: t0,
-            q: z,
-            v: z,
-            acc: z,
-            alg: z,
-            lambda: z,
+            ..ConstrainedState::default()
         };
         s.q[..n].copy_from_slice(&q0[..n]);
         s.v[..n].copy_from_slice(&v0[..n]);
