@@ -1597,11 +1597,16 @@ typedef struct mbs_system_settings {
    */
   double alpha_spectral_radius;
   /**
-   * Generalized-alpha: Newton relative tolerance (default 1e-8).
+   * Generalized-alpha: Newton relative tolerance (default 1e-8). A step has converged when
+   * its force residual `|r|` passes either test, `|r| / n <= absolute` or `|r| <= relative
+   * max(|M q_tt|, |C_q^T lambda|, |f|)`, and its constraint residual `|C| <= absolute`
+   * (with the stabilized index 2 also `|C_q v| <= absolute (1 + |v|)`); or when an update
+   * is below round-off.
    */
   double alpha_newton_relative_tolerance;
   /**
-   * Generalized-alpha: Newton absolute tolerance per coordinate (default 1e-10).
+   * Generalized-alpha: Newton absolute tolerance per coordinate (default 1e-10; see the
+   * relative tolerance for how the two combine).
    */
   double alpha_newton_absolute_tolerance;
   /**
@@ -1855,7 +1860,9 @@ typedef struct mbs_tree_link_of_f64 {
   double com[3];
   /**
    * The link's inertia tensor about its centre of mass (kg m^2, link frame, row-major):
-   * symmetric, positive definite.
+   * symmetric, positive definite, every principal moment above `max(1e-6, 256 eps)` times
+   * the trace (`MBS_ERR_INVALID_INERTIA` otherwise: a joint about an axis without inertia
+   * would make the dynamics singular).
    */
   double inertia[9];
 } mbs_tree_link_of_f64;
@@ -1901,7 +1908,9 @@ typedef struct mbs_tree_link_of_f32 {
   float com[3];
   /**
    * The link's inertia tensor about its centre of mass (kg m^2, link frame, row-major):
-   * symmetric, positive definite.
+   * symmetric, positive definite, every principal moment above `max(1e-6, 256 eps)` times
+   * the trace (`MBS_ERR_INVALID_INERTIA` otherwise: a joint about an axis without inertia
+   * would make the dynamics singular).
    */
   float inertia[9];
 } mbs_tree_link_of_f32;
@@ -2106,7 +2115,8 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 
 /**
  * Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default: on a system, on
- * all its coordinates with the constraints' multipliers (2D systems).
+ * all its coordinates with the constraints' multipliers (every kind of node; see
+ * `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`).
  */
 #define MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA 0
 
@@ -2434,7 +2444,8 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 /**
  * Implicit generalized-alpha on all coordinates with the constraints' Lagrange multipliers
  * (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only scheme that keeps constraints.
- * Steps 2D systems (2D points, 2D rigid bodies, the ground).
+ * Steps every kind of node: 2D points and rigid bodies, 3D rigid bodies (in Euler parameters
+ * or on the Lie group, `alpha_rotations`), a kinematic tree's joint coordinates, the ground.
  */
 #define MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA 2
 

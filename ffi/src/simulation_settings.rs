@@ -14,7 +14,8 @@ use mbs_core::Real;
 pub type MbsDynamicSolver = u32;
 
 /// Generalized-alpha (Chung-Hulbert in Arnold-Brüls form), Exudyn's default: on a system, on
-/// all its coordinates with the constraints' multipliers (2D systems).
+/// all its coordinates with the constraints' multipliers (every kind of node; see
+/// `MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`).
 pub const MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA: MbsDynamicSolver = 0;
 /// A system's own scheme (`mbs_system_settings.scheme`, kick-drift-kick by default), as
 /// `mbs_system_step` steps; for `mbs_system_solve_dynamic` only (the single-body calls refuse

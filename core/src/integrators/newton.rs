@@ -19,7 +19,8 @@ pub struct NewtonSettings<T: Real> {
     /// Absolute residual tolerance per coordinate (default 1e-10, N).
     pub absolute_tolerance: T,
     /// Maximum number of Newton updates per step (default 25, as Exudyn's `newton.maxIterations`);
-    /// a step that has not converged after them is `Err(SolverFailed)`.
+    /// a step that has not converged after them is `Err(NewtonNotConverged)` (a system's
+    /// generalized-alpha), `Err(SolverFailed)` (the second-order scheme of one body).
     pub max_iterations: u32,
 }
 

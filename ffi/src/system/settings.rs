@@ -24,7 +24,8 @@ pub const MBS_SYSTEM_SCHEME_KICK_DRIFT_KICK: MbsSystemScheme = 0;
 pub const MBS_SYSTEM_SCHEME_HELD_LOADS: MbsSystemScheme = 1;
 /// Implicit generalized-alpha on all coordinates with the constraints' Lagrange multipliers
 /// (Exudyn's `SolveDynamic`; the `alpha_*` fields): the only scheme that keeps constraints.
-/// Steps 2D systems (2D points, 2D rigid bodies, the ground).
+/// Steps every kind of node: 2D points and rigid bodies, 3D rigid bodies (in Euler parameters
+/// or on the Lie group, `alpha_rotations`), a kinematic tree's joint coordinates, the ground.
 pub const MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA: MbsSystemScheme = 2;
 
 /// How constraints enter generalized-alpha (`MBS_FORMULATION_*`, fixed numbers).
@@ -70,9 +71,14 @@ pub struct mbs_system_settings {
     pub damping_corrections: u32,
     /// Generalized-alpha: spectral radius at infinite frequency in [0, 1] (default 0.9).
     pub alpha_spectral_radius: f64,
-    /// Generalized-alpha: Newton relative tolerance (default 1e-8).
+    /// Generalized-alpha: Newton relative tolerance (default 1e-8). A step has converged when
+    /// its force residual `|r|` passes either test, `|r| / n <= absolute` or `|r| <= relative
+    /// max(|M q_tt|, |C_q^T lambda|, |f|)`, and its constraint residual `|C| <= absolute`
+    /// (with the stabilized index 2 also `|C_q v| <= absolute (1 + |v|)`); or when an update
+    /// is below round-off.
     pub alpha_newton_relative_tolerance: f64,
-    /// Generalized-alpha: Newton absolute tolerance per coordinate (default 1e-10).
+    /// Generalized-alpha: Newton absolute tolerance per coordinate (default 1e-10; see the
+    /// relative tolerance for how the two combine).
     pub alpha_newton_absolute_tolerance: f64,
     /// Generalized-alpha: most Newton updates per step (>= 1, default 25); then the step is
     /// halved (`alpha_step_halving`) or fails with `MBS_ERR_NEWTON_NOT_CONVERGED`.

@@ -79,7 +79,9 @@ pub struct mbs_tree_link_of<T> {
     /// joint).
     pub com: [T; 3],
     /// The link's inertia tensor about its centre of mass (kg m^2, link frame, row-major):
-    /// symmetric, positive definite.
+    /// symmetric, positive definite, every principal moment above `max(1e-6, 256 eps)` times
+    /// the trace (`MBS_ERR_INVALID_INERTIA` otherwise: a joint about an axis without inertia
+    /// would make the dynamics singular).
     pub inertia: [T; 9],
 }
 
