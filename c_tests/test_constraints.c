@@ -236,13 +236,16 @@ static void test_refusals(void) {
     CHECK(failed.kind == MBS_ITEM_CONSTRAINT && failed.index == dist);
     settings_alpha(&sys, MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA);
     CHECK_STATUS(mbs_system_assemble(&sys, &failed), MBS_OK);
-    /* Violated start positions: refused, then projected with the assembly option. */
+    /* Violated start positions: refused naming the most violated constraint, then projected
+     * with the assembly option. */
     {
         mbs_point2d_state p;
         CHECK_STATUS(mbs_system_get_point2d_state(&sys, point, &p), MBS_OK);
         p.q[0] += 0.1;
         CHECK_STATUS(mbs_system_set_point2d_state(&sys, point, &p), MBS_OK);
+        POISON(failed);
         REFUSE(mbs_system_step(&sys, 1e-3, NULL, &failed), MBS_ERR_CONSTRAINT_VIOLATED);
+        CHECK(failed.kind == MBS_ITEM_CONSTRAINT && failed.index == dist); /* the one at fault */
         CHECK_STATUS(mbs_system_get_settings(&sys, &st), MBS_OK);
         st.alpha_assembly_solve = 1;
         CHECK_STATUS(mbs_system_set_settings(&sys, &st), MBS_OK);

@@ -4330,7 +4330,9 @@ mbs_status mbs_system_solve_dynamic_observed(struct mbs_system *sys,
  * constraint joins bodies it can join (`MBS_ERR_INVALID_MARKER`), the coordinates plus equations fit
  * `MBS_SYSTEM_SOLVER_CAPACITY` (`MBS_ERR_CAPACITY_FULL`), and the start values are computed:
  * the current positions and velocities satisfy the constraints to `alpha_assembly_tolerance`
- * (`MBS_ERR_CONSTRAINT_VIOLATED`) or are projected onto them (`alpha_assembly_solve`), and the
+ * (`MBS_ERR_CONSTRAINT_VIOLATED`, naming the constraint with the largest position residual, or
+ * the system when the velocities are at fault) or are projected onto them
+ * (`alpha_assembly_solve`), and the
  * consistent accelerations and multipliers are solved (`MBS_ERR_SINGULAR_MATRIX`: redundant or
  * contradictory constraints).
  *

@@ -89,6 +89,7 @@ use crate::system::settings::Rotations;
 use crate::system::step::StepReport;
 use crate::system::system::System;
 use crate::{Error, Real};
+use crate::{OutputValue, OutputVariableType};
 use core::cell::Cell;
 use gather::{gather, scatter_states};
 use heapless::Vec;
@@ -163,6 +164,9 @@ impl<
                 return Err(match (e, item) {
                     (_, Some(item)) => item,
                     (Error::SingularMatrix, None) => self.first_singular(scheme, &st, &mut starts),
+                    (Error::ConstraintViolated, None) => {
+                        SystemError::new(e, self.most_violated(assembly.tolerance))
+                    }
                     (e, None) => SystemError::new(e, ItemRef::System),
                 });
             }
@@ -186,6 +190,30 @@ impl<
         self.tree.read_state(self.layout.tree, self.alpha.state());
         self.refresh_links();
         Ok(())
+    }
+
+    /// The constraint whose position residual `C(q)` (its largest entry, m or rad) is the
+    /// largest of those above `tolerance` at the node states; the system if none is (a
+    /// violation of the velocity constraints).
+    fn most_violated(&self, tolerance: T) -> ItemRef {
+        let mut worst = (tolerance, ItemRef::System);
+        for k in 0..self.constraints.len() {
+            let residual = self.multipliers().output(
+                k,
+                &self.view(),
+                &self.markers,
+                OutputVariableType::ConstraintResidual,
+            );
+            let size = match residual {
+                Ok(OutputValue::Scalar(x)) => x.abs_l(),
+                Ok(OutputValue::Vector3(v)) => v.iter().fold(T::zero(), |m, x| m.max(x.abs_l())),
+                _ => continue,
+            };
+            if size > worst.0 {
+                worst = (size, constraint_ref(k));
+            }
+        }
+        worst.1
     }
 
     /// `SingularMatrix` at the first constraint `k` whose leading set `0..=k` makes the start's
