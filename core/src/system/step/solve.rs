@@ -242,6 +242,11 @@ impl<
     /// Begins [`System::solve_dynamic`]'s run: checks, keeps the state to go back to, puts the
     /// nodes in their initial state at `start_time`, computes the scheme's start values and
     /// records the first sensor row. On error nothing is changed (no [`System::solve_end`]).
+    ///
+    /// Until [`System::solve_end`] the system is the run's: [`System::step`] takes the run's
+    /// steps (of [`SolveRun::step_size`], on its time grid), and with
+    /// [`DynamicSolverType::GeneralizedAlpha`] its settings are the run's scheme (the settings
+    /// from before come back at the end).
     pub fn solve_begin<Sink: SensorSink<T> + ?Sized>(
         &mut self,
         settings: &SimulationSettings<T>,
