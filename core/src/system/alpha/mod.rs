@@ -83,7 +83,7 @@ use crate::integrators::constrained::{
 };
 use crate::integrators::StepStatus;
 use crate::system::error::{SystemError, SystemResult};
-use crate::system::index::ItemRef;
+use crate::system::index::{ConstraintIndex, ItemRef};
 use crate::system::sensor::SensorSink;
 use crate::system::settings::Rotations;
 use crate::system::step::StepReport;
@@ -198,10 +198,8 @@ impl<
     fn most_violated(&self, tolerance: T) -> ItemRef {
         let mut worst = (tolerance, ItemRef::System);
         for k in 0..self.constraints.len() {
-            let residual = self.multipliers().output(
-                k,
-                &self.view(),
-                &self.markers,
+            let residual = self.constraint_output(
+                ConstraintIndex(k as u16),
                 OutputVariableType::ConstraintResidual,
             );
             let size = match residual {
