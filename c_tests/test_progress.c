@@ -174,20 +174,32 @@ static void test_a_failing_step_puts_every_byte_back(void) {
 }
 
 /* A load callback that calls the system it loads: every call is refused while the library
- * works on the system (assemble, step, a solve's start and steps). */
+ * works on the system (assemble, step, a solve's start and steps); while a reading call runs
+ * it (the load's value), reads are answered and changes refused. */
 typedef struct {
     mbs_system *sys;
     uint32_t calls;
-    int refused; /* a read and a change, both MBS_ERR_BUSY */
+    mbs_status read;  /* what a read from the callback must return */
+    int refused;      /* the read as expected, every change MBS_ERR_BUSY */
 } reentry_t;
 
 static void reentrant_force(void *ctx, double t, double *out) {
     reentry_t *r = (reentry_t *)ctx;
-    double now;
+    const double origin[3] = {0, 0, 0};
+    double now, value[3];
+    uint32_t idx;
     (void)t;
     r->calls++;
-    r->refused &= mbs_system_time(r->sys, &now) == MBS_ERR_BUSY;
+    r->refused &= mbs_system_time(r->sys, &now) == r->read;
     r->refused &= mbs_system_reset(r->sys) == MBS_ERR_BUSY;
+    r->refused &= mbs_system_step(r->sys, H, NULL, NULL) == MBS_ERR_BUSY;
+    r->refused &= mbs_system_create_ground(r->sys, origin, &idx) == MBS_ERR_BUSY;
+    r->refused &= mbs_system_deinit(r->sys) == MBS_ERR_BUSY;
+    if (r->read == MBS_OK && r->calls == 1) {
+        /* A reading call nested in a reading call's callback: answered, and still reading. */
+        r->refused &= mbs_system_load_value(r->sys, 0, value) == MBS_OK;
+        r->refused &= mbs_system_reset(r->sys) == MBS_ERR_BUSY;
+    }
     out[0] = 1.0;
 }
 
@@ -196,9 +208,9 @@ static void test_a_load_callback_cannot_reenter(void) {
     const double Z2[2] = {0, 0}, ref[2] = {0, 0};
     mbs_created_body point;
     mbs_simulation_settings sim = settings(4);
-    reentry_t r = {&s, 0, 1};
+    reentry_t r = {&s, 0, MBS_ERR_BUSY, 1};
     uint32_t marker, load;
-    double t;
+    double t, value[3];
     CHECK_STATUS(mbs_system_init(&s), MBS_OK);
     CHECK_STATUS(mbs_system_create_mass_point(&s, 1.0, ref, Z2, Z2, NULL, &point), MBS_OK);
     CHECK_STATUS(mbs_system_add_marker_node_position(&s, point.node, &marker), MBS_OK);
@@ -208,9 +220,13 @@ static void test_a_load_callback_cannot_reenter(void) {
     CHECK_STATUS(mbs_system_step(&s, H, NULL, NULL), MBS_OK);
     CHECK_STATUS(mbs_system_solve_dynamic(&s, &sim, NULL, NULL), MBS_OK);
     CHECK(r.calls > 0 && r.refused);
+    r.calls = 0, r.read = MBS_OK;
+    CHECK_STATUS(mbs_system_load_value(&s, load, value), MBS_OK);
+    CHECK(r.calls > 0 && r.refused && value[0] == 1.0);
     /* After the calls the system is free again. */
     CHECK_STATUS(mbs_system_time(&s, &t), MBS_OK);
     CHECK_STATUS(mbs_system_reset(&s), MBS_OK);
+    CHECK_STATUS(mbs_system_step(&s, H, NULL, NULL), MBS_OK);
 }
 
 /* A copy of the storage taken inside a step callback is a system of its own, not busy. */

@@ -1270,8 +1270,8 @@ typedef uint32_t MbsUserLoadKind;
  * system: from a step, an assembly or a solve such a call returns `MBS_ERR_BUSY` and changes
  * nothing.
  *
- * It must return normally: no C++ exception may leave it (catch everything inside; one that
- * escapes aborts the process, mbs's Rust frames cannot unwind it) and no `longjmp` may jump
+ * It must return: a C++ exception that leaves it aborts the process before it unwinds any
+ * frame of mbs (as from every callback; catch everything inside), and no `longjmp` may jump
  * out of it across mbs (mbs's state would be left half-stepped). With generalized-alpha it is
  * also called while the Newton iteration runs.
  */
@@ -1299,8 +1299,8 @@ typedef struct mbs_rigid2d_state {
 /**
  * Receives a piece of a recording's text: `len` bytes of UTF-8 at `text` (not
  * NUL-terminated, valid during the call; pieces end at no particular place, lines are ended
- * by `\n`). `ctx` is the caller's pointer. Must return (no exception, no `longjmp` across
- * mbs).
+ * by `\n`). `ctx` is the caller's pointer. Must return: a C++ exception that leaves it aborts
+ * the process (as from every callback), and no `longjmp` may jump out of it across mbs.
  */
 typedef void (*mbs_text_fn)(void *ctx, const char *text, size_t len);
 
@@ -1484,9 +1484,9 @@ typedef struct mbs_draw_primitive {
 
 /**
  * The callback of `mbs_system_export_scene`: called once per primitive, in object order and
- * primitive order, with the caller's `ctx`; `p` is valid only during the call. It must return
- * normally: no C++ exception may leave it (one that escapes aborts the process: mbs's Rust
- * frames cannot unwind it) and no `longjmp` across mbs.
+ * primitive order, with the caller's `ctx`; `p` is valid only during the call. It must return:
+ * a C++ exception that leaves it aborts the process (as from every callback), and no
+ * `longjmp` may jump out of it across mbs.
  */
 typedef void (*mbs_draw_fn)(void *ctx, const struct mbs_draw_primitive *p);
 
@@ -1790,8 +1790,8 @@ typedef struct mbs_solve_progress {
  * The callback may call the functions that read `sys` (`mbs_system_time`, the outputs,
  * `mbs_system_sensor_rows`, `mbs_system_export_scene`, ...) and read the sensor buffers; a
  * call that changes `sys` returns `MBS_ERR_BUSY` and changes nothing. It must return: a C++
- * exception that escapes it aborts the process (mbs's Rust frames cannot unwind it), and no
- * `longjmp` may jump out of it across mbs.
+ * exception that leaves it aborts the process before it unwinds any frame of mbs (as from
+ * every callback), and no `longjmp` may jump out of it across mbs.
  */
 typedef int32_t (*mbs_step_callback)(void *ctx,
                                      const struct mbs_system *sys,

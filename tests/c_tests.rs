@@ -59,3 +59,8 @@ fn c_outputs_define_every_byte() {
 fn c_solve_step_callback_sees_stops_and_is_refused_changes() {
     run_c_test("test_progress");
 }
+
+#[test]
+fn c_exception_from_any_callback_aborts_before_unwinding_mbs() {
+    run_c_test("test_callback_unwind");
+}

@@ -19,7 +19,7 @@ use mbs_core::OutputVariableType;
 use nalgebra::{Vector2, Vector3};
 use std::ffi::c_void;
 
-unsafe extern "C" fn collect(ctx: *mut c_void, p: *const mbs_draw_primitive) {
+unsafe extern "C-unwind" fn collect(ctx: *mut c_void, p: *const mbs_draw_primitive) {
     let v = unsafe { &mut *(ctx as *mut Vec<mbs_draw_primitive>) };
     v.push(unsafe { *p });
 }

@@ -203,7 +203,7 @@ fn markers_the_body_cannot_carry_are_refused_with_nothing_changed() {
     refused(&mut s, Error::MarkerNotSupported, |s| {
         s.add_load(Load::mass_proportional(mr, Vector3::new(0.0, -9.81, 0.0)).unwrap())
     });
-    extern "C" fn zero(_: *mut c_void, _: f64, _: *mut [f64; 3]) {}
+    extern "C-unwind" fn zero(_: *mut c_void, _: f64, _: *mut [f64; 3]) {}
     refused(&mut s, Error::MarkerNotSupported, |s| {
         s.add_load(Load::user(
             mg,
@@ -350,7 +350,7 @@ fn stepping_an_unassembled_system_is_refused() {
 }
 
 /// A force `[1, 0, 0]` N until t = 0.5 s, then NaN (a broken callback).
-extern "C" fn breaks_at_half_second(_ctx: *mut c_void, t: f64, out: *mut [f64; 3]) {
+extern "C-unwind" fn breaks_at_half_second(_ctx: *mut c_void, t: f64, out: *mut [f64; 3]) {
     let v = if t <= 0.5 {
         [1.0, 0.0, 0.0]
     } else {

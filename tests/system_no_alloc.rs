@@ -14,7 +14,7 @@ use std::ffi::c_void;
 mod alloc_counter;
 use alloc_counter::allocations_during;
 
-extern "C" fn torque(_: *mut c_void, t: f64, out: *mut [f64; 3]) {
+extern "C-unwind" fn torque(_: *mut c_void, t: f64, out: *mut [f64; 3]) {
     unsafe { *out = [0.0, 0.0, 0.1 * t] };
 }
 

@@ -139,7 +139,7 @@ struct Sine {
 }
 
 /// `F = [A sin(w t), 0, 0]` N with `A`, `w` from `ctx` (a `*mut Sine`).
-extern "C" fn sine_force(ctx: *mut c_void, t: f64, out: *mut [f64; 3]) {
+extern "C-unwind" fn sine_force(ctx: *mut c_void, t: f64, out: *mut [f64; 3]) {
     let p = unsafe { &*(ctx as *const Sine) };
     unsafe { *out = [p.amplitude * (p.omega * t).sin(), 0.0, 0.0] };
 }

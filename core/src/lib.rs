@@ -50,6 +50,7 @@ pub mod body;
 pub mod constraints;
 pub mod error;
 pub mod finite;
+pub mod foreign;
 pub mod frames;
 pub mod graphics;
 pub mod inertia;

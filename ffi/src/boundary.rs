@@ -69,25 +69,29 @@ pub(crate) trait CStorage {
     fn set_busy(_p: *mut Self::Inner, _b: Busy) {}
 }
 
-/// Marks the storage `p` [`Busy::Working`] until dropped (also by a panic), then free again.
-pub(crate) struct Working<S: CStorage>(*mut S::Inner);
+/// Marks the storage `p` busy until dropped (also by a panic), then puts back the mark it had.
+pub(crate) struct Mark<S: CStorage> {
+    p: *mut S::Inner,
+    before: Busy,
+}
 
-impl<S: CStorage> Working<S> {
-    /// `p` is a checked storage, free.
-    pub(crate) fn mark(p: *mut S::Inner) -> Self {
-        S::set_busy(p, Busy::Working);
-        Self(p)
+impl<S: CStorage> Mark<S> {
+    /// Marks the checked storage `p` as `b`.
+    pub(crate) fn set(p: *mut S::Inner, b: Busy) -> Self {
+        let before = S::busy(p);
+        S::set_busy(p, b);
+        Self { p, before }
     }
 
     /// Changes the mark while it is held (a solve reads between its steps).
-    pub(crate) fn set(&self, b: Busy) {
-        S::set_busy(self.0, b);
+    pub(crate) fn change(&self, b: Busy) {
+        S::set_busy(self.p, b);
     }
 }
 
-impl<S: CStorage> Drop for Working<S> {
+impl<S: CStorage> Drop for Mark<S> {
     fn drop(&mut self) {
-        S::set_busy(self.0, Busy::Free);
+        S::set_busy(self.p, self.before);
     }
 }
 
@@ -136,14 +140,24 @@ pub(crate) unsafe fn storage_ref<'a, S: CStorage>(p: *const S) -> FfiResult<&'a 
     checked(p).map(|q| unsafe { &*q })
 }
 
-/// Runs `f` on what the storage `p` holds, read only, under the panic guard; its status.
+/// Runs `f` on what the storage `p` holds, read only, under the panic guard; its status. The
+/// storage is [`Busy::Reading`] meanwhile (`f` may run a user load's callback): a read from
+/// the callback is answered, a change refused.
 pub(crate) fn with_ref<S: CStorage>(
     p: *const S,
     f: impl FnOnce(&S::Inner) -> FfiResult<MbsStatus>,
 ) -> MbsStatus {
     guard(|| {
-        // SAFETY: the caller's guarantee on `p` (every entry point documents it).
-        match unsafe { storage_ref(p) }.and_then(f) {
+        let q = match checked(p) {
+            Ok(q) => q,
+            Err(s) => return s,
+        };
+        // Written only while no reference to the storage is live: a nested read finds it
+        // reading already and leaves it.
+        let _reading = (S::busy(q) == Busy::Free).then(|| Mark::<S>::set(q, Busy::Reading));
+        // SAFETY: the caller's guarantee on `p` (every entry point documents it); a re-entrant
+        // call reads only the header and the busy mark, through the raw pointer.
+        match f(unsafe { &*q }) {
             Ok(s) | Err(s) => s,
         }
     })
@@ -160,7 +174,7 @@ pub(crate) fn with_mut<S: CStorage>(
             Ok(q) => q,
             Err(s) => return s,
         };
-        let _working = Working::<S>::mark(q);
+        let _working = Mark::<S>::set(q, Busy::Working);
         // SAFETY: the caller's guarantee on `p` (every entry point documents it); a re-entrant
         // call reads only the header and the busy mark, through the raw pointer.
         match f(unsafe { &mut *q }) {

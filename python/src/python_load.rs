@@ -23,7 +23,7 @@ impl PythonLoad {
 }
 
 /// Core's load callback: `ctx` is a `PythonLoad` (see `add_load_user`).
-pub(crate) extern "C" fn call_python(ctx: *mut c_void, t: f64, out: *mut [f64; 3]) {
+pub(crate) extern "C-unwind" fn call_python(ctx: *mut c_void, t: f64, out: *mut [f64; 3]) {
     // SAFETY: `ctx` is the address of a `PythonLoad` in an `Arc` that every model holding this
     // load keeps (`Model::user_loads`), so it outlives each call; it is only read.
     let load = unsafe { &*(ctx as *const PythonLoad) };

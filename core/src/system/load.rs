@@ -6,13 +6,15 @@
 //! # The user callback
 //! [`LoadFn`] is a plain C function pointer with a context pointer, so the C API passes a C
 //! callback straight through and nothing allocates:
-//! `extern "C" fn(ctx: *mut c_void, t: T, out: *mut [T; 3])`. The system calls it with the
+//! `extern "C-unwind" fn(ctx: *mut c_void, t: T, out: *mut [T; 3])`. The system calls it with the
 //! context it was given, the time `t` (s) at which the load is needed, and `out` pointing to
 //! three zeros; the callback writes the vector (N, N m or m/s^2 as its [`UserLoadKind`] says)
 //! into `out[0..3]`. It may be called several times per step (at the start and the end of a
 //! step, and by sensors), so it must be a function of `t` (and of what `ctx` holds), not count
 //! calls. **It must write a finite vector**: a NaN or infinite component fails the step with
 //! `NotFinite(Force | Torque | Acceleration)` at this load, and the state is left untouched.
+//! **It must return**: an unwind out of it (a C++ exception, a Rust panic) aborts the process
+//! ([`crate::foreign`]).
 //!
 //! The context is kept as an address (`usize`), so the system stays `Send`: whoever steps the
 //! system must be allowed to use what `ctx` points to (core never dereferences it). A Rust
@@ -23,6 +25,7 @@ use super::index::{item, MarkerIndex};
 use super::marker::{Marker, MarkerKind};
 use super::node_force::NodeForce;
 use crate::error::finite_all;
+use crate::foreign::abort_on_unwind;
 use crate::loads::{LoadForceVector, LoadMassProportional};
 use crate::{Error, Param, Real, Result};
 use core::ffi::c_void;
@@ -30,7 +33,7 @@ use nalgebra::Vector3;
 
 /// A time-dependent load vector: writes the vector at time `t` (s) into `out` (see the module
 /// docs; it must write finite values).
-pub type LoadFn<T> = extern "C" fn(ctx: *mut c_void, t: T, out: *mut [T; 3]);
+pub type LoadFn<T> = extern "C-unwind" fn(ctx: *mut c_void, t: T, out: *mut [T; 3]);
 
 /// What a user load's vector is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,7 +92,9 @@ impl<T: Real> UserFunction<T> {
     /// Calls the function at `t` (s); `NotFinite(p)` unless it wrote a finite vector.
     pub fn call(&self, t: T, p: Param) -> Result<Vector3<T>> {
         let mut out = [T::zero(); 3];
-        (self.function)(self.context as *mut c_void, t, &mut out as *mut [T; 3]);
+        abort_on_unwind(|| {
+            (self.function)(self.context as *mut c_void, t, &mut out as *mut [T; 3])
+        });
         let v = Vector3::new(out[0], out[1], out[2]);
         finite_all(&v, p)?;
         Ok(v)
@@ -261,11 +266,11 @@ mod tests {
 
     // (core forbids unsafe code, so these callbacks cannot write `out`; a C or unsafe Rust
     // callback does)
-    extern "C" fn counting(_: *mut c_void, _: f64, _: *mut [f64; 3]) {
+    extern "C-unwind" fn counting(_: *mut c_void, _: f64, _: *mut [f64; 3]) {
         CALLS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     }
 
-    extern "C" fn echo_time(_: *mut c_void, _t: f64, _out: *mut [f64; 3]) {}
+    extern "C-unwind" fn echo_time(_: *mut c_void, _t: f64, _out: *mut [f64; 3]) {}
 
     #[test]
     fn user_functions_compare_by_address_and_zero_is_the_default_output() {

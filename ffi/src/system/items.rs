@@ -567,11 +567,11 @@ pub const MBS_USER_LOAD_MASS_PROPORTIONAL: MbsUserLoadKind = 3;
 /// system: from a step, an assembly or a solve such a call returns `MBS_ERR_BUSY` and changes
 /// nothing.
 ///
-/// It must return normally: no C++ exception may leave it (catch everything inside; one that
-/// escapes aborts the process, mbs's Rust frames cannot unwind it) and no `longjmp` may jump
+/// It must return: a C++ exception that leaves it aborts the process before it unwinds any
+/// frame of mbs (as from every callback; catch everything inside), and no `longjmp` may jump
 /// out of it across mbs (mbs's state would be left half-stepped). With generalized-alpha it is
 /// also called while the Newton iteration runs.
-pub type mbs_load_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, t: f64, out: *mut f64)>;
+pub type mbs_load_fn = Option<unsafe extern "C-unwind" fn(ctx: *mut c_void, t: f64, out: *mut f64)>;
 
 /// Adds a user load on `marker`: its vector (a force, torque or acceleration as `kind` says,
 /// `MBS_USER_LOAD_*`) is what `function(ctx, t, out)` writes at each time (see
@@ -607,14 +607,15 @@ pub unsafe extern "C" fn mbs_system_add_load_user(
                 MBS_USER_LOAD_MASS_PROPORTIONAL => UserLoadKind::MassProportional,
                 _ => return Err(MBS_ERR_INVALID_ARGUMENT),
             };
-            // SAFETY: `unsafe extern "C" fn(*mut c_void, f64, *mut f64)` and core's
-            // `extern "C" fn(*mut c_void, f64, *mut [f64; 3])` are ABI-compatible (thin
+            // SAFETY: `unsafe extern "C-unwind" fn(*mut c_void, f64, *mut f64)` and core's
+            // `extern "C-unwind" fn(*mut c_void, f64, *mut [f64; 3])` are ABI-compatible (thin
             // pointers to sized types; `unsafe` does not change the ABI), and core calls it
             // with a pointer to 3 doubles, as `mbs_load_fn` documents.
             let f: LoadFn<f64> = unsafe {
-                core::mem::transmute::<unsafe extern "C" fn(*mut c_void, f64, *mut f64), LoadFn<f64>>(
-                    f,
-                )
+                core::mem::transmute::<
+                    unsafe extern "C-unwind" fn(*mut c_void, f64, *mut f64),
+                    LoadFn<f64>,
+                >(f)
             };
             s.add_load(Load::user(index(marker, MarkerIndex)?, kind, f, ctx))
                 .map_err(status_of)

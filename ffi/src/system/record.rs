@@ -9,25 +9,26 @@ use crate::system::mbs_system;
 use crate::system::scene::{from_c, mbs_scene_summary, mbs_visualization_settings};
 use core::ffi::{c_char, c_void, CStr};
 use core::fmt;
+use mbs_core::foreign::abort_on_unwind;
 use mbs_core::graphics::record::{write_run_header, RecordError};
 
 /// Receives a piece of a recording's text: `len` bytes of UTF-8 at `text` (not
 /// NUL-terminated, valid during the call; pieces end at no particular place, lines are ended
-/// by `\n`). `ctx` is the caller's pointer. Must return (no exception, no `longjmp` across
-/// mbs).
+/// by `\n`). `ctx` is the caller's pointer. Must return: a C++ exception that leaves it aborts
+/// the process (as from every callback), and no `longjmp` may jump out of it across mbs.
 pub type mbs_text_fn =
-    Option<unsafe extern "C" fn(ctx: *mut c_void, text: *const c_char, len: usize)>;
+    Option<unsafe extern "C-unwind" fn(ctx: *mut c_void, text: *const c_char, len: usize)>;
 
 /// `core::fmt::Write` over the caller's text callback.
 struct Sink {
-    write: unsafe extern "C" fn(*mut c_void, *const c_char, usize),
+    write: unsafe extern "C-unwind" fn(*mut c_void, *const c_char, usize),
     ctx: *mut c_void,
 }
 
 impl fmt::Write for Sink {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         // SAFETY: the caller's callback with its context; `s` lives over the call.
-        unsafe { (self.write)(self.ctx, s.as_ptr().cast(), s.len()) };
+        abort_on_unwind(|| unsafe { (self.write)(self.ctx, s.as_ptr().cast(), s.len()) });
         Ok(())
     }
 }

@@ -16,6 +16,7 @@ use crate::status::status_of;
 use crate::status::*;
 use crate::system::mbs_system;
 use core::ffi::c_void;
+use mbs_core::foreign::abort_on_unwind;
 use mbs_core::graphics::{
     BodiesSettings, Color, ContourSettings, DrawPrimitive, DrawShape, SceneSummary,
     VisualizationSettings,
@@ -135,10 +136,11 @@ pub struct mbs_scene_summary {
 }
 
 /// The callback of `mbs_system_export_scene`: called once per primitive, in object order and
-/// primitive order, with the caller's `ctx`; `p` is valid only during the call. It must return
-/// normally: no C++ exception may leave it (one that escapes aborts the process: mbs's Rust
-/// frames cannot unwind it) and no `longjmp` across mbs.
-pub type mbs_draw_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, p: *const mbs_draw_primitive)>;
+/// primitive order, with the caller's `ctx`; `p` is valid only during the call. It must return:
+/// a C++ exception that leaves it aborts the process (as from every callback), and no
+/// `longjmp` may jump out of it across mbs.
+pub type mbs_draw_fn =
+    Option<unsafe extern "C-unwind" fn(ctx: *mut c_void, p: *const mbs_draw_primitive)>;
 
 /// Writes Exudyn's default visualization settings (see each field).
 ///
@@ -308,7 +310,7 @@ pub unsafe extern "C" fn mbs_system_export_scene(
             .export_scene(&settings, |p| {
                 let c = primitive(p);
                 // SAFETY: the caller's callback, with its own context; `c` outlives the call.
-                unsafe { cb(ctx, &c) }
+                abort_on_unwind(|| unsafe { cb(ctx, &c) })
             })
             .map_err(status_of)?;
         if !summary_out.is_null() {

@@ -7,13 +7,14 @@
 //! export) with the pointer it is given. Calls that change it are refused with `MBS_ERR_BUSY`
 //! while the run is on (the storage's busy flag).
 
-use crate::boundary::{checked_mut, guard, put, read, Busy, Working};
+use crate::boundary::{checked_mut, guard, put, read, Busy, Mark};
 use crate::simulation_settings::mbs_simulation_settings;
 use crate::status::*;
 use crate::system::sensors::CSink;
 use crate::system::step::{mbs_item_ref, mbs_system_step_report, system_error, warning};
 use crate::system::{mbs_system, Inner, SensorBuffer, MBS_SYSTEM_MAX_SENSORS};
 use core::ffi::c_void;
+use mbs_core::foreign::abort_on_unwind;
 use mbs_core::system::{SolveReport, SystemError};
 
 /// What a system solve did.
@@ -69,10 +70,10 @@ pub const MBS_RUN_STOP: i32 = 1;
 /// The callback may call the functions that read `sys` (`mbs_system_time`, the outputs,
 /// `mbs_system_sensor_rows`, `mbs_system_export_scene`, ...) and read the sensor buffers; a
 /// call that changes `sys` returns `MBS_ERR_BUSY` and changes nothing. It must return: a C++
-/// exception that escapes it aborts the process (mbs's Rust frames cannot unwind it), and no
-/// `longjmp` may jump out of it across mbs.
+/// exception that leaves it aborts the process before it unwinds any frame of mbs (as from
+/// every callback), and no `longjmp` may jump out of it across mbs.
 pub type mbs_step_callback = Option<
-    unsafe extern "C" fn(
+    unsafe extern "C-unwind" fn(
         ctx: *mut c_void,
         sys: *const mbs_system,
         progress: *const mbs_solve_progress,
@@ -167,7 +168,7 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
         // and the steps run the load callbacks) every call is refused, while the step callback
         // runs only changes. SAFETY (all of them): `p` is the checked storage.
         let rows = Rows::empty(unsafe { &mut *p });
-        let working = Working::<mbs_system>::mark(p);
+        let working = Mark::<mbs_system>::set(p, Busy::Working);
         let (core, buffers) = parts(p);
         let mut sink = CSink::new(buffers);
         let begun = core.solve_begin(&c, &mut sink);
@@ -191,11 +192,11 @@ pub unsafe extern "C" fn mbs_system_solve_dynamic_observed(
                     steps: progress.steps,
                     report: mbs_system_step_report::of(&progress.report, step_dropped),
                 };
-                working.set(Busy::Reading);
+                working.change(Busy::Reading);
                 // SAFETY: the caller's function and context; `progress` lives over the call;
                 // no reference to the storage is live.
-                let answer = unsafe { f(ctx, sys, &progress) };
-                working.set(Busy::Working);
+                let answer = abort_on_unwind(|| unsafe { f(ctx, sys, &progress) });
+                working.change(Busy::Working);
                 if answer != MBS_RUN_CONTINUE {
                     run.stop();
                 }

@@ -13,7 +13,7 @@ use mbs::system::tree::*;
 use mbs::tree::*;
 
 /// A user load writing what its context holds (finite or not).
-unsafe extern "C" fn user_load(ctx: *mut c_void, t: f64, out: *mut f64) {
+unsafe extern "C-unwind" fn user_load(ctx: *mut c_void, t: f64, out: *mut f64) {
     let v = if ctx.is_null() {
         [t, 0.0, 0.0]
     } else {
@@ -25,7 +25,7 @@ unsafe extern "C" fn user_load(ctx: *mut c_void, t: f64, out: *mut f64) {
 }
 
 /// A scene callback that reads every field.
-unsafe extern "C" fn draw(ctx: *mut c_void, p: *const mbs_draw_primitive) {
+unsafe extern "C-unwind" fn draw(ctx: *mut c_void, p: *const mbs_draw_primitive) {
     let n = &mut *ctx.cast::<usize>();
     *n += 1;
     let p = &*p;
@@ -41,7 +41,7 @@ pub struct Watch {
 
 /// A solve's step callback: reads the system (its time is the step's), is refused a change,
 /// stops where the input says.
-pub unsafe extern "C" fn on_step(
+pub unsafe extern "C-unwind" fn on_step(
     ctx: *mut c_void,
     sys: *const mbs_system,
     p: *const mbs_solve_progress,
