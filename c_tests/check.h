@@ -44,8 +44,8 @@ static int untouched_bytes(const void *p, size_t n) {
 }
 #define UNTOUCHED(x) untouched_bytes(&(x), sizeof(x))
 
-/* Byte-for-byte snapshots of a library storage (an mbs_system, an mbs_tree) compare bytes the
- * library never wrote too (padding, unused slots), which valgrind's memcheck calls undefined:
+/* Byte-for-byte snapshots of a library storage (an mbs_system, an mbs_tree) compare the
+ * padding of the values the library copied in too, which valgrind's memcheck calls undefined:
  * under valgrind the storage is declared defined before it is copied, so that the comparison
  * is of the bytes as they are. */
 #if defined(__has_include)

@@ -1143,7 +1143,10 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
  *
  * Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
  * other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
- * reused (later calls with it are then refused). The contents are private. Do not copy an initialized
+ * reused (later calls with it are then refused). The contents are private. Init writes every
+ * byte (zeros where nothing is yet), so copying a system reads no undefined memory; the
+ * padding inside the values later calls copy in (items, settings) may hold any bytes, so
+ * compare two systems through their outputs, not byte for byte. Do not copy an initialized
  * system with `memcpy` while sensors hold buffers you do not want shared, and do not use
  * one system from two threads at once.
  */
@@ -1802,8 +1805,9 @@ typedef int32_t (*mbs_step_callback)(void *ctx,
  * capacity `MBS_TREE_MAX_LINKS` (32) links and `MBS_TREE_MAX_COORDINATES` (48) coordinates,
  * `MBS_TREE_SIZE` bytes, aligned to `MBS_TREE_ALIGN` (a declared `mbs_tree` is). Call
  * `mbs_tree_init`, add links, then call the algorithms with the joint vectors; call
- * `mbs_tree_deinit` before the storage is reused. The contents are private; one tree is not
- * used from two threads at once.
+ * `mbs_tree_deinit` before the storage is reused. The contents are private (init writes every
+ * byte but the padding of the values it copies in: the `mbs_tree_f32`'s 4 bytes after its
+ * gravity, later a link's); one tree is not used from two threads at once.
  */
 typedef struct mbs_tree {
   /**

@@ -64,3 +64,8 @@ fn c_solve_step_callback_sees_stops_and_is_refused_changes() {
 fn c_exception_from_any_callback_aborts_before_unwinding_mbs() {
     run_c_test("test_callback_unwind");
 }
+
+#[test]
+fn c_init_defines_every_byte_of_a_storage() {
+    run_c_test("test_storage_bytes");
+}

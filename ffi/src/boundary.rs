@@ -107,6 +107,21 @@ pub(crate) fn placed<S: CStorage>(p: *const S) -> FfiResult<*mut S::Inner> {
     Ok(p.cast::<S::Inner>().cast_mut())
 }
 
+/// Writes `inner` into the caller's storage `p` (from [`placed`]) after zeros over all of its
+/// bytes: the bytes no field covers (padding, the unused capacity of fixed-size vectors, the
+/// storage's tail) are then defined, so two storages initialized and used alike are equal
+/// byte for byte, and copying one reads no undefined memory.
+#[inline(always)]
+pub(crate) fn init_storage<S: CStorage>(p: *mut S::Inner, inner: S::Inner) {
+    // SAFETY: `p` is non-null and aligned ([`placed`]) and the caller's storage has
+    // `size_of::<S>()` writable bytes (every init documents it); `S::Inner` fits in them
+    // (compile-time checks beside each storage).
+    unsafe {
+        p.cast::<u8>().write_bytes(0, size_of::<S>());
+        p.write(inner);
+    }
+}
+
 /// The checked pointer to an initialized storage: the errors of [`placed`], then
 /// `MBS_ERR_STORAGE` (initialized by another build: its layout) and `MBS_ERR_NOT_INITIALIZED`
 /// (no init's tag).

@@ -170,6 +170,15 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         })
     }
 
+    /// Writes zeros into the link slots not in use. A tree moved into a caller's buffer (the
+    /// C API's storage) carries whatever bytes those slots held before the move; after this,
+    /// every byte of its unused capacity is defined.
+    pub fn zero_unused_capacity(&mut self) {
+        for slot in self.links.spare_capacity_mut() {
+            *slot = core::mem::MaybeUninit::zeroed();
+        }
+    }
+
     /// Adds a link on `joint` whose joint frame sits at `placement` in `parent`'s link frame (or
     /// in the world, for `None`), with mass properties `mass` in the link frame (mass, centre of
     /// mass, inertia about the centre of mass: [`MassProperties`], e.g. of a `BodyCylinder`).

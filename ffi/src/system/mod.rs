@@ -30,8 +30,8 @@ pub mod step;
 pub mod tree;
 
 use crate::boundary::{
-    checked_mut, guard, non_null_out, placed, put, storage_ref, with_mut, with_ref, Busy, CStorage,
-    FfiResult,
+    checked_mut, guard, init_storage, non_null_out, placed, put, storage_ref, with_mut, with_ref,
+    Busy, CStorage, FfiResult,
 };
 use crate::status::*;
 use crate::storage_header::Header;
@@ -108,7 +108,10 @@ pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
 ///
 /// Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
 /// other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
-/// reused (later calls with it are then refused). The contents are private. Do not copy an initialized
+/// reused (later calls with it are then refused). The contents are private. Init writes every
+/// byte (zeros where nothing is yet), so copying a system reads no undefined memory; the
+/// padding inside the values later calls copy in (items, settings) may hold any bytes, so
+/// compare two systems through their outputs, not byte for byte. Do not copy an initialized
 /// system with `memcpy` while sensors hold buffers you do not want shared, and do not use
 /// one system from two threads at once.
 #[repr(C)]
@@ -235,15 +238,15 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
         if checked_mut(sys) == Err(MBS_ERR_BUSY) {
             return MBS_ERR_BUSY; // from a callback of a call on this system
         }
-        // SAFETY: non-null, aligned, MBS_SYSTEM_SIZE >= size_of::<Inner>() writable bytes.
-        unsafe {
-            p.write(Inner {
+        init_storage::<mbs_system>(
+            p,
+            Inner {
                 header: HEADER,
                 sys: CSystem::new(),
                 buffers: [SensorBuffer::EMPTY; MBS_SYSTEM_MAX_SENSORS as usize],
                 busy: 0,
-            })
-        };
+            },
+        );
         MBS_OK
     })
 }

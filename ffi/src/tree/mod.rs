@@ -17,7 +17,7 @@
 pub mod dynamics;
 pub mod loops;
 
-use crate::boundary::{guard, placed, read, with_mut, CStorage, FfiResult};
+use crate::boundary::{guard, init_storage, placed, read, with_mut, CStorage, FfiResult};
 use crate::convert::{mat3, vec3};
 use crate::status::status_of;
 use crate::status::*;
@@ -129,8 +129,9 @@ pub const MBS_TREE_ALIGN: usize = 8;
 /// capacity `MBS_TREE_MAX_LINKS` (32) links and `MBS_TREE_MAX_COORDINATES` (48) coordinates,
 /// `MBS_TREE_SIZE` bytes, aligned to `MBS_TREE_ALIGN` (a declared `mbs_tree` is). Call
 /// `mbs_tree_init`, add links, then call the algorithms with the joint vectors; call
-/// `mbs_tree_deinit` before the storage is reused. The contents are private; one tree is not
-/// used from two threads at once.
+/// `mbs_tree_deinit` before the storage is reused. The contents are private (init writes every
+/// byte but the padding of the values it copies in: the `mbs_tree_f32`'s 4 bytes after its
+/// gravity, later a link's); one tree is not used from two threads at once.
 #[repr(C)]
 pub struct mbs_tree {
     /// Private.
@@ -188,20 +189,26 @@ fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
             Ok(g) => g,
             Err(s) => return s,
         };
-        let t = match CTree::<S::T>::new(g) {
-            Ok(t) => t,
-            Err(e) => return status_of(e),
-        };
-        // SAFETY: non-null, aligned, large enough (compile-time checks), writable.
-        unsafe {
-            p.write(Inner {
+        init_storage::<S>(
+            p,
+            Inner {
                 header: S::HEADER,
-                tree: t,
+                tree: match CTree::<S::T>::new(g) {
+                    Ok(t) => t,
+                    Err(e) => return status_of(e),
+                },
                 data: CTreeData::new(),
                 loops: heapless::Vec::new(),
                 loop_work: CLoopWork::new(),
-            })
-        };
+            },
+        );
+        // The vectors' unused slots came with the values written (bytes of the stack).
+        // SAFETY: just written.
+        let inner = unsafe { &mut *p };
+        inner.tree.zero_unused_capacity();
+        for slot in inner.loops.spare_capacity_mut() {
+            *slot = core::mem::MaybeUninit::zeroed();
+        }
         MBS_OK
     })
 }
