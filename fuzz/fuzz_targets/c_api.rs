@@ -905,9 +905,10 @@ fn system(i: &mut Input) {
     let sys = storage.as_mut_ptr();
     // SAFETY: aligned, writable storage of the right size.
     assert_eq!(unsafe { mbs_system_init(sys) }, MBS_OK);
+    system_ops::SYSTEM.store(sys, core::sync::atomic::Ordering::Relaxed);
     for _ in 0..24 {
         let before = storage_bytes(sys);
-        let op = i.byte() % 46;
+        let op = i.byte() % 47;
         if op >= 16 {
             let (r, untouched) = system_ops::more(i, sys, op, &mut contexts);
             judge_system(sys, op, r, untouched, &before);
@@ -1096,8 +1097,8 @@ fn system(i: &mut Input) {
                             if mbs_status_is_ok(r) && !report.is_null() {
                                 let rep = &*report;
                                 assert_eq!(rep.steps + 1, w.calls);
-                                let stopped = w.answer != MBS_RUN_CONTINUE
-                                    && w.stop_at < sim.number_of_steps;
+                                let stopped =
+                                    w.answer != MBS_RUN_CONTINUE && w.stop_at < sim.number_of_steps;
                                 assert_eq!(rep.stopped, u32::from(stopped));
                             }
                             r
@@ -1148,6 +1149,7 @@ fn system(i: &mut Input) {
         };
         judge_system(sys, op, r, untouched, &before);
     }
+    system_ops::SYSTEM.store(core::ptr::null_mut(), core::sync::atomic::Ordering::Relaxed);
 }
 
 /// [`judge`] for a system call `op`, and: refused, it left every byte of the system's storage

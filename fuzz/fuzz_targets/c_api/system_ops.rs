@@ -4,16 +4,56 @@
 //! kinematic tree in the system. Each returns the status and whether its outputs are untouched.
 
 use super::*;
-use core::ffi::c_void;
+use core::ffi::{c_char, c_void};
+use core::ptr::null_mut;
+use core::sync::atomic::{AtomicPtr, Ordering};
 use mbs::system::constraints::*;
 use mbs::system::planar::*;
+use mbs::system::record::*;
 use mbs::system::scene::*;
 use mbs::system::settings::*;
 use mbs::system::tree::*;
 use mbs::tree::*;
 
-/// A user load writing what its context holds (finite or not).
+/// The system the harness builds, which a callback tries to re-enter (null: none).
+pub static SYSTEM: AtomicPtr<mbs_system> = AtomicPtr::new(core::ptr::null_mut());
+
+/// Calls from a callback into the system that runs it: every change is refused with
+/// `MBS_ERR_BUSY`, whether the call running the callback changes the system (a step, an
+/// assembly: reads refused too) or reads it (an output: reads answered).
+unsafe fn reenter(sys: *mut mbs_system) {
+    let mut t = f64::NAN;
+    let read = mbs_system_time(sys, &mut t);
+    assert!(
+        read == MBS_OK || read == MBS_ERR_BUSY,
+        "a read from a callback: {read}"
+    );
+    let mut c = mbs_system_counts::default();
+    let counts = mbs_system_get_counts(sys, &mut c);
+    assert_eq!(counts, read, "two reads from one callback");
+    assert_eq!(mbs_system_reset(sys), MBS_ERR_BUSY);
+    assert_eq!(
+        mbs_system_step(sys, 1e-3, null_mut(), null_mut()),
+        MBS_ERR_BUSY
+    );
+    assert_eq!(mbs_system_assemble(sys, null_mut()), MBS_ERR_BUSY);
+    let origin = [0.0; 3];
+    let mut idx = 0u32;
+    assert_eq!(
+        mbs_system_create_ground(sys, origin.as_ptr(), &mut idx),
+        MBS_ERR_BUSY
+    );
+    assert_eq!(mbs_system_deinit(sys), MBS_ERR_BUSY);
+    assert_eq!(mbs_system_init(sys), MBS_ERR_BUSY);
+}
+
+/// A user load writing what its context holds (finite or not), after trying to re-enter
+/// the system.
 unsafe extern "C-unwind" fn user_load(ctx: *mut c_void, t: f64, out: *mut f64) {
+    let sys = SYSTEM.load(Ordering::Relaxed);
+    if !sys.is_null() {
+        reenter(sys);
+    }
     let v = if ctx.is_null() {
         [t, 0.0, 0.0]
     } else {
@@ -22,6 +62,12 @@ unsafe extern "C-unwind" fn user_load(ctx: *mut c_void, t: f64, out: *mut f64) {
     for (k, x) in v.iter().enumerate() {
         *out.add(k) = *x;
     }
+}
+
+/// A recording's text writer: appends each piece to the `Vec<u8>` at `ctx`.
+unsafe extern "C-unwind" fn collect_text(ctx: *mut c_void, text: *const c_char, len: usize) {
+    let out = &mut *ctx.cast::<Vec<u8>>();
+    out.extend_from_slice(core::slice::from_raw_parts(text.cast::<u8>(), len));
 }
 
 /// A scene callback that reads every field.
@@ -54,6 +100,25 @@ pub unsafe extern "C-unwind" fn on_step(
     assert_eq!(mbs_system_time(sys, &mut t), MBS_OK);
     assert_eq!(t.to_bits(), p.time.to_bits());
     assert_eq!(mbs_system_reset(sys.cast_mut()), MBS_ERR_BUSY);
+    assert_eq!(
+        mbs_system_step(sys.cast_mut(), 1e-3, null_mut(), null_mut()),
+        MBS_ERR_BUSY
+    );
+    assert_eq!(mbs_system_init(sys.cast_mut()), MBS_ERR_BUSY);
+    assert_eq!(mbs_system_deinit(sys.cast_mut()), MBS_ERR_BUSY);
+    let mut sim = mbs_simulation_settings::default();
+    mbs_simulation_settings_default(&mut sim);
+    let r = mbs_system_solve_dynamic(sys.cast_mut(), &sim, null_mut(), null_mut());
+    assert_eq!(r, MBS_ERR_BUSY);
+    // Reads are answered: the scene and a recorded frame of the step's state.
+    let vis = mbs_visualization_settings_default_value();
+    let mut text: Vec<u8> = Vec::new();
+    let ctx = (&mut text as *mut Vec<u8>).cast();
+    let r = mbs_system_record_frame(sys, &vis, Some(collect_text), ctx, null_mut());
+    assert!(
+        r == MBS_OK || r == MBS_ERR_NON_FINITE_STATE,
+        "record_frame from a step callback: {r}"
+    );
     if p.step == w.stop_at {
         w.answer
     } else {
@@ -296,6 +361,47 @@ pub fn more(
                 (r, s.untouched())
             }
             37 => (mbs_system_reset(sys), true),
+            45 => {
+                // A recording: its first records, or a frame of the system now. Refused:
+                // nothing written.
+                let mut text: Vec<u8> = Vec::new();
+                let ctx = (&mut text as *mut Vec<u8>).cast();
+                let write: mbs_text_fn = if n(0) { None } else { Some(collect_text) };
+                if i.byte() % 2 == 0 {
+                    // A title of fuzzed bytes (maybe not UTF-8, maybe with line breaks).
+                    let title = [i.byte(), i.byte(), i.byte(), 0];
+                    let title = if n(1) {
+                        core::ptr::null()
+                    } else {
+                        title.as_ptr().cast()
+                    };
+                    let r = mbs_record_header(title, write, ctx);
+                    if r == MBS_OK {
+                        assert!(text.starts_with(b"mbs-run 1\n"));
+                        assert!(core::str::from_utf8(&text).is_ok());
+                        assert_eq!(
+                            text.iter().filter(|&&b| b == b'\n').count(),
+                            1 + usize::from(!n(1))
+                        );
+                    }
+                    (r, text.is_empty())
+                } else {
+                    let vis = mbs_visualization_settings_default_value();
+                    let mut summary = Out::<mbs_scene_summary>::new();
+                    let r = mbs_system_record_frame(
+                        sys,
+                        ptr(&vis, n(1)),
+                        write,
+                        ctx,
+                        summary.ptr(n(2)),
+                    );
+                    if r == MBS_OK {
+                        assert!(text.starts_with(b"frame "));
+                        assert!(core::str::from_utf8(&text).is_ok());
+                    }
+                    (r, text.is_empty() && summary.untouched())
+                }
+            }
             38 => {
                 let mut vis = mbs_visualization_settings_default_value();
                 vis.contour_output_variable = i.u32() % 14;
