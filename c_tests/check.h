@@ -30,6 +30,9 @@ static int failures = 0;
 
 #define SENTINEL 0xAB
 
+/* The number after the last output variable: an unknown one. */
+#define UNKNOWN_OUTPUT (MBS_OUTPUT_VELOCITY_LOCAL + 1)
+
 /* Fills an output with the sentinel pattern. */
 #define POISON(x) memset(&(x), SENTINEL, sizeof(x))
 

@@ -163,7 +163,23 @@ static void test_torsional_target(void) {
         CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
     CHECK_STATUS(mbs_system_get_rigid_state(&sys, b.node, &st), MBS_OK);
     CHECK(fabs(st.position[0] - 0.3 * cos(0.5)) < 1e-5 && fabs(st.position[1] - 0.3 * sin(0.5)) < 1e-5);
-    (void)joint;
+    /* The joint's own outputs: its angle about z (the body's, from its COM: atan2(y, x)) and
+     * rate (the body's angular velocity about z), nothing about x and y, no offset. */
+    {
+        double angle[3], rate[3], d[3];
+        size_t n = 0;
+        CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_ROTATION, angle, 3, &n), MBS_OK);
+        CHECK(n == 3 && fabs(angle[2] - atan2(st.position[1], st.position[0])) < 1e-12);
+        CHECK(fabs(angle[0]) + fabs(angle[1]) < 1e-12);
+        CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL, rate, 3, &n), MBS_OK);
+        CHECK(fabs(rate[2] - st.angular_velocity[2]) < 1e-12 && fabs(rate[0]) + fabs(rate[1]) < 1e-9);
+        CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_DISPLACEMENT_LOCAL, d, 3, &n), MBS_OK);
+        CHECK(fabs(d[0]) + fabs(d[1]) + fabs(d[2]) < 1e-12);
+        CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_VELOCITY_LOCAL, d, 3, &n), MBS_OK);
+        CHECK(fabs(d[0]) + fabs(d[1]) + fabs(d[2]) < 1e-8);
+        CHECK_STATUS(mbs_system_constraint_output(&sys, joint, MBS_OUTPUT_KINETIC_ENERGY, d, 3, &n),
+                     MBS_ERR_NOT_AVAILABLE);
+    }
 }
 
 static void test_refusals(void) {
@@ -256,6 +272,58 @@ static void test_refusals(void) {
     CHECK(failed.kind == MBS_ITEM_CONSTRAINT && failed.index == joint);
 }
 
+/* A body on a revolute joint to the ground placed by a point and an axis (world z through
+ * o), released from rest with its COM level with the axis: the joint's angle about z is the
+ * COM's turn about o, its rate the body's angular velocity about z; a body on a prismatic
+ * joint along world x placed the same way stays put (no gravity along x). Then the
+ * refusals: nothing added, no byte of the storage changed. */
+static void test_joints_at_a_world_point(void) {
+    const double c[3] = {0.5, 0.2, 0.1}, o[3] = {0.2, 0.2, 0.1}, z[3] = {0, 0, 3}, x[3] = {2, 0, 0};
+    const double nan3[3] = {NAN, 0, 0};
+    double angle[3], rate[3], d[3];
+    size_t n = 0;
+    uint32_t ground, k;
+    mbs_world_joint j, untouched_j, slide;
+    mbs_mass_properties mp = body_mp();
+    mbs_created_body b, p;
+    mbs_rigid_state st;
+    mbs_system_counts counts;
+    CHECK_STATUS(mbs_system_init(&sys), MBS_OK);
+    alpha(&sys);
+    CHECK_STATUS(mbs_system_add_object_ground(&sys, Z3, &ground), MBS_OK);
+    CHECK_STATUS(mbs_system_create_rigid_body(&sys, &mp, c, Q1, Z3, Z3, G, &b), MBS_OK);
+    CHECK_STATUS(mbs_system_create_rigid_body(&sys, &mp, c, Q1, Z3, Z3, G, &p), MBS_OK);
+    /* Refusals first, on the bodies alone. */
+    POISON(untouched_j);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, ground, b.object, o, Z3, &untouched_j), MBS_ERR_INVALID_DIRECTION);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, ground, b.object, nan3, z, &untouched_j), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, ground, b.object, o, nan3, &untouched_j), MBS_ERR_NOT_FINITE);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, ground, 99, o, z, &untouched_j), MBS_ERR_UNKNOWN_INDEX);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, b.object, b.object, o, z, &untouched_j), MBS_ERR_SAME_BODY);
+    REFUSE(mbs_system_add_prismatic_joint_at(&sys, ground, ground, o, x, &untouched_j), MBS_ERR_SAME_BODY);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, ground, b.object, NULL, z, &untouched_j), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, ground, b.object, o, NULL, &untouched_j), MBS_ERR_NULL_POINTER);
+    REFUSE(mbs_system_add_revolute_joint_at(&sys, ground, b.object, o, z, NULL), MBS_ERR_NULL_POINTER);
+    CHECK(UNTOUCHED(untouched_j));
+    CHECK_STATUS(mbs_system_add_revolute_joint_at(&sys, ground, b.object, o, z, &j), MBS_OK);
+    CHECK_STATUS(mbs_system_add_prismatic_joint_at(&sys, ground, p.object, c, x, &slide), MBS_OK);
+    CHECK_STATUS(mbs_system_get_counts(&sys, &counts), MBS_OK);
+    /* Each body created with gravity has its mass marker (0, 1); the joints add two each. */
+    CHECK(counts.markers == 6 && j.markers[0] == 2 && j.markers[1] == 3 && slide.markers[0] == 4);
+    CHECK(slide.joint == j.joint + 1);
+    CHECK_STATUS(mbs_system_assemble(&sys, NULL), MBS_OK);
+    for (k = 0; k < 300; k++)
+        CHECK_STATUS(mbs_system_step(&sys, 1e-3, NULL, NULL), MBS_OK);
+    CHECK_STATUS(mbs_system_get_rigid_state(&sys, b.node, &st), MBS_OK);
+    CHECK_STATUS(mbs_system_constraint_output(&sys, j.joint, MBS_OUTPUT_ROTATION, angle, 3, &n), MBS_OK);
+    CHECK(fabs(angle[2] - atan2(st.position[1] - o[1], st.position[0] - o[0])) < 1e-9);
+    CHECK(angle[2] < -0.1); /* it swung down */
+    CHECK_STATUS(mbs_system_constraint_output(&sys, j.joint, MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL, rate, 3, &n), MBS_OK);
+    CHECK(fabs(rate[2] - st.angular_velocity[2]) < 1e-9);
+    CHECK_STATUS(mbs_system_constraint_output(&sys, slide.joint, MBS_OUTPUT_DISPLACEMENT_LOCAL, d, 3, &n), MBS_OK);
+    CHECK(fabs(d[0]) + fabs(d[1]) + fabs(d[2]) < 1e-12);
+}
+
 int main(void) {
     const MbsRotations both[2] = {MBS_ROTATIONS_EULER_PARAMETERS, MBS_ROTATIONS_LIE_GROUP};
     int r;
@@ -265,6 +333,7 @@ int main(void) {
         test_revolute_swing();
         test_torsional_target();
         test_refusals();
+        test_joints_at_a_world_point();
     }
     printf("test_joints: %d failures\n", failures);
     return failures != 0;

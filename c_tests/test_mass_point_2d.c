@@ -228,7 +228,7 @@ static void test_output_and_jacobian(void) {
     CHECK_STATUS(mbs_mass_point_2d_output(&b, &st, MBS_OUTPUT_POSITION, NULL, out, 3, &n), MBS_ERR_NULL_POINTER);
     CHECK_STATUS(mbs_mass_point_2d_output(&b, &st, MBS_OUTPUT_POSITION, loc, NULL, 3, &n), MBS_ERR_NULL_POINTER);
     CHECK_STATUS(mbs_mass_point_2d_output(&b, &st, MBS_OUTPUT_POSITION, loc, out, 3, NULL), MBS_ERR_NULL_POINTER);
-    CHECK_STATUS(mbs_mass_point_2d_output(&b, &st, 19, loc, out, 9, &n), MBS_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mbs_mass_point_2d_output(&b, &st, UNKNOWN_OUTPUT, loc, out, 9, &n), MBS_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mbs_mass_point_2d_output(&b, &st, MBS_OUTPUT_ANGULAR_ACCELERATION, ZERO, out, 9, &n),
                  MBS_ERR_NOT_AVAILABLE);
     CHECK_STATUS(mbs_mass_point_2d_output(&b, &st, MBS_OUTPUT_KINETIC_ENERGY, loc, out, 9, &n),

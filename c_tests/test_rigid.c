@@ -165,7 +165,7 @@ static void test_output_variable_len(void) {
     CHECK(mbs_output_variable_len(MBS_OUTPUT_KINETIC_ENERGY) == 1);
     CHECK(mbs_output_variable_len(MBS_OUTPUT_POTENTIAL_ENERGY) == 1);
     CHECK(mbs_output_variable_len(MBS_OUTPUT_ANGULAR_ACCELERATION) == 3);
-    CHECK(mbs_output_variable_len(19) == 0 && mbs_output_variable_len(0xFFFFFFFFu) == 0);
+    CHECK(mbs_output_variable_len(UNKNOWN_OUTPUT) == 0 && mbs_output_variable_len(0xFFFFFFFFu) == 0);
     CHECK(strcmp(mbs_status_str(MBS_ERR_INVALID_TIME_STEP), "invalid time step (must be finite and > 0)") == 0);
     CHECK(strcmp(mbs_status_str(12345), "unknown status") == 0);
 }

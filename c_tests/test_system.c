@@ -341,7 +341,7 @@ static void test_sensor_refusals(void) {
     ok.kind = MBS_SENSOR_BODY, ok.index = rigid.object, ok.variable = MBS_OUTPUT_VELOCITY;
     spec = ok, spec.kind = 5;
     REFUSE(mbs_system_add_sensor(&sys, &spec, NULL, 0, &idx), MBS_ERR_INVALID_ARGUMENT);
-    spec = ok, spec.variable = 19;
+    spec = ok, spec.variable = UNKNOWN_OUTPUT;
     REFUSE(mbs_system_add_sensor(&sys, &spec, NULL, 0, &idx), MBS_ERR_INVALID_ARGUMENT);
     spec = ok, spec.local_position[2] = NAN;
     REFUSE(mbs_system_add_sensor(&sys, &spec, NULL, 0, &idx), MBS_ERR_NOT_FINITE);
@@ -380,7 +380,7 @@ static void test_output_and_state_refusals(void) {
     mbs_point2d_state ps, bad_ps;
     POISON(out), POISON(v), POISON(rs), POISON(ps);
     REFUSE(mbs_system_node_output(&sys, 9, MBS_OUTPUT_POSITION, out, 9, &n), MBS_ERR_UNKNOWN_INDEX);
-    REFUSE(mbs_system_node_output(&sys, mass.node, 19, out, 9, &n), MBS_ERR_INVALID_ARGUMENT);
+    REFUSE(mbs_system_node_output(&sys, mass.node, UNKNOWN_OUTPUT, out, 9, &n), MBS_ERR_INVALID_ARGUMENT);
     REFUSE(mbs_system_node_output(&sys, mass.node, MBS_OUTPUT_ROTATION_MATRIX, out, 9, &n),
            MBS_ERR_NOT_AVAILABLE);
     REFUSE(mbs_system_node_output(&sys, rigid.node, MBS_OUTPUT_ROTATION_MATRIX, out, 8, &n),

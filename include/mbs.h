@@ -319,6 +319,14 @@ typedef uint32_t mbs_dynamic_solver;
  * `mbs_simulation_settings_default(_f32)`, then override fields. The per-step calls
  * (`mbs_mass_point_2d_step(_f32)`) use only `solver_type`, `spectral_radius` and the Newton
  * fields.
+ *
+ * Which settings a system's generalized-alpha step uses, when both this struct and
+ * `mbs_system_settings` hold some: a solve with `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` takes
+ * `spectral_radius` and the Newton fields from here and everything else (formulation,
+ * rotations, real-time updates, step halving, assembly) from the system's settings, for the
+ * run only (the system's settings are as before after it); a solve with
+ * `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` and `mbs_system_step` take all from the system's
+ * settings.
  */
 typedef struct mbs_simulation_settings_of_f64 {
   /**
@@ -423,6 +431,14 @@ typedef struct mbs_mass_point_2d_loads_of_f32 mbs_mass_point_2d_loads_f32;
  * `mbs_simulation_settings_default(_f32)`, then override fields. The per-step calls
  * (`mbs_mass_point_2d_step(_f32)`) use only `solver_type`, `spectral_radius` and the Newton
  * fields.
+ *
+ * Which settings a system's generalized-alpha step uses, when both this struct and
+ * `mbs_system_settings` hold some: a solve with `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` takes
+ * `spectral_radius` and the Newton fields from here and everything else (formulation,
+ * rotations, real-time updates, step halving, assembly) from the system's settings, for the
+ * run only (the system's settings are as before after it); a solve with
+ * `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` and `mbs_system_step` take all from the system's
+ * settings.
  */
 typedef struct mbs_simulation_settings_of_f32 {
   /**
@@ -1200,6 +1216,22 @@ typedef struct mbs_system_counts {
 } mbs_system_counts;
 
 /**
+ * A joint placed in world coordinates (`mbs_system_add_revolute_joint_at`,
+ * `mbs_system_add_prismatic_joint_at`): the joint (a constraint) and its two markers, on the
+ * first body (marker 0, whose frame the joint's outputs use) and on the second.
+ */
+typedef struct mbs_world_joint {
+  /**
+   * The joint, for `mbs_system_constraint_output` and sensors.
+   */
+  uint32_t joint;
+  /**
+   * Its markers on `object0` and `object1`.
+   */
+  uint32_t markers[2];
+} mbs_world_joint;
+
+/**
  * What the Newton iteration of the last generalized-alpha step did. (No padding: every byte
  * the call writes is defined.)
  */
@@ -1561,6 +1593,14 @@ typedef uint32_t MbsRotations;
 /**
  * How a system integrates (core's `SystemSettings`). Fill with
  * `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
+ *
+ * Which settings a system's generalized-alpha step uses, when both this struct and
+ * `mbs_system_settings` hold some: a solve with `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` takes
+ * `spectral_radius` and the Newton fields from here and everything else (formulation,
+ * rotations, real-time updates, step halving, assembly) from the system's settings, for the
+ * run only (the system's settings are as before after it); a solve with
+ * `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` and `mbs_system_step` take all from the system's
+ * settings.
  */
 typedef struct mbs_system_settings {
   /**
@@ -2087,6 +2127,18 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
  * The same torque in marker 0's frame (N m).
  */
 #define MBS_OUTPUT_TORQUE_LOCAL 18
+
+/**
+ * A 3D joint's relative displacement: marker 1's point from marker 0's, in marker 0's joint
+ * frame (m), 3 values: a prismatic joint's travel is its x component.
+ */
+#define MBS_OUTPUT_DISPLACEMENT_LOCAL 19
+
+/**
+ * A 3D joint's relative velocity: marker 1's point's minus marker 0's, in marker 0's joint
+ * frame (m/s), 3 values: a prismatic joint's speed is its x component.
+ */
+#define MBS_OUTPUT_VELOCITY_LOCAL 20
 
 /**
  * The linearly implicit midpoint step, orientation turned by the end rate (orientation order
@@ -3292,7 +3344,14 @@ mbs_status mbs_system_add_prismatic_joint_2d(struct mbs_system *sys,
  * frame), `MBS_OUTPUT_TORQUE` (N m, world, about marker 0's point), `MBS_OUTPUT_TORQUE_LOCAL`
  * (marker 0's frame), and as `MBS_OUTPUT_CONSTRAINT_RESIDUAL` the norms of its translation
  * and rotation equations `[|C_t|, |C_r|, 0]` (m, -); marker 1's body feels the opposite force
- * at marker 1's point.
+ * at marker 1's point. A 3D joint also gives its motion: `MBS_OUTPUT_POSITION` and
+ * `MBS_OUTPUT_VELOCITY` of marker 0's point (world), and marker 1 relative to marker 0 in
+ * marker 0's frame `R_0`: `MBS_OUTPUT_DISPLACEMENT_LOCAL` `R_0^T (r_1 - r_0)` (m; a prismatic
+ * joint's travel along x), `MBS_OUTPUT_VELOCITY_LOCAL` `R_0^T (v_1 - v_0)` (m/s; its speed),
+ * `MBS_OUTPUT_ROTATION` the Tait-Bryan x-y-z angles of `R_0^T R_1` (rad; a revolute joint's
+ * angle about z is the third, in (-pi, pi]) and `MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL`
+ * `R_0^T (w_1 - w_0)` (rad/s; its rate about z). A spherical joint on position markers has
+ * no rotation outputs (`MBS_ERR_NOT_AVAILABLE`; its frame is the world's).
  *
  * Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
  * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_ARGUMENT` (unknown
@@ -3377,6 +3436,49 @@ mbs_status mbs_system_add_prismatic_joint(struct mbs_system *sys,
                                           uint32_t marker0,
                                           uint32_t marker1,
                                           uint32_t *constraint);
+
+/**
+ * Exudyn's `CreateRevoluteJoint`: a revolute joint (`mbs_system_add_revolute_joint`) between
+ * bodies `object0` and `object1` (3D rigid bodies or the ground) about `axis` (world, any
+ * length > 0) through `point` (m, world), in the bodies' poses now: each body gets a rigid
+ * marker at `point` with its z axis along `axis`. `*out` receives the joint and its markers.
+ * The joint's `MBS_OUTPUT_ROTATION` z is then the angle `object1` turned about `axis`
+ * relative to `object0` since now, `MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL` z its rate.
+ *
+ * Errors (nothing added, `*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+ * `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DIRECTION` (a zero axis),
+ * `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_CAPACITY_FULL` (two markers and a constraint needed),
+ * `MBS_ERR_INVALID_MARKER` (a body that takes no rigid marker), `MBS_ERR_SAME_BODY`,
+ * `MBS_ERR_BUSY`.
+ *
+ * # Safety
+ * `sys` is null or an `mbs_system`; `point` and `axis` are null or hold 3 doubles; `out` is
+ * null or writable.
+ */
+mbs_status mbs_system_add_revolute_joint_at(struct mbs_system *sys,
+                                            uint32_t object0,
+                                            uint32_t object1,
+                                            const double *point,
+                                            const double *axis,
+                                            struct mbs_world_joint *out);
+
+/**
+ * Exudyn's `CreatePrismaticJoint`: a prismatic joint (`mbs_system_add_prismatic_joint`)
+ * between `object0` and `object1` along `axis` (world, any length > 0) through `point` (m,
+ * world), in the bodies' poses now: each body gets a rigid marker at `point` with its x axis
+ * along `axis`. The joint's `MBS_OUTPUT_DISPLACEMENT_LOCAL` x is then `object1`'s travel
+ * along `axis` relative to `object0` since now, `MBS_OUTPUT_VELOCITY_LOCAL` x its speed.
+ * Errors as `mbs_system_add_revolute_joint_at`.
+ *
+ * # Safety
+ * As `mbs_system_add_revolute_joint_at`.
+ */
+mbs_status mbs_system_add_prismatic_joint_at(struct mbs_system *sys,
+                                             uint32_t object0,
+                                             uint32_t object1,
+                                             const double *point,
+                                             const double *axis,
+                                             struct mbs_world_joint *out);
 
 /**
  * The Newton report of the last generalized-alpha step into `*out`.
@@ -4266,9 +4368,9 @@ mbs_status mbs_system_get_settings(const struct mbs_system *sys, struct mbs_syst
  *
  * The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
  * default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
- * the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
- * `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
- * scheme.
+ * the Newton fields, the rest of generalized-alpha's settings the system's (formulation,
+ * rotations, real-time updates, step halving, assembly; see `mbs_simulation_settings`),
+ * first computing consistent start values, whatever the system's scheme.
  * `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` steps with the system's own scheme
  * (`mbs_system_set_settings`), as `mbs_system_step` does.
  *

@@ -26,12 +26,14 @@ use double_pendulum::frame_with_z;
 use mbs_core::inertia::MassProperties;
 use mbs_core::integrators::constrained::Formulation;
 use mbs_core::math::Quaternion;
+use mbs_core::solver::SimulationSettings;
 use mbs_core::system::{
     Connector, ConnectorIndex, Constraint, ConstraintIndex, CreatedBody, HostSystem, ItemRef,
     Marker, MassPointSpec, NoSink, NodeIndex, ObjectIndex, RigidBodySpec, Rotations, Sensor,
     SliceSink, SystemScheme, SystemSettings, TorsionalSpringDamper,
 };
 use mbs_core::tree::{TreeData, TreeScheme, TreeStepSettings};
+use mbs_core::Param;
 use mbs_core::{Error, OutputValue, OutputVariableType};
 use nalgebra::{Matrix2, Matrix3, Rotation3, Unit, UnitQuaternion, Vector2, Vector3};
 use system_support::{rigid, slope};
@@ -172,6 +174,18 @@ type Sample = ([Vector3<f64>; 2], [Vector3<f64>; 2]);
 
 /// The reference: RK4 on the minimal coordinates with step `h`, sampled at each of `times`.
 fn reference(ch: &Chain, times: &[f64], h: f64) -> Vec<Sample> {
+    minimal(ch, times, h)
+        .iter()
+        .map(|(th, thd)| {
+            let (c, w, ..) = kinematics(ch, th, thd);
+            (c, w)
+        })
+        .collect()
+}
+
+/// The joint angles (rad) and rates (rad/s) by RK4 on the minimal coordinates with step `h`,
+/// sampled at each of `times`.
+fn minimal(ch: &Chain, times: &[f64], h: f64) -> Vec<(Vector2<f64>, Vector2<f64>)> {
     let mut th = Vector2::zeros();
     let mut thd = Vector2::new(ch.w0[0], ch.w0[1]);
     let mut t = 0.0;
@@ -188,8 +202,7 @@ fn reference(ch: &Chain, times: &[f64], h: f64) -> Vec<Sample> {
             thd += (k1.1 + k2.1 * 2.0 + k3.1 * 2.0 + k4.1) * (h / 6.0);
         }
         t = tk;
-        let (c, w, ..) = kinematics(ch, &th, &thd);
-        out.push((c, w));
+        out.push((th, thd));
     }
     out
 }
@@ -738,6 +751,357 @@ fn heavy_top(rotations: Rotations) {
     );
     assert!((rate - omega).abs() < 1e-4 * omega, "{rate} vs {omega}");
     assert!(tilt < 1e-4, "{tilt}");
+}
+
+// ---- a joint's own outputs ----
+
+#[test]
+fn revolute_joint_outputs_are_the_minimal_coordinates_angles_and_rates_to_second_order() {
+    // The double pendulum's joints: `Rotation` z and `AngularVelocityLocal` z of each joint
+    // against the joint angles and rates of the minimal-coordinate reference (the marker
+    // frames coincide at the start, so both are zero-based), order 2 in the step; the
+    // other components stay zero to the constraint tolerance.
+    let ch = chain();
+    let reference = minimal(&ch, &TIMES, 2.5e-6);
+    for rotations in ROTATIONS {
+        let mut errs = vec![vec![]; TIMES.len()];
+        let (mut off_axis, mut off_rate): (f64, f64) = (0.0, 0.0);
+        for h in DTS {
+            let (mut mbs, _) = double_pendulum(alpha_on(0.9, rotations));
+            let mut t = 0.0;
+            for (k, tk) in TIMES.iter().enumerate() {
+                for _ in 0..((tk - t) / h).round() as usize {
+                    mbs.step(h, &mut NoSink).unwrap();
+                }
+                t = *tk;
+                let (th, thd) = reference[k];
+                let mut e: f64 = 0.0;
+                for j in 0..2usize {
+                    let joint = ConstraintIndex(j as u16);
+                    let out = |v| v3(mbs.constraint_output(joint, v).unwrap());
+                    let angle = out(OutputVariableType::Rotation);
+                    let rate = out(OutputVariableType::AngularVelocityLocal);
+                    let d = out(OutputVariableType::DisplacementLocal);
+                    e = e
+                        .max((angle.z - th[j]).abs())
+                        .max((rate.z - thd[j]).abs() * 0.1);
+                    off_axis = off_axis.max(angle.xy().norm()).max(d.norm());
+                    off_rate = off_rate.max(rate.xy().norm());
+                }
+                errs[k].push(e);
+            }
+        }
+        for (k, tk) in TIMES.iter().enumerate() {
+            let order = slope(&DTS, &errs[k]);
+            println!(
+                "  {rotations:?}, t = {tk} s: joint angle and rate errors (rad, rad/s x 0.1) \
+                 {:?}, order {order:.3}",
+                errs[k]
+            );
+            assert!((1.85..2.3).contains(&order), "t {tk}: order {order}");
+            assert!(errs[k][3] < 1e-3, "{:?}", errs[k]);
+        }
+        println!(
+            "  {rotations:?}: off-axis angles and offsets {off_axis:.1e}, rates {off_rate:.1e}"
+        );
+        assert!(off_axis < 1e-8, "{off_axis}");
+        assert!(off_rate < 2e-4, "{off_rate}");
+    }
+}
+
+#[test]
+fn prismatic_joint_outputs_are_the_closed_form_travel_and_speed() {
+    // A body on a prismatic joint whose axis (marker 0's x) is turned 0.3 rad from the
+    // horizontal, started at rest under gravity: it slides with `a = g . x = -9.81 sin 0.3`
+    // along the axis, travel `a t^2 / 2` and speed `a t` (generalized-alpha integrates a
+    // constant acceleration exactly). `Position` is marker 0's fixed point, `Rotation` zero.
+    for rotations in ROTATIONS {
+        let i = Matrix3::new(0.02, 0.001, 0.0, 0.001, 0.03, 0.0, 0.0, 0.0, 0.04);
+        let (c, o) = (Vector3::new(0.4, 0.1, -0.2), Vector3::new(0.1, 0.2, 0.05));
+        let f = rot(&Vector3::new(0.0, 0.0, 1.0), 0.3);
+        let a = G.dot(&f.column(0));
+        let mut mbs = HostSystem::<f64>::new();
+        mbs.set_settings(alpha_on(0.9, rotations)).unwrap();
+        let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+        let mut spec = RigidBodySpec::at(c);
+        spec.gravity = Some(G);
+        let mp = MassProperties::new(2.0, Vector3::zeros(), i).unwrap();
+        let b = mbs.create_rigid_body(&mp, &spec).unwrap();
+        let m0 = mbs
+            .add_marker(Marker::body_rigid_frame(ground, o, &f).unwrap())
+            .unwrap();
+        let m1 = mbs
+            .add_marker(Marker::body_rigid_frame(b.object, o - c, &f).unwrap())
+            .unwrap();
+        let k = mbs
+            .add_constraint(Constraint::prismatic_joint([m0, m1]).unwrap())
+            .unwrap();
+        mbs.assemble().unwrap();
+        let h = 1e-3;
+        for n in 1..=500 {
+            mbs.step(h, &mut NoSink).unwrap();
+            let t = f64::from(n) * h;
+            let out = |v| v3(mbs.constraint_output(k, v).unwrap());
+            let (d, v) = (
+                out(OutputVariableType::DisplacementLocal),
+                out(OutputVariableType::VelocityLocal),
+            );
+            let (want_d, want_v) = (0.5 * a * t * t, a * t);
+            assert!((d.x - want_d).abs() < 1e-12, "{t}: {d} vs {want_d}");
+            assert!((v.x - want_v).abs() < 1e-11, "{t}: {v} vs {want_v}");
+            assert!(d.yz().norm() < 1e-10 && v.yz().norm() < 1e-10, "{d} {v}");
+            assert!(out(OutputVariableType::Rotation).norm() < 1e-10);
+            assert!(out(OutputVariableType::AngularVelocityLocal).norm() < 1e-10);
+            assert!(out(OutputVariableType::Position).metric_distance(&o) < 1e-15);
+            assert!(out(OutputVariableType::Velocity).norm() == 0.0);
+        }
+        // The body moved along the world axis by the travel.
+        let moved = rigid(&mbs, b.node).position - c;
+        let want = f.column(0) * (0.5 * a * 0.25);
+        assert!(moved.metric_distance(&want) < 1e-12, "{moved} vs {want}");
+    }
+}
+
+// ---- which settings a solve uses ----
+
+#[test]
+fn a_solve_takes_rho_and_newton_from_its_settings_and_the_rest_from_the_system() {
+    // The double pendulum whose system settings say the Lie group, the stabilized index-2
+    // formulation, real-time mode (one update a step) and rho 0.5, solved with rho 0.9: the
+    // bits of a fresh system with the same settings but rho 0.9, stepped. The solve leaves
+    // the system's settings as they were; the rotations and the formulation came from them
+    // (other bits with others), the spectral radius from the solve's (other bits with 0.5).
+    let own = |rho: f64, rotations: Rotations, formulation: Formulation| {
+        let mut s = alpha_on(rho, rotations);
+        s.alpha.formulation = formulation;
+        s.alpha.real_time_updates = 1;
+        s
+    };
+    let sim = SimulationSettings {
+        end_time: 0.2,
+        number_of_steps: 200,
+        spectral_radius: 0.9,
+        ..Default::default()
+    };
+    let bits = |mbs: &HostSystem<f64>, nodes: [NodeIndex; 2]| {
+        nodes.map(|n| {
+            let s = rigid(mbs, n);
+            (
+                s.position.map(f64::to_bits),
+                s.angular_velocity.map(f64::to_bits),
+            )
+        })
+    };
+    let solved = |settings: SystemSettings<f64>, sim: &SimulationSettings<f64>| {
+        let (mut mbs, nodes) = double_pendulum(settings);
+        mbs.solve_dynamic(sim, &mut NoSink).unwrap();
+        assert_eq!(
+            *mbs.settings(),
+            settings,
+            "the system's settings after the solve"
+        );
+        bits(&mbs, nodes)
+    };
+    let index2 = Formulation::StabilizedIndex2;
+    let (mut stepped, nodes) = double_pendulum(own(0.9, Rotations::LieGroup, index2));
+    for _ in 0..200 {
+        stepped.step(1e-3, &mut NoSink).unwrap();
+    }
+    let want = bits(&stepped, nodes);
+    assert_eq!(solved(own(0.5, Rotations::LieGroup, index2), &sim), want);
+    assert_ne!(
+        solved(own(0.5, Rotations::EulerParameters, index2), &sim),
+        want
+    );
+    assert_ne!(
+        solved(own(0.5, Rotations::LieGroup, Formulation::Index3), &sim),
+        want
+    );
+    let sim_half = SimulationSettings {
+        spectral_radius: 0.5,
+        ..sim
+    };
+    assert_ne!(
+        solved(own(0.5, Rotations::LieGroup, index2), &sim_half),
+        want
+    );
+}
+
+// ---- joints placed in world coordinates ----
+
+/// A body (full inertia, turned, COM off the axis) under gravity on a revolute joint to the
+/// ground about the oblique axis `a` through `o`: by `add_revolute_joint_at`, or (`by_hand`)
+/// by two markers whose frames put z along `a`. The system, the body's node and the joint.
+fn swing(by_hand: bool, rotations: Rotations) -> (HostSystem<f64>, NodeIndex, ConstraintIndex) {
+    let (o, a) = (Vector3::new(0.1, 0.2, -0.1), Vector3::new(0.3, 0.2, 1.0));
+    let c = Vector3::new(0.4, -0.3, 0.05);
+    let r = rot(&Vector3::new(1.0, -2.0, 0.5), 0.7);
+    let i = Matrix3::new(0.02, 0.001, 0.002, 0.001, 0.03, -0.001, 0.002, -0.001, 0.04);
+    let mut mbs = HostSystem::<f64>::new();
+    mbs.set_settings(alpha_on(0.9, rotations)).unwrap();
+    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+    let mut spec = RigidBodySpec::at(c);
+    spec.orientation = quat(&r);
+    spec.gravity = Some(G);
+    let b = mbs
+        .create_rigid_body(
+            &MassProperties::new(2.0, Vector3::zeros(), i).unwrap(),
+            &spec,
+        )
+        .unwrap();
+    let joint = if by_hand {
+        let f = frame_with_z(&a.normalize());
+        let m0 = mbs
+            .add_marker(Marker::body_rigid_frame(ground, o, &f).unwrap())
+            .unwrap();
+        let rt = r.transpose();
+        let m1 = mbs
+            .add_marker(Marker::body_rigid_frame(b.object, rt * (o - c), &(rt * f)).unwrap())
+            .unwrap();
+        mbs.add_constraint(Constraint::revolute_joint([m0, m1]).unwrap())
+            .unwrap()
+    } else {
+        mbs.add_revolute_joint_at([ground, b.object], o, a * 3.0)
+            .unwrap()
+            .joint
+    };
+    mbs.assemble().unwrap();
+    (mbs, b.node, joint)
+}
+
+#[test]
+fn revolute_joint_at_a_world_point_and_axis_swings_as_one_placed_by_hand() {
+    // The same pendulum with the joint placed by a point and an axis and by hand-made marker
+    // frames: the same motion (to rounding: the marker frames differ by a turn about the
+    // axis). The joint's angle is the body's turn about the axis from the start: the signed
+    // angle between the COM's offsets from the axis then and now.
+    let (o, a) = (
+        Vector3::new(0.1, 0.2, -0.1),
+        Vector3::new(0.3, 0.2, 1.0).normalize(),
+    );
+    for rotations in ROTATIONS {
+        let (mut at, node, joint) = swing(false, rotations);
+        let (mut hand, ..) = swing(true, rotations);
+        let off = |p: Vector3<f64>| {
+            let d = p - o;
+            d - a * a.dot(&d)
+        };
+        let u0 = off(rigid(&at, node).position);
+        let mut worst: f64 = 0.0;
+        for n in 1..=1000 {
+            at.step(1e-3, &mut NoSink).unwrap();
+            hand.step(1e-3, &mut NoSink).unwrap();
+            let (p, q) = (rigid(&at, node).position, rigid(&hand, node).position);
+            worst = worst.max(p.metric_distance(&q));
+            if n % 100 == 0 {
+                let u = off(p);
+                let want = a.dot(&u0.cross(&u)).atan2(u0.dot(&u));
+                let angle = v3(at
+                    .constraint_output(joint, OutputVariableType::Rotation)
+                    .unwrap());
+                assert!((angle.z - want).abs() < 1e-9, "{n}: {} vs {want}", angle.z);
+                assert!(angle.xy().norm() < 1e-9, "{angle}");
+            }
+        }
+        println!("  {rotations:?}: placed at a point and axis vs by hand: {worst:.1e} m");
+        assert!(worst < 1e-9, "{worst}");
+        assert!(
+            u0.metric_distance(&off(rigid(&at, node).position)) > 0.05,
+            "it swings"
+        );
+    }
+}
+
+#[test]
+fn prismatic_joint_at_a_world_point_and_axis_slides_the_closed_form() {
+    // A turned body on a prismatic joint to the ground along `x` (world, 0.3 rad from the
+    // horizontal), from rest under gravity: travel `a t^2 / 2` with `a = g . x`, the
+    // joint's `DisplacementLocal` x, and the body's COM moves along x by it.
+    let x = Vector3::new(0.3f64.cos(), 0.3f64.sin(), 0.0);
+    let c = Vector3::new(0.4, 0.1, -0.2);
+    let mut mbs = HostSystem::<f64>::new();
+    mbs.set_settings(alpha(0.9)).unwrap();
+    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+    let mut spec = RigidBodySpec::at(c);
+    spec.orientation = quat(&rot(&Vector3::new(0.2, 1.0, -0.4), 1.1));
+    spec.gravity = Some(G);
+    let i = Matrix3::new(0.02, 0.001, 0.0, 0.001, 0.03, 0.0, 0.0, 0.0, 0.04);
+    let b = mbs
+        .create_rigid_body(
+            &MassProperties::new(2.0, Vector3::zeros(), i).unwrap(),
+            &spec,
+        )
+        .unwrap();
+    let j = mbs
+        .add_prismatic_joint_at([ground, b.object], Vector3::new(0.1, 0.2, 0.05), x * 0.5)
+        .unwrap();
+    mbs.assemble().unwrap();
+    for _ in 0..500 {
+        mbs.step(1e-3, &mut NoSink).unwrap();
+    }
+    let travel = 0.5 * G.dot(&x) * 0.25;
+    let d = v3(mbs
+        .constraint_output(j.joint, OutputVariableType::DisplacementLocal)
+        .unwrap());
+    assert!(
+        (d.x - travel).abs() < 1e-12 && d.yz().norm() < 1e-12,
+        "{d} vs {travel}"
+    );
+    let moved = rigid(&mbs, b.node).position - c;
+    assert!(moved.metric_distance(&(x * travel)) < 1e-12, "{moved}");
+}
+
+#[test]
+fn joints_at_world_points_refuse_bad_input_and_add_nothing() {
+    let mut mbs = HostSystem::<f64>::new();
+    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity() * 0.1).unwrap();
+    let b = mbs
+        .create_rigid_body(&mp, &RigidBodySpec::at(Vector3::x()))
+        .unwrap();
+    let (p, z) = (Vector3::zeros(), Vector3::z());
+    let counts = |m: &HostSystem<f64>| (m.counts()[2], m.constraint_count());
+    let before = counts(&mbs);
+    let bad = |m: &mut HostSystem<f64>, objects, p, a| m.add_revolute_joint_at(objects, p, a);
+    let cases = [
+        (
+            bad(&mut mbs, [ground, b.object], p, Vector3::zeros()),
+            Error::OutOfRange(Param::Direction),
+        ),
+        (
+            bad(
+                &mut mbs,
+                [ground, b.object],
+                p,
+                Vector3::new(f64::NAN, 0.0, 1.0),
+            ),
+            Error::NotFinite(Param::Direction),
+        ),
+        (
+            bad(
+                &mut mbs,
+                [ground, b.object],
+                Vector3::new(0.0, f64::INFINITY, 0.0),
+                z,
+            ),
+            Error::NotFinite(Param::Position),
+        ),
+        (
+            bad(&mut mbs, [ground, ObjectIndex(9)], p, z),
+            Error::UnknownIndex,
+        ),
+        // The joint is checked on its markers before either is added.
+        (bad(&mut mbs, [b.object, b.object], p, z), Error::SameBody),
+    ];
+    for (got, want) in cases {
+        assert_eq!(got.map(|j| j.joint), Err(want));
+        assert_eq!(counts(&mbs), before);
+    }
+    let j = mbs
+        .add_prismatic_joint_at([ground, b.object], p, z)
+        .unwrap();
+    assert_eq!(j.markers.map(|m| m.0), [0, 1]);
+    assert_eq!(counts(&mbs), (2, 1));
 }
 
 // ---- reactions ----

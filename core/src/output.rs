@@ -52,11 +52,17 @@ pub enum OutputVariableType {
     Torque,
     /// The same torque in marker 0's frame (N m; Exudyn's `TorqueLocal`).
     TorqueLocal,
+    /// A joint's relative displacement: marker 1's point from marker 0's, in marker 0's joint
+    /// frame (m; Exudyn's `DisplacementLocal`): a prismatic joint's travel along its axis.
+    DisplacementLocal,
+    /// A joint's relative velocity: marker 1's point's minus marker 0's, in marker 0's joint
+    /// frame (m/s; Exudyn's `VelocityLocal`): a prismatic joint's speed along its axis.
+    VelocityLocal,
 }
 
 impl OutputVariableType {
     /// Every variable, in declaration order (the C API's `MBS_OUTPUT_*` numbers).
-    pub const ALL: [OutputVariableType; 19] = [
+    pub const ALL: [OutputVariableType; 21] = [
         Self::Position,
         Self::Displacement,
         Self::Velocity,
@@ -76,6 +82,8 @@ impl OutputVariableType {
         Self::ForceLocal,
         Self::Torque,
         Self::TorqueLocal,
+        Self::DisplacementLocal,
+        Self::VelocityLocal,
     ];
 
     /// Exudyn's name of the variable (`"Position"`, `"Coordinates_t"`, ...).
@@ -100,6 +108,8 @@ impl OutputVariableType {
             Self::ForceLocal => "ForceLocal",
             Self::Torque => "Torque",
             Self::TorqueLocal => "TorqueLocal",
+            Self::DisplacementLocal => "DisplacementLocal",
+            Self::VelocityLocal => "VelocityLocal",
         }
     }
 

@@ -53,6 +53,12 @@ pub const MBS_OUTPUT_FORCE_LOCAL: MbsOutputVariable = 16;
 pub const MBS_OUTPUT_TORQUE: MbsOutputVariable = 17;
 /// The same torque in marker 0's frame (N m).
 pub const MBS_OUTPUT_TORQUE_LOCAL: MbsOutputVariable = 18;
+/// A 3D joint's relative displacement: marker 1's point from marker 0's, in marker 0's joint
+/// frame (m), 3 values: a prismatic joint's travel is its x component.
+pub const MBS_OUTPUT_DISPLACEMENT_LOCAL: MbsOutputVariable = 19;
+/// A 3D joint's relative velocity: marker 1's point's minus marker 0's, in marker 0's joint
+/// frame (m/s), 3 values: a prismatic joint's speed is its x component.
+pub const MBS_OUTPUT_VELOCITY_LOCAL: MbsOutputVariable = 20;
 
 /// The core variable of a C value, or `MBS_ERR_INVALID_ARGUMENT`.
 pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
@@ -77,6 +83,8 @@ pub fn variable(v: MbsOutputVariable) -> FfiResult<OutputVariableType> {
         MBS_OUTPUT_FORCE_LOCAL => O::ForceLocal,
         MBS_OUTPUT_TORQUE => O::Torque,
         MBS_OUTPUT_TORQUE_LOCAL => O::TorqueLocal,
+        MBS_OUTPUT_DISPLACEMENT_LOCAL => O::DisplacementLocal,
+        MBS_OUTPUT_VELOCITY_LOCAL => O::VelocityLocal,
         _ => return Err(MBS_ERR_INVALID_ARGUMENT),
     })
 }
@@ -88,7 +96,7 @@ pub extern "C" fn mbs_output_variable_len(var: MbsOutputVariable) -> usize {
         MBS_OUTPUT_KINETIC_ENERGY | MBS_OUTPUT_POTENTIAL_ENERGY => 1,
         MBS_OUTPUT_ROTATION_MATRIX => 9,
         v if v <= MBS_OUTPUT_ANGULAR_ACCELERATION => 3,
-        MBS_OUTPUT_FORCE..=MBS_OUTPUT_TORQUE_LOCAL => 3,
+        MBS_OUTPUT_FORCE..=MBS_OUTPUT_VELOCITY_LOCAL => 3,
         _ => 0,
     }
 }
@@ -132,7 +140,7 @@ mod tests {
     #[test]
     fn every_number_maps_and_lengths_match_the_core_values() {
         use nalgebra::{Matrix3, Vector3};
-        for v in 0..=MBS_OUTPUT_TORQUE_LOCAL {
+        for v in 0..=MBS_OUTPUT_VELOCITY_LOCAL {
             let var = variable(v).unwrap();
             let len = match var {
                 OutputVariableType::KineticEnergy | OutputVariableType::PotentialEnergy => {
@@ -146,10 +154,10 @@ mod tests {
             assert_eq!(mbs_output_variable_len(v), len, "{var:?}");
         }
         assert_eq!(
-            variable(MBS_OUTPUT_TORQUE_LOCAL + 1),
+            variable(MBS_OUTPUT_VELOCITY_LOCAL + 1),
             Err(MBS_ERR_INVALID_ARGUMENT)
         );
-        assert_eq!(mbs_output_variable_len(MBS_OUTPUT_TORQUE_LOCAL + 1), 0);
+        assert_eq!(mbs_output_variable_len(MBS_OUTPUT_VELOCITY_LOCAL + 1), 0);
         assert_eq!(mbs_output_variable_len(u32::MAX), 0);
     }
 }

@@ -27,6 +27,14 @@ pub const MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME: MbsDynamicSolver = 1;
 /// `mbs_simulation_settings_default(_f32)`, then override fields. The per-step calls
 /// (`mbs_mass_point_2d_step(_f32)`) use only `solver_type`, `spectral_radius` and the Newton
 /// fields.
+///
+/// Which settings a system's generalized-alpha step uses, when both this struct and
+/// `mbs_system_settings` hold some: a solve with `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` takes
+/// `spectral_radius` and the Newton fields from here and everything else (formulation,
+/// rotations, real-time updates, step halving, assembly) from the system's settings, for the
+/// run only (the system's settings are as before after it); a solve with
+/// `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` and `mbs_system_step` take all from the system's
+/// settings.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct mbs_simulation_settings_of<T> {

@@ -908,7 +908,7 @@ fn system(i: &mut Input) {
     system_ops::SYSTEM.store(sys, core::sync::atomic::Ordering::Relaxed);
     for _ in 0..24 {
         let before = storage_bytes(sys);
-        let op = i.byte() % 47;
+        let op = i.byte() % 48;
         if op >= 16 {
             let (r, untouched) = system_ops::more(i, sys, op, &mut contexts);
             judge_system(sys, op, r, untouched, &before);

@@ -22,13 +22,19 @@
 //! joint's `Force` is its force on marker 0's body (N, world; `ForceLocal` in marker 0's frame),
 //! `Torque` its torque on that body about marker 0's point (N m, world; `TorqueLocal`), and
 //! `ConstraintResidual` the norms of its translation and rotation equations `[|C_t|, |C_r|, 0]`
-//! (m, -); marker 1's body feels the opposite force at marker 1's point.
+//! (m, -); marker 1's body feels the opposite force at marker 1's point. A joint's motion, as
+//! Exudyn's joints give it: `Position` and `Velocity` of marker 0's point (world), and marker 1
+//! relative to marker 0 in marker 0's joint frame: `DisplacementLocal` (m; a prismatic joint's
+//! travel along x), `VelocityLocal` (m/s), `Rotation` (Tait-Bryan x-y-z angles of
+//! `R_0^T R_1`, rad: a revolute joint's angle about z is its z component) and
+//! `AngularVelocityLocal` (rad/s: a revolute joint's rate about z).
 
 use super::body_states::BodyStates;
 use super::index::{item, MarkerIndex, NodeIndex};
 use super::marker::{Marker, MarkerKind};
 use super::node::{Node, NodeState};
 use super::object::Object;
+use crate::bodies::rigid_body::tait_bryan_xyz;
 use crate::constraints::spatial::{self, Axes, SpatialState};
 use crate::error::finite;
 use crate::finite::all_finite;
@@ -369,6 +375,53 @@ impl<T: Real> Constraint<T> {
         })
     }
 
+    /// A joint's motion outputs (module docs), `None` for another variable: `Position` and
+    /// `Velocity` of marker 0's point (world), and marker 1 relative to marker 0 in marker 0's
+    /// joint frame `R_0`: `DisplacementLocal` `R_0^T (r_1 - r_0)`, `VelocityLocal`
+    /// `R_0^T (v_1 - v_0)`, `Rotation` the Tait-Bryan x-y-z angles of `R_0^T R_1` and
+    /// `AngularVelocityLocal` `R_0^T (w_1 - w_0)`. The rotations need rigid markers
+    /// (`OutputNotAvailable` on a spherical joint's position markers, whose frame is the
+    /// world's for the displacement and velocity).
+    fn joint_motion(
+        &self,
+        view: &BodyStates<'_, T>,
+        markers: &[Marker<T>],
+        var: OutputVariableType,
+    ) -> Result<Option<Vector3<T>>> {
+        use OutputVariableType as O;
+        let [a, b] = self.markers();
+        let (m0, m1) = (item(markers, a.get())?, item(markers, b.get())?);
+        let frame = |m: &Marker<T>| match m {
+            Marker::BodyRigid { .. } => m.rotation(view),
+            _ => Ok((nalgebra::Matrix3::identity(), Vector3::zeros())),
+        };
+        Ok(Some(match var {
+            O::Position => m0.motion(view)?.0,
+            O::Velocity => m0.motion(view)?.1,
+            O::DisplacementLocal => {
+                let d = m1.motion(view)?.0 - m0.motion(view)?.0;
+                frame(m0)?.0.transpose() * d
+            }
+            O::VelocityLocal => {
+                let dv = m1.motion(view)?.1 - m0.motion(view)?.1;
+                frame(m0)?.0.transpose() * dv
+            }
+            O::Rotation | O::AngularVelocityLocal => {
+                let rigid = |m: &Marker<T>| matches!(m, Marker::BodyRigid { .. });
+                if !(rigid(m0) && rigid(m1)) {
+                    return Err(Error::OutputNotAvailable);
+                }
+                let ((r0, w0), (r1, w1)) = (m0.rotation(view)?, m1.rotation(view)?);
+                if var == O::Rotation {
+                    tait_bryan_xyz(&(r0.transpose() * r1))
+                } else {
+                    r0.transpose() * (w1 - w0)
+                }
+            }
+            _ => return Ok(None),
+        }))
+    }
+
     /// Exudyn's outputs of a constraint (module docs), as a vector `[x_0, x_1, 0]` of its
     /// equations: `Force` the multipliers `lambda` (its rows of them), `ConstraintResidual`
     /// [`Constraint::residual`]; others `OutputNotAvailable`.
@@ -381,6 +434,9 @@ impl<T: Real> Constraint<T> {
     ) -> Result<OutputValue<T>> {
         use OutputVariableType as O;
         if let Constraint::Joint { axes, .. } = self {
+            if let Some(v) = self.joint_motion(view, markers, var)? {
+                return Ok(OutputValue::Vector3(v));
+            }
             if matches!(var, O::Force | O::ForceLocal | O::Torque | O::TorqueLocal) {
                 let [a, b] = self.markers();
                 let (m0, m1) = (item(markers, a.get())?, item(markers, b.get())?);

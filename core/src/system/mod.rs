@@ -113,6 +113,7 @@ mod body_states;
 #[allow(clippy::module_inception)]
 mod system;
 mod tree;
+mod world_joints;
 
 pub use crate::integrators::rigid::schemes::rigid_step;
 pub use crate::integrators::rigid::RigidScheme;
@@ -141,6 +142,7 @@ pub use settings::{AlphaSettings, Rotations, SystemScheme, SystemSettings};
 pub use step::solve::{Control, Progress, SolveReport, SolveRun};
 pub use step::StepReport;
 pub use system::System;
+pub use world_joints::WorldJoint;
 
 /// A system sized for a microcontroller: 8 nodes, 8 objects, 16 markers, 16 loads,
 /// 8 connectors, 8 sensors, no custom graphics (objects are drawn by their default shapes), no

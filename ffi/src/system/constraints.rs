@@ -6,7 +6,7 @@
 //! scheme (`MBS_SYSTEM_SCHEME_GENERALIZED_ALPHA`); `mbs_system_assemble` refuses them with
 //! another one (`MBS_ERR_NOT_SUPPORTED_BY_SCHEME`).
 
-use crate::boundary::{finite, non_null_out, put, with_ref};
+use crate::boundary::{finite, non_null_out, put, with_mut, with_ref};
 use crate::convert::{array, flag, index, vec2, MbsFlag};
 use crate::output::{variable, MbsOutputVariable};
 use crate::status::status_of;
@@ -15,7 +15,8 @@ use crate::system::items::{add, marker_pair};
 use crate::system::mbs_system;
 use crate::system::output::output;
 use mbs_core::integrators::constrained::generalized_alpha::RESIDUAL_HISTORY;
-use mbs_core::system::{Constraint, ConstraintIndex, MarkerIndex};
+use mbs_core::system::{Constraint, ConstraintIndex, MarkerIndex, ObjectIndex};
+use nalgebra::Vector3;
 
 /// Adds a constraint made by `make` and writes its index to `*constraint`.
 fn add_constraint(
@@ -157,7 +158,14 @@ pub unsafe extern "C" fn mbs_system_add_prismatic_joint_2d(
 /// frame), `MBS_OUTPUT_TORQUE` (N m, world, about marker 0's point), `MBS_OUTPUT_TORQUE_LOCAL`
 /// (marker 0's frame), and as `MBS_OUTPUT_CONSTRAINT_RESIDUAL` the norms of its translation
 /// and rotation equations `[|C_t|, |C_r|, 0]` (m, -); marker 1's body feels the opposite force
-/// at marker 1's point.
+/// at marker 1's point. A 3D joint also gives its motion: `MBS_OUTPUT_POSITION` and
+/// `MBS_OUTPUT_VELOCITY` of marker 0's point (world), and marker 1 relative to marker 0 in
+/// marker 0's frame `R_0`: `MBS_OUTPUT_DISPLACEMENT_LOCAL` `R_0^T (r_1 - r_0)` (m; a prismatic
+/// joint's travel along x), `MBS_OUTPUT_VELOCITY_LOCAL` `R_0^T (v_1 - v_0)` (m/s; its speed),
+/// `MBS_OUTPUT_ROTATION` the Tait-Bryan x-y-z angles of `R_0^T R_1` (rad; a revolute joint's
+/// angle about z is the third, in (-pi, pi]) and `MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL`
+/// `R_0^T (w_1 - w_0)` (rad/s; its rate about z). A spherical joint on position markers has
+/// no rotation outputs (`MBS_ERR_NOT_AVAILABLE`; its frame is the world's).
 ///
 /// Errors (outputs untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
 /// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_INVALID_ARGUMENT` (unknown
@@ -303,6 +311,101 @@ pub unsafe extern "C" fn mbs_system_add_prismatic_joint(
         constraint,
         Constraint::prismatic_joint,
     )
+}
+
+/// A joint placed in world coordinates (`mbs_system_add_revolute_joint_at`,
+/// `mbs_system_add_prismatic_joint_at`): the joint (a constraint) and its two markers, on the
+/// first body (marker 0, whose frame the joint's outputs use) and on the second.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mbs_world_joint {
+    /// The joint, for `mbs_system_constraint_output` and sensors.
+    pub joint: u32,
+    /// Its markers on `object0` and `object1`.
+    pub markers: [u32; 2],
+}
+
+fn add_joint_at(
+    sys: *mut mbs_system,
+    objects: [u32; 2],
+    point: *const f64,
+    axis: *const f64,
+    out: *mut mbs_world_joint,
+    revolute: bool,
+) -> MbsStatus {
+    with_mut(sys, |s| {
+        non_null_out(out)?;
+        // SAFETY: the caller's guarantee on `point` and `axis`.
+        let (p, a) = unsafe { (array::<3>(point)?, array::<3>(axis)?) };
+        let objects = [
+            index(objects[0], ObjectIndex)?,
+            index(objects[1], ObjectIndex)?,
+        ];
+        let (p, a) = (Vector3::from(p), Vector3::from(a));
+        let j = if revolute {
+            s.sys.add_revolute_joint_at(objects, p, a)
+        } else {
+            s.sys.add_prismatic_joint_at(objects, p, a)
+        }
+        .map_err(status_of)?;
+        put(
+            out,
+            mbs_world_joint {
+                joint: u32::from(j.joint.0),
+                markers: j.markers.map(|m| u32::from(m.0)),
+            },
+        );
+        Ok(MBS_OK)
+    })
+}
+
+/// Exudyn's `CreateRevoluteJoint`: a revolute joint (`mbs_system_add_revolute_joint`) between
+/// bodies `object0` and `object1` (3D rigid bodies or the ground) about `axis` (world, any
+/// length > 0) through `point` (m, world), in the bodies' poses now: each body gets a rigid
+/// marker at `point` with its z axis along `axis`. `*out` receives the joint and its markers.
+/// The joint's `MBS_OUTPUT_ROTATION` z is then the angle `object1` turned about `axis`
+/// relative to `object0` since now, `MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL` z its rate.
+///
+/// Errors (nothing added, `*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
+/// `MBS_ERR_NOT_INITIALIZED`, `MBS_ERR_NOT_FINITE`, `MBS_ERR_INVALID_DIRECTION` (a zero axis),
+/// `MBS_ERR_UNKNOWN_INDEX`, `MBS_ERR_CAPACITY_FULL` (two markers and a constraint needed),
+/// `MBS_ERR_INVALID_MARKER` (a body that takes no rigid marker), `MBS_ERR_SAME_BODY`,
+/// `MBS_ERR_BUSY`.
+///
+/// # Safety
+/// `sys` is null or an `mbs_system`; `point` and `axis` are null or hold 3 doubles; `out` is
+/// null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_revolute_joint_at(
+    sys: *mut mbs_system,
+    object0: u32,
+    object1: u32,
+    point: *const f64,
+    axis: *const f64,
+    out: *mut mbs_world_joint,
+) -> MbsStatus {
+    add_joint_at(sys, [object0, object1], point, axis, out, true)
+}
+
+/// Exudyn's `CreatePrismaticJoint`: a prismatic joint (`mbs_system_add_prismatic_joint`)
+/// between `object0` and `object1` along `axis` (world, any length > 0) through `point` (m,
+/// world), in the bodies' poses now: each body gets a rigid marker at `point` with its x axis
+/// along `axis`. The joint's `MBS_OUTPUT_DISPLACEMENT_LOCAL` x is then `object1`'s travel
+/// along `axis` relative to `object0` since now, `MBS_OUTPUT_VELOCITY_LOCAL` x its speed.
+/// Errors as `mbs_system_add_revolute_joint_at`.
+///
+/// # Safety
+/// As `mbs_system_add_revolute_joint_at`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_system_add_prismatic_joint_at(
+    sys: *mut mbs_system,
+    object0: u32,
+    object1: u32,
+    point: *const f64,
+    axis: *const f64,
+    out: *mut mbs_world_joint,
+) -> MbsStatus {
+    add_joint_at(sys, [object0, object1], point, axis, out, false)
 }
 
 /// Number of Newton residuals an `mbs_newton_report` keeps.

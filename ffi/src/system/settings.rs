@@ -48,6 +48,14 @@ pub const MBS_ROTATIONS_LIE_GROUP: MbsRotations = 1;
 
 /// How a system integrates (core's `SystemSettings`). Fill with
 /// `mbs_system_settings_default`, change fields, set with `mbs_system_set_settings`.
+///
+/// Which settings a system's generalized-alpha step uses, when both this struct and
+/// `mbs_system_settings` hold some: a solve with `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` takes
+/// `spectral_radius` and the Newton fields from here and everything else (formulation,
+/// rotations, real-time updates, step halving, assembly) from the system's settings, for the
+/// run only (the system's settings are as before after it); a solve with
+/// `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` and `mbs_system_step` take all from the system's
+/// settings.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct mbs_system_settings {

@@ -89,9 +89,9 @@ pub type mbs_step_callback = Option<
 ///
 /// The scheme is `settings->solver_type`'s: `MBS_DYNAMIC_SOLVER_GENERALIZED_ALPHA` (the
 /// default) runs generalized-alpha on the whole system with `settings->spectral_radius` and
-/// the Newton fields (the system settings' `alpha_formulation`, `alpha_step_halving` and
-/// `alpha_assembly_*` apply), first computing consistent start values, whatever the system's
-/// scheme.
+/// the Newton fields, the rest of generalized-alpha's settings the system's (formulation,
+/// rotations, real-time updates, step halving, assembly; see `mbs_simulation_settings`),
+/// first computing consistent start values, whatever the system's scheme.
 /// `MBS_DYNAMIC_SOLVER_SYSTEM_SCHEME` steps with the system's own scheme
 /// (`mbs_system_set_settings`), as `mbs_system_step` does.
 ///

@@ -361,6 +361,18 @@ pub fn more(
                 (r, s.untouched())
             }
             37 => (mbs_system_reset(sys), true),
+            46 => {
+                // A joint placed by a point and an axis (world), revolute or prismatic.
+                let mut out = Out::<mbs_world_joint>::new();
+                let (p, a) = (ptr(&a3, n(0)).cast(), ptr(&b3, n(1)).cast());
+                let f = if i.byte() % 2 == 0 {
+                    mbs_system_add_revolute_joint_at
+                } else {
+                    mbs_system_add_prismatic_joint_at
+                };
+                let r = f(sys, j, k, p, a, out.ptr(n(2)));
+                (r, out.untouched())
+            }
             45 => {
                 // A recording: its first records, or a frame of the system now. Refused:
                 // nothing written.

@@ -184,10 +184,10 @@ impl<
     ///
     /// The scheme is `settings.solver_type`'s:
     /// - [`DynamicSolverType::GeneralizedAlpha`] (the default, Exudyn's): generalized-alpha on
-    ///   the whole system with `settings.spectral_radius` and `settings.newton` (the system's
-    ///   [`AlphaSettings`](crate::system::AlphaSettings) give the formulation, step halving and
-    ///   start assembly), whatever the system's scheme; it first computes consistent start
-    ///   values (3D rigid bodies in Euler parameters).
+    ///   the whole system with `settings.spectral_radius` and `settings.newton`, everything
+    ///   else of the system's [`AlphaSettings`](crate::system::AlphaSettings) (formulation,
+    ///   rotations, real-time updates, step halving, start assembly), for the run only,
+    ///   whatever the system's scheme; it first computes consistent start values.
     /// - [`DynamicSolverType::SystemScheme`]: the system's own
     ///   [`SystemSettings::scheme`](crate::system::SystemSettings::scheme) (kick-drift-kick
     ///   by default), as [`System::step`] uses it.
