@@ -597,7 +597,40 @@ static void test_deinit(void) {
     }
 }
 
+/* The frames of a rigid body's angular velocity: create takes it in the world frame, the
+ * state holds it in the body frame, and each reads back in the other. q turns x to y, y to z,
+ * z to x: w_0 = (9, 7, 8) is w_b = (7, 8, 9). */
+static void test_angular_velocity_frames(void) {
+    const double q[4] = {0.5, 0.5, 0.5, 0.5}, w0[3] = {9, 7, 8}, Z[3] = {0, 0, 0};
+    const double w2[3] = {1, 2, 3};
+    double out[9], back[3];
+    size_t n = 0;
+    mbs_mass_properties mp;
+    mbs_created_body b;
+    mbs_rigid_state s;
+    memset(&mp, 0, sizeof mp);
+    mp.mass = 1, mp.inertia[0] = mp.inertia[4] = mp.inertia[8] = 0.1;
+    CHECK_STATUS(mbs_system_init(&sys2), MBS_OK);
+    CHECK_STATUS(mbs_system_create_rigid_body(&sys2, &mp, Z, q, Z, w0, NULL, &b), MBS_OK);
+    CHECK_STATUS(mbs_system_get_rigid_state(&sys2, b.node, &s), MBS_OK);
+    CHECK(fabs(s.angular_velocity[0] - 7) + fabs(s.angular_velocity[1] - 8) +
+          fabs(s.angular_velocity[2] - 9) < 1e-14);
+    CHECK_STATUS(mbs_rigid_state_angular_velocity_world(&s, back), MBS_OK);
+    CHECK(fabs(back[0] - 9) + fabs(back[1] - 7) + fabs(back[2] - 8) < 1e-14);
+    CHECK_STATUS(mbs_system_node_output(&sys2, b.node, MBS_OUTPUT_ANGULAR_VELOCITY, out, 9, &n), MBS_OK);
+    CHECK(fabs(out[0] - 9) + fabs(out[1] - 7) + fabs(out[2] - 8) < 1e-14);
+    CHECK_STATUS(mbs_system_node_output(&sys2, b.node, MBS_OUTPUT_ANGULAR_VELOCITY_LOCAL, out, 9, &n), MBS_OK);
+    CHECK(fabs(out[0] - 7) + fabs(out[1] - 8) + fabs(out[2] - 9) < 1e-14);
+    /* A state set with a world-frame rate. */
+    CHECK_STATUS(mbs_rigid_state_init_world(&s, Z, q, Z, w2), MBS_OK);
+    CHECK_STATUS(mbs_system_set_rigid_state(&sys2, b.node, &s), MBS_OK);
+    CHECK_STATUS(mbs_system_node_output(&sys2, b.node, MBS_OUTPUT_ANGULAR_VELOCITY, out, 9, &n), MBS_OK);
+    CHECK(fabs(out[0] - 1) + fabs(out[1] - 2) + fabs(out[2] - 3) < 1e-14);
+    CHECK_STATUS(mbs_system_deinit(&sys2), MBS_OK);
+}
+
 int main(void) {
+    test_angular_velocity_frames();
     test_storage_refusals();
     test_results();
     test_settings_refusals();

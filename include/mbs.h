@@ -3017,8 +3017,9 @@ mbs_status mbs_rigid_state_from_start(const struct mbs_body_start *start, mbs_ri
 
 /**
  * Checks and writes a state: `position` (m, world), `orientation` (unit quaternion
- * `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world), `angular_velocity` (rad/s, **body**
- * frame); accelerations zero.
+ * `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world), `angular_velocity_body` (rad/s,
+ * **body** frame; `mbs_rigid_state_init_world` takes it in the world frame); accelerations
+ * zero.
  *
  * Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
  * `MBS_ERR_INVALID_ORIENTATION` (`| |q|^2 - 1 | > 1e-6`).
@@ -3030,7 +3031,7 @@ mbs_status mbs_rigid_state_init(mbs_rigid_state *out,
                                 const double *position,
                                 const double *orientation,
                                 const double *velocity,
-                                const double *angular_velocity);
+                                const double *angular_velocity_body);
 
 /**
  * `mbs_rigid_state_init` in single precision.
@@ -3042,7 +3043,55 @@ mbs_status mbs_rigid_state_init_f32(mbs_rigid_state_f32 *out,
                                     const float *position,
                                     const float *orientation,
                                     const float *velocity,
-                                    const float *angular_velocity);
+                                    const float *angular_velocity_body);
+
+/**
+ * `mbs_rigid_state_init` with the angular velocity `angular_velocity_world` (rad/s) in the
+ * **world** frame, as `mbs_system_create_rigid_body` takes it (Exudyn's
+ * `initialAngularVelocity`): the state holds `w_b = R_0b^T w_0`.
+ *
+ * Errors (`*out` untouched): as `mbs_rigid_state_init`.
+ *
+ * # Safety
+ * As `mbs_rigid_state_init`.
+ */
+mbs_status mbs_rigid_state_init_world(mbs_rigid_state *out,
+                                      const double *position,
+                                      const double *orientation,
+                                      const double *velocity,
+                                      const double *angular_velocity_world);
+
+/**
+ * `mbs_rigid_state_init_world` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_state_init` (floats).
+ */
+mbs_status mbs_rigid_state_init_world_f32(mbs_rigid_state_f32 *out,
+                                          const float *position,
+                                          const float *orientation,
+                                          const float *velocity,
+                                          const float *angular_velocity_world);
+
+/**
+ * The angular velocity of `*state` in the **world** frame, `w_0 = R_0b w_b` (rad/s), into
+ * `out[0..3]` (the state holds it in the body frame).
+ *
+ * Errors (`out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+ * `MBS_ERR_INVALID_ORIENTATION`.
+ *
+ * # Safety
+ * `state` is null or valid; `out` is null or holds 3 writable doubles.
+ */
+mbs_status mbs_rigid_state_angular_velocity_world(const mbs_rigid_state *state, double *out);
+
+/**
+ * `mbs_rigid_state_angular_velocity_world` in single precision.
+ *
+ * # Safety
+ * As `mbs_rigid_state_angular_velocity_world` (floats).
+ */
+mbs_status mbs_rigid_state_angular_velocity_world_f32(const mbs_rigid_state_f32 *state, float *out);
 
 /**
  * Advances `*state` of `body` by `dt` (s) under `loads` with the integrator and step control
@@ -3528,8 +3577,9 @@ mbs_status mbs_system_create_mass_point(struct mbs_system *sys,
 
 /**
  * Exudyn's `CreateRigidBody`: a rigid-body node at `position` (m, world) with `orientation`
- * (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and `angular_velocity`
- * (rad/s, **world** frame); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
+ * (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and
+ * `angular_velocity_world` (rad/s, **world** frame; the node's state holds it in the body
+ * frame, `mbs_rigid_state_angular_velocity_world` reads it back); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
  * point and inertia about the COM kg m^2, body frame); with a non-zero `gravity` (m/s^2,
  * world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
  *
@@ -3546,7 +3596,7 @@ mbs_status mbs_system_create_rigid_body(struct mbs_system *sys,
                                         const double *position,
                                         const double *orientation,
                                         const double *velocity,
-                                        const double *angular_velocity,
+                                        const double *angular_velocity_world,
                                         const double *gravity,
                                         struct mbs_created_body *out);
 
@@ -3608,7 +3658,7 @@ mbs_status mbs_system_add_node_ground(struct mbs_system *sys,
 /**
  * Adds a rigid-body node at `position` (m, world) with `orientation` (unit quaternion
  * `[w, x, y, z]` of `R_0b`), the reference and the initial pose, moving with `velocity`
- * (m/s, world) and `angular_velocity` (rad/s, **world** frame, as Exudyn's
+ * (m/s, world) and `angular_velocity_world` (rad/s, **world** frame, as Exudyn's
  * `initialAngularVelocity`). Carries one rigid body or body cylinder.
  *
  * Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
@@ -3623,7 +3673,7 @@ mbs_status mbs_system_add_node_rigid(struct mbs_system *sys,
                                      const double *position,
                                      const double *orientation,
                                      const double *velocity,
-                                     const double *angular_velocity,
+                                     const double *angular_velocity_world,
                                      uint32_t *node);
 
 /**

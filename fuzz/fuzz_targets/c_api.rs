@@ -487,6 +487,27 @@ fn rigid_f64(i: &mut Input) {
             };
             judge(r, untouched(&so));
             finite_if_ok(r, &so);
+            // The same with the angular velocity in the world frame, and read back in it.
+            let mut sw: mbs_rigid_state = poisoned();
+            // SAFETY: as above.
+            let r = unsafe {
+                mbs_rigid_state_init_world(
+                    ptr_mut(&mut sw, n(3)),
+                    ptr(&s0.position, n(4)).cast(),
+                    ptr(&s0.orientation, n(5)).cast(),
+                    ptr(&s0.velocity, n(6)).cast(),
+                    s0.angular_velocity.as_ptr(),
+                )
+            };
+            judge(r, untouched(&sw));
+            finite_if_ok(r, &sw);
+            let mut w: [f64; 3] = poisoned();
+            // SAFETY: as above.
+            let r = unsafe {
+                mbs_rigid_state_angular_velocity_world(ptr(&s0, n(7)), ptr_mut(&mut w, n(6)).cast())
+            };
+            judge(r, untouched(&w));
+            assert!(r != MBS_OK || w.iter().all(|x| x.is_finite()));
         }
         4 => {
             let start = mbs_body_start {

@@ -132,7 +132,16 @@ impl<T: Real> mbs_rigid_state_of<T> {
     }
 }
 
-/// The generic `mbs_rigid_state_init`.
+/// The frame an angular velocity is given in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// The body frame (`w_b`, as the state holds it).
+    Body,
+    /// The world frame (`w_0 = R_0b w_b`).
+    World,
+}
+
+/// The generic `mbs_rigid_state_init` (`Frame::Body`) and `mbs_rigid_state_init_world`.
 ///
 /// # Safety
 /// As `mbs_rigid_state_init`.
@@ -142,12 +151,13 @@ pub unsafe fn init<T: Real>(
     orientation: *const [T; 4],
     velocity: *const [T; 3],
     angular_velocity: *const [T; 3],
+    frame: Frame,
 ) -> MbsStatus {
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         unsafe {
             write_with(out, || {
-                let c = mbs_rigid_state_of {
+                let mut c = mbs_rigid_state_of {
                     position: read(position)?,
                     orientation: read(orientation)?,
                     velocity: read(velocity)?,
@@ -155,7 +165,13 @@ pub unsafe fn init<T: Real>(
                     acceleration: [T::zero(); 3],
                     angular_acceleration: [T::zero(); 3],
                 };
-                c.to_core()?;
+                let s = c.to_core()?;
+                if frame == Frame::World {
+                    // w_b = R_0b^T w_0: the conjugate quaternion's rotation.
+                    let w = s.orientation.conjugate().rotate(&s.angular_velocity);
+                    c.angular_velocity = w.into();
+                    c.check_finite()?;
+                }
                 Ok((c, MBS_OK))
             })
         }
@@ -163,8 +179,9 @@ pub unsafe fn init<T: Real>(
 }
 
 /// Checks and writes a state: `position` (m, world), `orientation` (unit quaternion
-/// `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world), `angular_velocity` (rad/s, **body**
-/// frame); accelerations zero.
+/// `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world), `angular_velocity_body` (rad/s,
+/// **body** frame; `mbs_rigid_state_init_world` takes it in the world frame); accelerations
+/// zero.
 ///
 /// Errors (`*out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
 /// `MBS_ERR_INVALID_ORIENTATION` (`| |q|^2 - 1 | > 1e-6`).
@@ -177,7 +194,7 @@ pub unsafe extern "C" fn mbs_rigid_state_init(
     position: *const f64,
     orientation: *const f64,
     velocity: *const f64,
-    angular_velocity: *const f64,
+    angular_velocity_body: *const f64,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
     unsafe {
@@ -186,7 +203,8 @@ pub unsafe extern "C" fn mbs_rigid_state_init(
             position.cast(),
             orientation.cast(),
             velocity.cast(),
-            angular_velocity.cast(),
+            angular_velocity_body.cast(),
+            Frame::Body,
         )
     }
 }
@@ -201,7 +219,7 @@ pub unsafe extern "C" fn mbs_rigid_state_init_f32(
     position: *const f32,
     orientation: *const f32,
     velocity: *const f32,
-    angular_velocity: *const f32,
+    angular_velocity_body: *const f32,
 ) -> MbsStatus {
     // SAFETY: forwarded caller guarantees.
     unsafe {
@@ -210,7 +228,105 @@ pub unsafe extern "C" fn mbs_rigid_state_init_f32(
             position.cast(),
             orientation.cast(),
             velocity.cast(),
-            angular_velocity.cast(),
+            angular_velocity_body.cast(),
+            Frame::Body,
         )
     }
+}
+
+/// `mbs_rigid_state_init` with the angular velocity `angular_velocity_world` (rad/s) in the
+/// **world** frame, as `mbs_system_create_rigid_body` takes it (Exudyn's
+/// `initialAngularVelocity`): the state holds `w_b = R_0b^T w_0`.
+///
+/// Errors (`*out` untouched): as `mbs_rigid_state_init`.
+///
+/// # Safety
+/// As `mbs_rigid_state_init`.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_rigid_state_init_world(
+    out: *mut mbs_rigid_state,
+    position: *const f64,
+    orientation: *const f64,
+    velocity: *const f64,
+    angular_velocity_world: *const f64,
+) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe {
+        init(
+            out,
+            position.cast(),
+            orientation.cast(),
+            velocity.cast(),
+            angular_velocity_world.cast(),
+            Frame::World,
+        )
+    }
+}
+
+/// `mbs_rigid_state_init_world` in single precision.
+///
+/// # Safety
+/// As `mbs_rigid_state_init` (floats).
+#[no_mangle]
+pub unsafe extern "C" fn mbs_rigid_state_init_world_f32(
+    out: *mut mbs_rigid_state_f32,
+    position: *const f32,
+    orientation: *const f32,
+    velocity: *const f32,
+    angular_velocity_world: *const f32,
+) -> MbsStatus {
+    // SAFETY: forwarded caller guarantees.
+    unsafe {
+        init(
+            out,
+            position.cast(),
+            orientation.cast(),
+            velocity.cast(),
+            angular_velocity_world.cast(),
+            Frame::World,
+        )
+    }
+}
+
+fn angular_velocity_world<T: Real>(
+    state: *const mbs_rigid_state_of<T>,
+    out: *mut [T; 3],
+) -> MbsStatus {
+    guard(|| {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            write_with(out, || {
+                let s = read(state)?.to_core()?;
+                Ok((s.orientation.rotate(&s.angular_velocity).into(), MBS_OK))
+            })
+        }
+    })
+}
+
+/// The angular velocity of `*state` in the **world** frame, `w_0 = R_0b w_b` (rad/s), into
+/// `out[0..3]` (the state holds it in the body frame).
+///
+/// Errors (`out` untouched): `MBS_ERR_NULL_POINTER`, `MBS_ERR_NOT_FINITE`,
+/// `MBS_ERR_INVALID_ORIENTATION`.
+///
+/// # Safety
+/// `state` is null or valid; `out` is null or holds 3 writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn mbs_rigid_state_angular_velocity_world(
+    state: *const mbs_rigid_state,
+    out: *mut f64,
+) -> MbsStatus {
+    angular_velocity_world(state, out.cast())
+}
+
+/// `mbs_rigid_state_angular_velocity_world` in single precision.
+///
+/// # Safety
+/// As `mbs_rigid_state_angular_velocity_world` (floats).
+#[no_mangle]
+pub unsafe extern "C" fn mbs_rigid_state_angular_velocity_world_f32(
+    state: *const mbs_rigid_state_f32,
+    out: *mut f32,
+) -> MbsStatus {
+    angular_velocity_world(state, out.cast())
 }

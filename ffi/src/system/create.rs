@@ -114,8 +114,9 @@ pub unsafe extern "C" fn mbs_system_create_mass_point(
 }
 
 /// Exudyn's `CreateRigidBody`: a rigid-body node at `position` (m, world) with `orientation`
-/// (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and `angular_velocity`
-/// (rad/s, **world** frame); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
+/// (unit quaternion `[w, x, y, z]` of `R_0b`), `velocity` (m/s, world) and
+/// `angular_velocity_world` (rad/s, **world** frame; the node's state holds it in the body
+/// frame, `mbs_rigid_state_angular_velocity_world` reads it back); an `ObjectRigidBody` of `*mass` (mass kg, COM m from the node's
 /// point and inertia about the COM kg m^2, body frame); with a non-zero `gravity` (m/s^2,
 /// world; NULL = none) a `MarkerBodyMass` and a `LoadMassProportional`. All or nothing.
 ///
@@ -133,7 +134,7 @@ pub unsafe extern "C" fn mbs_system_create_rigid_body(
     position: *const f64,
     orientation: *const f64,
     velocity: *const f64,
-    angular_velocity: *const f64,
+    angular_velocity_world: *const f64,
     gravity: *const f64,
     out: *mut mbs_created_body,
 ) -> MbsStatus {
@@ -145,7 +146,7 @@ pub unsafe extern "C" fn mbs_system_create_rigid_body(
                 array::<3>(position)?,
                 array::<4>(orientation)?,
                 array::<3>(velocity)?,
-                array::<3>(angular_velocity)?,
+                array::<3>(angular_velocity_world)?,
                 optional3(gravity)?,
             )
         };

@@ -108,7 +108,7 @@ pub unsafe extern "C" fn mbs_system_add_node_ground(
 
 /// Adds a rigid-body node at `position` (m, world) with `orientation` (unit quaternion
 /// `[w, x, y, z]` of `R_0b`), the reference and the initial pose, moving with `velocity`
-/// (m/s, world) and `angular_velocity` (rad/s, **world** frame, as Exudyn's
+/// (m/s, world) and `angular_velocity_world` (rad/s, **world** frame, as Exudyn's
 /// `initialAngularVelocity`). Carries one rigid body or body cylinder.
 ///
 /// Errors (nothing added): `MBS_ERR_NULL_POINTER`, `MBS_ERR_STORAGE`,
@@ -124,7 +124,7 @@ pub unsafe extern "C" fn mbs_system_add_node_rigid(
     position: *const f64,
     orientation: *const f64,
     velocity: *const f64,
-    angular_velocity: *const f64,
+    angular_velocity_world: *const f64,
     node: *mut u32,
 ) -> MbsStatus {
     add(
@@ -132,7 +132,7 @@ pub unsafe extern "C" fn mbs_system_add_node_rigid(
         node,
         |s| {
             // SAFETY: the caller's guarantee.
-            let n = unsafe { rigid_node(position, orientation, velocity, angular_velocity) }?;
+            let n = unsafe { rigid_node(position, orientation, velocity, angular_velocity_world) }?;
             s.add_node(Node::RigidBody(n)).map_err(status_of)
         },
         |i| i.0,
@@ -143,7 +143,7 @@ unsafe fn rigid_node(
     position: *const f64,
     orientation: *const f64,
     velocity: *const f64,
-    angular_velocity: *const f64,
+    angular_velocity_world: *const f64,
 ) -> FfiResult<NodeRigidBody<f64>> {
     // SAFETY: forwarded.
     let (p, q, v, w) = unsafe {
@@ -151,7 +151,7 @@ unsafe fn rigid_node(
             array::<3>(position)?,
             array::<4>(orientation)?,
             array::<3>(velocity)?,
-            array::<3>(angular_velocity)?,
+            array::<3>(angular_velocity_world)?,
         )
     };
     NodeRigidBody::new(

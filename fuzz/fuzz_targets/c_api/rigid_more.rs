@@ -57,10 +57,27 @@ pub fn rigid_more(i: &mut Input) {
                 )
             };
             judge(r, s.untouched());
+            let mut sw = Out::<mbs_rigid_state_f32>::new();
+            let r2 = unsafe {
+                mbs_rigid_state_init_world_f32(
+                    sw.ptr(n(2)),
+                    p.as_ptr(),
+                    ptr(&q, n(3)).cast(),
+                    v.as_ptr(),
+                    w.as_ptr(),
+                )
+            };
+            judge(r2, sw.untouched());
             if r != MBS_OK {
                 return;
             }
             let s = s.get();
+            let mut w0 = Out::<[f32; 3]>::new();
+            let r = unsafe { mbs_rigid_state_angular_velocity_world_f32(&s, w0.ptr(n(4)).cast()) };
+            judge(r, w0.untouched());
+            if r == MBS_OK {
+                assert!(finite32(&w0.get()));
+            }
             let mut jac = Out::<[f32; 18]>::new();
             let r = unsafe { mbs_rigid_rotation_jacobian_f32(&body, &s, jac.ptr(n(4)).cast()) };
             judge(r, jac.untouched());
