@@ -114,13 +114,13 @@
 /**
  * Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
  */
-#define MBS_SYSTEM_WORDS 19312
+#define MBS_SYSTEM_WORDS 19313
 
 /**
  * Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
  * bookkeeping, on a 64-bit host (checked at compile time).
  */
-#define MBS_SYSTEM_SIZE 154496
+#define MBS_SYSTEM_SIZE 154504
 
 /**
  * Alignment the `mbs_system` storage needs (bytes).
@@ -211,13 +211,13 @@
 /**
  * Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
  */
-#define MBS_TREE_WORDS 11997
+#define MBS_TREE_WORDS 11998
 
 /**
  * Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
  * compile time).
  */
-#define MBS_TREE_SIZE 95976
+#define MBS_TREE_SIZE 95984
 
 /**
  * Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
@@ -1159,10 +1159,10 @@ typedef struct mbs_step_settings_of_f32 mbs_step_settings_f32;
  *
  * Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
  * other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
- * reused (later calls with it are then refused). The contents are private. Init writes every
- * byte (zeros where nothing is yet), so copying a system reads no undefined memory; the
- * padding inside the values later calls copy in (items, settings) may hold any bytes, so
- * compare two systems through their outputs, not byte for byte. Do not copy an initialized
+ * reused (later calls with it are then refused). The contents are private. Init writes zeros
+ * over every byte, then the empty system (its unused item slots zeroed again); only the
+ * padding between fields (a few dozen bytes) and inside the values later calls copy in may
+ * hold any bytes: compare two systems through their outputs, not byte for byte. Do not copy an initialized
  * system with `memcpy` while sensors hold buffers you do not want shared, and do not use
  * one system from two threads at once.
  */
@@ -1845,9 +1845,10 @@ typedef int32_t (*mbs_step_callback)(void *ctx,
  * capacity `MBS_TREE_MAX_LINKS` (32) links and `MBS_TREE_MAX_COORDINATES` (48) coordinates,
  * `MBS_TREE_SIZE` bytes, aligned to `MBS_TREE_ALIGN` (a declared `mbs_tree` is). Call
  * `mbs_tree_init`, add links, then call the algorithms with the joint vectors; call
- * `mbs_tree_deinit` before the storage is reused. The contents are private (init writes every
- * byte but the padding of the values it copies in: the `mbs_tree_f32`'s 4 bytes after its
- * gravity, later a link's); one tree is not used from two threads at once.
+ * `mbs_tree_deinit` before the storage is reused. The contents are private (init writes zeros
+ * over every byte, then the empty tree; only the padding between fields, a few bytes, and
+ * inside the links added later may hold any bytes); one tree is not used from two threads at
+ * once.
  */
 typedef struct mbs_tree {
   /**

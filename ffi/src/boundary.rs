@@ -108,17 +108,20 @@ pub(crate) fn placed<S: CStorage>(p: *const S) -> FfiResult<*mut S::Inner> {
 }
 
 /// Writes `inner` into the caller's storage `p` (from [`placed`]) after zeros over all of its
-/// bytes: the bytes no field covers (padding, the unused capacity of fixed-size vectors, the
-/// storage's tail) are then defined, so two storages initialized and used alike are equal
-/// byte for byte, and copying one reads no undefined memory.
-#[inline(always)]
-pub(crate) fn init_storage<S: CStorage>(p: *mut S::Inner, inner: S::Inner) {
+/// bytes, and zeros again after `fields_end` (the end of `S::Inner`'s last field): the bytes
+/// the value's move leaves alone (the unused capacity of fixed-size vectors, the storage's
+/// tail) and its trailing padding are then defined. The padding inside its fields is what
+/// the move copied.
+pub(crate) fn init_storage<S: CStorage>(p: *mut S::Inner, inner: S::Inner, fields_end: usize) {
     // SAFETY: `p` is non-null and aligned ([`placed`]) and the caller's storage has
     // `size_of::<S>()` writable bytes (every init documents it); `S::Inner` fits in them
-    // (compile-time checks beside each storage).
+    // (compile-time checks beside each storage); after `fields_end` are only padding and the
+    // storage's tail, plain bytes.
     unsafe {
         p.cast::<u8>().write_bytes(0, size_of::<S>());
         p.write(inner);
+        let tail = size_of::<S>().saturating_sub(fields_end);
+        p.cast::<u8>().add(fields_end).write_bytes(0, tail);
     }
 }
 

@@ -194,6 +194,27 @@ impl<
         self.refresh_links();
     }
 
+    /// Writes zeros into the unused slots of the system's item vectors. A system moved into a
+    /// caller's buffer (the C API's storage) carries whatever bytes those slots held before
+    /// the move; after this, they are defined.
+    pub fn zero_unused_capacity(&mut self) {
+        zero_spare(&mut self.nodes);
+        zero_spare(&mut self.states);
+        zero_spare(&mut self.node_object);
+        zero_spare(&mut self.objects);
+        zero_spare(&mut self.markers);
+        zero_spare(&mut self.loads);
+        zero_spare(&mut self.connectors);
+        zero_spare(&mut self.sensors);
+        zero_spare(&mut self.graphics);
+        zero_spare(&mut self.constraints);
+        zero_spare(&mut self.layout.offsets);
+        zero_spare(&mut self.layout.rows);
+        if let Some(t) = &mut self.tree.model {
+            t.zero_unused_capacity();
+        }
+    }
+
     /// Numbers of nodes, objects, markers, loads, connectors, sensors.
     pub fn counts(&self) -> [usize; 6] {
         [
@@ -204,5 +225,12 @@ impl<
             self.connectors.len(),
             self.sensors.len(),
         ]
+    }
+}
+
+/// Zeros in the unused slots of `v`.
+fn zero_spare<T, const N: usize>(v: &mut Vec<T, N, u16>) {
+    for slot in v.spare_capacity_mut() {
+        *slot = core::mem::MaybeUninit::zeroed();
     }
 }

@@ -60,6 +60,9 @@ pub struct LoopWork<T, const D: usize, const R: usize> {
     rows: usize,
     /// The last position projection's Newton iterations.
     iterations: u32,
+    /// Zero: fills the struct's tail, so that a copy of the work (the C API's tree storage)
+    /// has every byte defined.
+    _fill: u32,
 }
 
 impl<T: Real, const D: usize, const R: usize> LoopWork<T, D, R> {
@@ -72,6 +75,7 @@ impl<T: Real, const D: usize, const R: usize> LoopWork<T, D, R> {
             lambda: [T::zero(); R],
             rows: 0,
             iterations: 0,
+            _fill: 0,
         }
     }
 

@@ -145,6 +145,9 @@ impl<T: Real> Link<T> {
 pub struct KinematicTree<T, const L: usize, const D: usize> {
     pub(crate) links: Vec<Link<T>, L>,
     pub(crate) gravity: Vector3<T>,
+    /// Zero: with `gravity`, four scalars, so that no padding follows them in single
+    /// precision and a copy of the tree (the C API's storage) has every byte defined.
+    _fill: T,
     pub(crate) nq: usize,
     pub(crate) nv: usize,
     /// Featherstone's `lambda`: the velocity coordinate each one hangs from in the tree (the
@@ -164,6 +167,7 @@ impl<T: Real, const L: usize, const D: usize> KinematicTree<T, L, D> {
         Ok(Self {
             links: Vec::new(),
             gravity,
+            _fill: T::zero(),
             nq: 0,
             nv: 0,
             lambda: [NONE; D],

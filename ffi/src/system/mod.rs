@@ -79,10 +79,10 @@ pub const MBS_SYSTEM_SOLVER_CAPACITY: u32 = 64;
 pub const MBS_SYSTEM_MAX_TREE_LINKS: u32 = 8;
 
 /// Size of the `mbs_system` storage in 8-byte words (`MBS_SYSTEM_SIZE / 8`).
-pub const MBS_SYSTEM_WORDS: usize = 19312;
+pub const MBS_SYSTEM_WORDS: usize = 19313;
 /// Size of the `mbs_system` storage (bytes): the core system and the sensor buffers'
 /// bookkeeping, on a 64-bit host (checked at compile time).
-pub const MBS_SYSTEM_SIZE: usize = 154496;
+pub const MBS_SYSTEM_SIZE: usize = 154504;
 /// Alignment the `mbs_system` storage needs (bytes).
 pub const MBS_SYSTEM_ALIGN: usize = 8;
 
@@ -108,10 +108,10 @@ pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
 ///
 /// Declare it (`static mbs_system sys;` or a local), call `mbs_system_init(&sys)`, then the
 /// other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
-/// reused (later calls with it are then refused). The contents are private. Init writes every
-/// byte (zeros where nothing is yet), so copying a system reads no undefined memory; the
-/// padding inside the values later calls copy in (items, settings) may hold any bytes, so
-/// compare two systems through their outputs, not byte for byte. Do not copy an initialized
+/// reused (later calls with it are then refused). The contents are private. Init writes zeros
+/// over every byte, then the empty system (its unused item slots zeroed again); only the
+/// padding between fields (a few dozen bytes) and inside the values later calls copy in may
+/// hold any bytes: compare two systems through their outputs, not byte for byte. Do not copy an initialized
 /// system with `memcpy` while sensors hold buffers you do not want shared, and do not use
 /// one system from two threads at once.
 #[repr(C)]
@@ -246,7 +246,10 @@ pub unsafe extern "C" fn mbs_system_init(sys: *mut mbs_system) -> MbsStatus {
                 buffers: [SensorBuffer::EMPTY; MBS_SYSTEM_MAX_SENSORS as usize],
                 busy: 0,
             },
+            core::mem::offset_of!(Inner, busy) + size_of::<usize>(),
         );
+        // SAFETY: just written.
+        unsafe { &mut *p }.sys.zero_unused_capacity();
         MBS_OK
     })
 }

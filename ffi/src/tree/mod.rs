@@ -114,10 +114,10 @@ pub(crate) struct Inner<T> {
 }
 
 /// Size of the `mbs_tree` storage in 8-byte words (`MBS_TREE_SIZE / 8`).
-pub const MBS_TREE_WORDS: usize = 11997;
+pub const MBS_TREE_WORDS: usize = 11998;
 /// Size of the `mbs_tree` storage (bytes), double precision, on a 64-bit host (checked at
 /// compile time).
-pub const MBS_TREE_SIZE: usize = 95976;
+pub const MBS_TREE_SIZE: usize = 95984;
 /// Size of the `mbs_tree_f32` storage in 8-byte words (`MBS_TREE_F32_SIZE / 8`).
 pub const MBS_TREE_F32_WORDS: usize = 6131;
 /// Size of the `mbs_tree_f32` storage (bytes), single precision, on a 64-bit host.
@@ -129,9 +129,10 @@ pub const MBS_TREE_ALIGN: usize = 8;
 /// capacity `MBS_TREE_MAX_LINKS` (32) links and `MBS_TREE_MAX_COORDINATES` (48) coordinates,
 /// `MBS_TREE_SIZE` bytes, aligned to `MBS_TREE_ALIGN` (a declared `mbs_tree` is). Call
 /// `mbs_tree_init`, add links, then call the algorithms with the joint vectors; call
-/// `mbs_tree_deinit` before the storage is reused. The contents are private (init writes every
-/// byte but the padding of the values it copies in: the `mbs_tree_f32`'s 4 bytes after its
-/// gravity, later a link's); one tree is not used from two threads at once.
+/// `mbs_tree_deinit` before the storage is reused. The contents are private (init writes zeros
+/// over every byte, then the empty tree; only the padding between fields, a few bytes, and
+/// inside the links added later may hold any bytes); one tree is not used from two threads at
+/// once.
 #[repr(C)]
 pub struct mbs_tree {
     /// Private.
@@ -201,6 +202,7 @@ fn init<S: Storage>(tree: *mut S, gravity: *const [S::T; 3]) -> MbsStatus {
                 loops: heapless::Vec::new(),
                 loop_work: CLoopWork::new(),
             },
+            core::mem::offset_of!(Inner<S::T>, loop_work) + size_of::<CLoopWork<S::T>>(),
         );
         // The vectors' unused slots came with the values written (bytes of the stack).
         // SAFETY: just written.
