@@ -862,6 +862,104 @@ fn prismatic_joint_outputs_are_the_closed_form_travel_and_speed() {
     }
 }
 
+// ---- where a body's node sits ----
+
+/// The double pendulum with each link's node at its joint (the COM off the node, in the mass
+/// properties) instead of at its COM; its nodes.
+fn double_pendulum_nodes_at_joints(
+    ch: &Chain,
+    settings: SystemSettings<f64>,
+) -> (HostSystem<f64>, [NodeIndex; 2]) {
+    let mut mbs = HostSystem::<f64>::new();
+    mbs.set_settings(settings).unwrap();
+    let ground = mbs.create_ground(Vector3::zeros()).unwrap();
+    let (w1, at) = (ch.a1 * ch.w0[0], [ch.o1, ch.o2]);
+    let w = [w1, w1 + ch.a2 * ch.w0[1]];
+    let vel = [Vector3::zeros(), w1.cross(&(ch.o2 - ch.o1))];
+    let mut b = vec![];
+    for k in 0..2 {
+        let com = ch.r[k].transpose() * (ch.c[k] - at[k]);
+        let mut spec = RigidBodySpec::at(at[k]);
+        spec.orientation = quat(&ch.r[k]);
+        spec.velocity = vel[k];
+        spec.angular_velocity = w[k];
+        spec.gravity = Some(G);
+        let mp = MassProperties::new(ch.m[k], com, ch.i[k]).unwrap();
+        b.push(mbs.create_rigid_body(&mp, &spec).unwrap());
+    }
+    let mut marker = |obj: Option<usize>, o: Vector3<f64>, axis: &Vector3<f64>| {
+        let f = frame_with_z(axis);
+        let m = match obj {
+            None => Marker::body_rigid_frame(ground, o, &f),
+            Some(k) => {
+                let rt = ch.r[k].transpose();
+                Marker::body_rigid_frame(b[k].object, rt * (o - at[k]), &(rt * f))
+            }
+        };
+        mbs.add_marker(m.unwrap()).unwrap()
+    };
+    let j1 = [marker(None, ch.o1, &ch.a1), marker(Some(0), ch.o1, &ch.a1)];
+    let j2 = [
+        marker(Some(0), ch.o2, &ch.a2),
+        marker(Some(1), ch.o2, &ch.a2),
+    ];
+    mbs.add_constraint(Constraint::revolute_joint(j1).unwrap())
+        .unwrap();
+    mbs.add_constraint(Constraint::revolute_joint(j2).unwrap())
+        .unwrap();
+    mbs.assemble().unwrap();
+    (mbs, [b[0].node, b[1].node])
+}
+
+#[test]
+fn where_the_nodes_sit_changes_the_error_and_the_newton_updates() {
+    // The double pendulum at h = 1 ms to 1 s, with its nodes at the links' COMs and at their
+    // joints (the same mechanism): the COMs' error against the minimal-coordinate reference
+    // and the Newton updates a step (iterated to the tolerances). docs/constraints.md quotes
+    // what this prints.
+    let ch = chain();
+    let reference = reference(&ch, &[1.0], 2.5e-6);
+    for rotations in ROTATIONS {
+        let mut found = vec![];
+        for at_joints in [false, true] {
+            let settings = alpha_on(0.9, rotations);
+            let (mut mbs, nodes) = if at_joints {
+                double_pendulum_nodes_at_joints(&ch, settings)
+            } else {
+                double_pendulum(settings)
+            };
+            let mut updates = 0u32;
+            for _ in 0..1000 {
+                updates += mbs.step(1e-3, &mut NoSink).unwrap().newton_iterations;
+            }
+            let mut e: f64 = 0.0;
+            for k in 0..2 {
+                let s = rigid(&mbs, nodes[k]);
+                let com = if at_joints {
+                    let offset = ch.r[k].transpose() * (ch.c[k] - [ch.o1, ch.o2][k]);
+                    s.position + mat(&s.orientation) * offset
+                } else {
+                    s.position
+                };
+                e = e.max((com - reference[0].0[k]).norm());
+            }
+            let per_step = f64::from(updates) / 1000.0;
+            println!(
+                "  {rotations:?}, nodes at the {}: COM error at 1 s {e:.2e} m, Newton updates a \
+                 step {per_step:.3}",
+                if at_joints { "joints" } else { "COMs" }
+            );
+            found.push((e, per_step));
+        }
+        let ((e_com, n_com), (e_joint, n_joint)) = (found[0], found[1]);
+        // The same mechanism, other coordinates: other discretization errors (both second
+        // order and small), and more Newton updates with the nodes away from the COMs.
+        assert!(e_com < 2e-5 && e_joint < 2e-5, "{found:?}");
+        assert!((e_joint / e_com - 1.0).abs() > 0.2, "{found:?}");
+        assert!(n_com < 1.05 && n_joint > 1.05 && n_joint < 2.0, "{found:?}");
+    }
+}
+
 // ---- which settings a solve uses ----
 
 #[test]
