@@ -29,6 +29,9 @@ use std::sync::OnceLock;
 
 const M4F: &str = "thumbv7em-none-eabihf";
 const M0: &str = "thumbv6m-none-eabi";
+/// The Cortex-M33 (Armv8-M mainline, single-precision FPU; QEMU's `mps2-an505`): the Rust
+/// firmware only, for the trajectory hashes.
+const M33: &str = "thumbv8m.main-none-eabihf";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -132,7 +135,7 @@ fn build_all() {
         // cargo reads .cargo/config.toml from the working directory: run it in the crate.
         fw.current_dir(root().join("firmware").join("rust"))
             .args(["build", "--quiet", "--release", "--locked"])
-            .args(["--target", M4F, "--target", M0]);
+            .args(["--target", M4F, "--target", M0, "--target", M33]);
         run_checked(fw, "cargo build (firmware/rust)")?;
         for target in [M4F, M0] {
             let mut c = clean_cmd("make");
@@ -247,10 +250,10 @@ impl Run {
 
 /// Runs `elf` under QEMU for `target`'s machine with semihosting command line `mode`.
 fn qemu(target: &str, elf: &Path, mode: Option<&str>) -> Run {
-    let machine: &[&str] = if target == M4F {
-        &["-M", "mps2-an386", "-cpu", "cortex-m4"]
-    } else {
-        &["-M", "microbit"]
+    let machine: &[&str] = match target {
+        M4F => &["-M", "mps2-an386", "-cpu", "cortex-m4"],
+        M33 => &["-M", "mps2-an505", "-cpu", "cortex-m33"],
+        _ => &["-M", "microbit"],
     };
     let mut semi = String::from("enable=on,target=native");
     if let Some(m) = mode {
@@ -399,12 +402,13 @@ const WORKLOADS: [(&str, &str, u32, f64); 13] = [
 ];
 
 /// The workloads a target runs: the mechanisms (slider-crank, 3D double pendulum, 6-DOF arm)
-/// only on the Cortex-M4F (the Cortex-M0 board's 16 KiB of RAM is less than their dense solver
-/// needs in f64, or than the arm's run beside the others); the systems in f32 (the f64 systems
-/// run in the host tests).
+/// only on the Cortex-M4F and M33 (the Cortex-M0 board's 16 KiB of RAM is less than their
+/// dense solver needs in f64, or than the arm's run beside the others); the systems in f32
+/// (the f64 systems run in the host tests).
 fn on_target(target: &str) -> impl Iterator<Item = (&'static str, &'static str, u32, f64)> + '_ {
     WORKLOADS.into_iter().filter(move |w| {
         target == M4F
+            || target == M33
             || !(w.0.starts_with("slider_crank")
                 || w.0.starts_with("double_pendulum")
                 || w.0 == "arm")
@@ -413,38 +417,7 @@ fn on_target(target: &str) -> impl Iterator<Item = (&'static str, &'static str, 
 
 /// The same workloads stepped here, on the host.
 fn host_outcome(name: &str, ty: &str) -> workload::Outcome {
-    match (name, ty) {
-        ("mini_masspoint", "f64") => workload::mini_masspoint::<f64>(),
-        ("mini_masspoint", "f32") => workload::mini_masspoint::<f32>(),
-        ("spinning_cylinder", "f64") => {
-            workload::spinning_cylinder::<f64>(workload::CYLINDER_STEPS)
-        }
-        ("spinning_cylinder", "f32") => {
-            workload::spinning_cylinder::<f32>(workload::CYLINDER_STEPS)
-        }
-        ("slider_crank", "f64") => workload::slider_crank::<f64>(workload::SLIDER_CRANK_STEPS),
-        ("slider_crank", "f32") => workload::slider_crank::<f32>(workload::SLIDER_CRANK_STEPS),
-        ("slider_crank_system", "f32") => {
-            workload::slider_crank_system::<f32>(workload::SLIDER_CRANK_STEPS)
-        }
-        ("double_pendulum", "f32") => {
-            workload::double_pendulum::<f32>(workload::DOUBLE_PENDULUM_STEPS)
-        }
-        ("slider_crank_system_real_time", "f32") => {
-            workload::slider_crank_system_real_time::<f32>(workload::SLIDER_CRANK_STEPS, 1)
-        }
-        ("double_pendulum_real_time", "f32") => {
-            workload::double_pendulum_real_time::<f32>(workload::DOUBLE_PENDULUM_STEPS, 1)
-        }
-        ("double_pendulum_lie_real_time", "f32") => {
-            workload::double_pendulum_lie_real_time::<f32>(workload::DOUBLE_PENDULUM_STEPS)
-        }
-        ("double_pendulum_recording", "f32") => {
-            workload::double_pendulum_recording::<f32>(workload::DOUBLE_PENDULUM_STEPS)
-        }
-        ("arm", "f32") => workload::arm::<f32>(workload::ARM_STEPS),
-        _ => unreachable!("unknown workload {name}/{ty}"),
-    }
+    workload::run(name, ty).unwrap_or_else(|| unreachable!("unknown workload {name}/{ty}"))
 }
 
 fn rust_firmware_checks(target: &str) {
@@ -1000,8 +973,8 @@ fn c_loop_firmware_mbs_code_fits_16_kib_as_shipped() {
 
 /// Determinism: every workload's trajectory, hashed over every state bit after every step
 /// (1000 steps of the f64 midpoint step among them), is the same on x86_64 (this process,
-/// through mbs-core) and on the emulated Cortex-M4F (hardware f32, soft f64) and Cortex-M0
-/// (all soft float).
+/// through mbs-core) and on the emulated Cortex-M4F (hardware f32, soft f64), Cortex-M33
+/// (Armv8-M, hardware f32) and Cortex-M0 (all soft float).
 #[test]
 fn firmware_trajectories_are_bit_identical_to_x86_64() {
     if !tools_or_skip("firmware_trajectories_are_bit_identical_to_x86_64") {
@@ -1015,7 +988,7 @@ fn firmware_trajectories_are_bit_identical_to_x86_64() {
             "host {name}/{ty} against its closed form: {o:?}"
         );
     }
-    for target in [M4F, M0] {
+    for target in [M4F, M33, M0] {
         let run = qemu(target, &rust_firmware(target), None);
         assert_passed(&run, target);
         for (name, ty, _, _) in on_target(target) {
@@ -1032,6 +1005,102 @@ fn firmware_trajectories_are_bit_identical_to_x86_64() {
                 o.value.to_bits(),
                 "{target} {name}/{ty}"
             );
+        }
+    }
+}
+
+/// The hosted build of the firmware's workloads (`firmware/hosted`) for `target`: built by
+/// cargo in that crate (its `.cargo/config.toml` links aarch64 with Rust's lld), into
+/// `target/hosted`.
+fn hosted(target: &str) -> PathBuf {
+    let mut c = clean_cmd(&cargo());
+    c.current_dir(root().join("firmware").join("hosted"))
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--locked",
+            "--target",
+            target,
+        ])
+        .arg("--target-dir")
+        .arg(root().join("target").join("hosted"));
+    if let Err(e) = run_checked(c, &format!("cargo build (firmware/hosted, {target})")) {
+        panic!("{e}");
+    }
+    let dir = root()
+        .join("target")
+        .join("hosted")
+        .join(target)
+        .join("release");
+    dir.join(if target.starts_with("wasm32") {
+        "mbs-hosted.wasm"
+    } else {
+        "mbs-hosted"
+    })
+}
+
+/// Determinism beyond the Cortex-M: the same workloads, hosted, on aarch64 Linux (QEMU user
+/// mode; a 64-bit Arm with its own FMA instructions, which Rust never contracts into) and on
+/// WebAssembly (`wasm32-wasip1` under Node's WASI) give the trajectory hashes and final values
+/// of x86_64, bit for bit.
+#[test]
+fn hosted_trajectories_are_bit_identical_on_aarch64_and_wasm32() {
+    let have = |cmd: &str| {
+        Command::new(cmd)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let missing: Vec<&str> = ["qemu-aarch64", "node"]
+        .into_iter()
+        .filter(|c| !have(c))
+        .collect();
+    if !missing.is_empty() {
+        let required = std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+            || std::env::var("MBS_REQUIRE_QEMU").as_deref() == Ok("1");
+        assert!(!required, "{missing:?} not found: run scripts/setup.sh");
+        eprintln!("\n*** SKIPPED: {missing:?} not found (run scripts/setup.sh) ***\n");
+        return;
+    }
+    let names: Vec<String> = WORKLOADS
+        .iter()
+        .map(|w| format!("{}/{}", w.0, w.1))
+        .collect();
+    let runs = [
+        ("aarch64", {
+            let mut c = Command::new("qemu-aarch64");
+            c.arg(hosted("aarch64-unknown-linux-musl"));
+            c
+        }),
+        ("wasm32", {
+            let mut c = Command::new("node");
+            c.arg("--no-warnings")
+                .arg(root().join("scripts").join("wasi-run.mjs"))
+                .arg(hosted("wasm32-wasip1"));
+            c
+        }),
+    ];
+    for (arch, mut c) in runs {
+        let out = c.args(&names).output().expect("the hosted program starts");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{arch}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), WORKLOADS.len(), "{arch}: {text}");
+        for ((name, ty, _, _), line) in WORKLOADS.iter().zip(lines) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let o = host_outcome(name, ty);
+            assert_eq!(f[..2], [*name, *ty], "{arch}: {line}");
+            assert_eq!(
+                hex(f[2]),
+                o.hash,
+                "{arch} {name}/{ty}: trajectory hash differs from x86_64"
+            );
+            assert_eq!(hex(f[3]), o.value.to_bits(), "{arch} {name}/{ty}");
         }
     }
 }

@@ -49,11 +49,7 @@ use workload::{
 };
 
 #[cfg(target_arch = "arm")]
-const TARGET: &str = if cfg!(target_abi = "eabihf") {
-    "thumbv7em-none-eabihf"
-} else {
-    "thumbv6m-none-eabi"
-};
+const TARGET: &str = env!("MBS_TARGET");
 
 /// Tolerances of the checks against the closed forms (see [`workload`]): the mini example's
 /// position (m) and the cylinder's angular velocity (rad/s, order-2 discretization error of

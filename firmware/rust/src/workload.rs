@@ -969,3 +969,32 @@ pub fn arm<T: Real>(steps: u32) -> Outcome {
         error,
     }
 }
+
+/// The workload `name` in `ty` (`"f32"`, `"f64"`) with its standard number of steps, as the
+/// firmware runs it; `None` for a name or scalar it does not come in.
+pub fn run(name: &str, ty: &str) -> Option<Outcome> {
+    Some(match (name, ty) {
+        ("mini_masspoint", "f64") => mini_masspoint::<f64>(),
+        ("mini_masspoint", "f32") => mini_masspoint::<f32>(),
+        ("spinning_cylinder", "f64") => spinning_cylinder::<f64>(CYLINDER_STEPS),
+        ("spinning_cylinder", "f32") => spinning_cylinder::<f32>(CYLINDER_STEPS),
+        ("slider_crank", "f64") => slider_crank::<f64>(SLIDER_CRANK_STEPS),
+        ("slider_crank", "f32") => slider_crank::<f32>(SLIDER_CRANK_STEPS),
+        ("slider_crank_system", "f32") => slider_crank_system::<f32>(SLIDER_CRANK_STEPS),
+        ("double_pendulum", "f32") => double_pendulum::<f32>(DOUBLE_PENDULUM_STEPS),
+        ("slider_crank_system_real_time", "f32") => {
+            slider_crank_system_real_time::<f32>(SLIDER_CRANK_STEPS, 1)
+        }
+        ("double_pendulum_real_time", "f32") => {
+            double_pendulum_real_time::<f32>(DOUBLE_PENDULUM_STEPS, 1)
+        }
+        ("double_pendulum_lie_real_time", "f32") => {
+            double_pendulum_lie_real_time::<f32>(DOUBLE_PENDULUM_STEPS)
+        }
+        ("double_pendulum_recording", "f32") => {
+            double_pendulum_recording::<f32>(DOUBLE_PENDULUM_STEPS)
+        }
+        ("arm", "f32") => arm::<f32>(ARM_STEPS),
+        _ => return None,
+    })
+}
