@@ -1009,6 +1009,81 @@ fn firmware_trajectories_are_bit_identical_to_x86_64() {
     }
 }
 
+/// The largest instructions of any step (after the first) of a 5000-step run of each
+/// real-time workload on the Cortex-M4F, release build (the firmware's `worst` mode); stated
+/// in docs/embedded.md.
+const WORST_STEP: [(&str, usize); 3] = [
+    ("double_pendulum_real_time", 42_000),
+    ("double_pendulum_lie_real_time", 33_000),
+    ("slider_crank_system_real_time", 14_500),
+];
+
+/// The real-time workloads' steps are bounded: every step of a 5000-step run, timed by
+/// SysTick under QEMU's `-icount shift=0` (a tick is 40 instructions), stays within
+/// [`WORST_STEP`]; the largest is within 2 % of the mean; and the ticks' scale agrees with the
+/// exec log's exact count of one step of the same workload (within 3 %).
+#[test]
+fn real_time_steps_stay_within_their_stated_bound() {
+    if !tools_or_skip("real_time_steps_stay_within_their_stated_bound") {
+        return;
+    }
+    let elf = rust_firmware(M4F);
+    let out = Command::new("timeout")
+        .arg("120")
+        .arg("qemu-system-arm")
+        .args([
+            "-M",
+            "mps2-an386",
+            "-cpu",
+            "cortex-m4",
+            "-nographic",
+            "-icount",
+            "shift=0",
+        ])
+        .args([
+            "-semihosting-config",
+            "enable=on,target=native,arg=worst",
+            "-kernel",
+        ])
+        .arg(&elf)
+        .output()
+        .expect("qemu runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "worst mode:\n{text}");
+    let counted = counted_regions(M4F, &elf);
+    for (name, bound) in WORST_STEP {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("worst name={name} ")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{text}"));
+        let field = |k: &str| -> usize {
+            line.split_whitespace()
+                .find_map(|w| w.strip_prefix(&format!("{k}=")))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{k} in {line}"))
+        };
+        let (max, mean) = (field("max") * 40, field("mean") * 40);
+        println!("{name}: largest step {max} instructions, mean {mean} (bound {bound})");
+        assert!(
+            max <= bound,
+            "{name}: a step of {max} instructions, above {bound}"
+        );
+        assert!(
+            max * 100 <= mean * 102,
+            "{name}: largest {max}, mean {mean}"
+        );
+        let exact = counted
+            .iter()
+            .find(|(n, _)| *n == format!("{name}_step/f32"))
+            .map(|(_, r)| r.instructions)
+            .unwrap_or_else(|| panic!("{name} not counted"));
+        assert!(
+            mean.abs_diff(exact) * 100 <= exact * 3,
+            "{name}: SysTick's mean {mean} vs the exec log's {exact}"
+        );
+    }
+}
+
 /// The hosted build of the firmware's workloads (`firmware/hosted`) for `target`: built by
 /// cargo in that crate (its `.cargo/config.toml` links aarch64 with Rust's lld), into
 /// `target/hosted`.
@@ -1040,19 +1115,39 @@ fn hosted(target: &str) -> PathBuf {
     })
 }
 
-/// Determinism beyond the Cortex-M: the same workloads, hosted, on aarch64 Linux (QEMU user
-/// mode; a 64-bit Arm with its own FMA instructions, which Rust never contracts into) and on
-/// WebAssembly (`wasm32-wasip1` under Node's WASI) give the trajectory hashes and final values
-/// of x86_64, bit for bit.
+/// The RISC-V build of the firmware's workloads (`firmware/riscv`), into `target/riscv`.
+fn riscv_firmware() -> PathBuf {
+    let mut c = clean_cmd(&cargo());
+    c.current_dir(root().join("firmware").join("riscv"))
+        .args(["build", "--quiet", "--release", "--locked"])
+        .arg("--target-dir")
+        .arg(root().join("target").join("riscv"));
+    if let Err(e) = run_checked(c, "cargo build (firmware/riscv)") {
+        panic!("{e}");
+    }
+    let target = "riscv32imafc-unknown-none-elf";
+    root()
+        .join("target")
+        .join("riscv")
+        .join(target)
+        .join("release")
+        .join("mbs-firmware-riscv")
+}
+
+/// Determinism beyond the Cortex-M: the same workloads on aarch64 Linux (QEMU user mode; a
+/// 64-bit Arm with its own FMA instructions, which Rust never contracts into), on a 32-bit
+/// RISC-V core with a single-precision FPU (`riscv32imafc`, bare metal on QEMU's `virt`) and
+/// on WebAssembly (`wasm32-wasip1` under Node's WASI) give the trajectory hashes and final
+/// values of x86_64, bit for bit.
 #[test]
-fn hosted_trajectories_are_bit_identical_on_aarch64_and_wasm32() {
+fn trajectories_are_bit_identical_on_aarch64_riscv32_and_wasm32() {
     let have = |cmd: &str| {
         Command::new(cmd)
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
     };
-    let missing: Vec<&str> = ["qemu-aarch64", "node"]
+    let missing: Vec<&str> = ["qemu-aarch64", "qemu-system-riscv32", "node"]
         .into_iter()
         .filter(|c| !have(c))
         .collect();
@@ -1067,10 +1162,37 @@ fn hosted_trajectories_are_bit_identical_on_aarch64_and_wasm32() {
         .iter()
         .map(|w| format!("{}/{}", w.0, w.1))
         .collect();
+    let listed: Vec<(&str, &str)> = WORKLOADS.iter().map(|w| (w.0, w.1)).collect();
+    assert_eq!(
+        listed,
+        workload::HASHED,
+        "the firmware's list of hashed workloads"
+    );
     let runs = [
         ("aarch64", {
             let mut c = Command::new("qemu-aarch64");
             c.arg(hosted("aarch64-unknown-linux-musl"));
+            c
+        }),
+        ("riscv32", {
+            let mut c = Command::new("timeout");
+            c.args([
+                "120",
+                "qemu-system-riscv32",
+                "-M",
+                "virt",
+                "-cpu",
+                "rv32",
+                "-bios",
+                "none",
+            ])
+            .args([
+                "-nographic",
+                "-semihosting-config",
+                "enable=on,target=native",
+            ])
+            .arg("-kernel")
+            .arg(riscv_firmware());
             c
         }),
         ("wasm32", {
@@ -1082,7 +1204,11 @@ fn hosted_trajectories_are_bit_identical_on_aarch64_and_wasm32() {
         }),
     ];
     for (arch, mut c) in runs {
-        let out = c.args(&names).output().expect("the hosted program starts");
+        // The RISC-V firmware runs every workload of `workload::HASHED`, in `WORKLOADS`' order.
+        if arch != "riscv32" {
+            c.args(&names);
+        }
+        let out = c.output().expect("the program starts");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
@@ -1184,7 +1310,10 @@ fn counted_regions(target: &str, elf: &Path) -> Vec<(String, Region)> {
     } else {
         &["-singlestep"]
     };
-    let log = firmware_target_dir().join(format!("count-{target}.log"));
+    // One log per call: tests that count run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let log = firmware_target_dir().join(format!("count-{target}-{call}.log"));
     let out = Command::new("timeout")
         .arg("60")
         .arg("qemu-system-arm")

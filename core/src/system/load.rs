@@ -6,8 +6,9 @@
 //! # The user callback
 //! [`LoadFn`] is a plain C function pointer with a context pointer, so the C API passes a C
 //! callback straight through and nothing allocates:
-//! `extern "C-unwind" fn(ctx: *mut c_void, t: T, out: *mut [T; 3])`. The system calls it with the
-//! context it was given, the time `t` (s) at which the load is needed, and `out` pointing to
+//! `extern "C-unwind" fn(ctx: *mut c_void, t: T, out: *mut [T; 3])` (`extern "C"` on bare
+//! metal). The system calls it with the context it was given, the time `t` (s) at which the
+//! load is needed, and `out` pointing to
 //! three zeros; the callback writes the vector (N, N m or m/s^2 as its [`UserLoadKind`] says)
 //! into `out[0..3]`. It may be called several times per step (at the start and the end of a
 //! step, and by sensors), so it must be a function of `t` (and of what `ctx` holds), not count
@@ -32,8 +33,15 @@ use core::ffi::c_void;
 use nalgebra::Vector3;
 
 /// A time-dependent load vector: writes the vector at time `t` (s) into `out` (see the module
-/// docs; it must write finite values).
+/// docs; it must write finite values). `extern "C-unwind"` on hosted targets, so that a C++
+/// exception leaving it is defined (and aborts, [`crate::foreign`]).
+#[cfg(not(target_os = "none"))]
 pub type LoadFn<T> = extern "C-unwind" fn(ctx: *mut c_void, t: T, out: *mut [T; 3]);
+/// A time-dependent load vector (see the module docs). `extern "C"` on bare metal, where
+/// nothing unwinds: a call that may unwind would need the personality routine of an unwinder
+/// those targets lack (a RISC-V link then fails on `rust_eh_personality`).
+#[cfg(target_os = "none")]
+pub type LoadFn<T> = extern "C" fn(ctx: *mut c_void, t: T, out: *mut [T; 3]);
 
 /// What a user load's vector is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -608,7 +608,8 @@ pub unsafe extern "C" fn mbs_system_add_load_user(
                 _ => return Err(MBS_ERR_INVALID_ARGUMENT),
             };
             // SAFETY: `unsafe extern "C-unwind" fn(*mut c_void, f64, *mut f64)` and core's
-            // `extern "C-unwind" fn(*mut c_void, f64, *mut [f64; 3])` are ABI-compatible (thin
+            // `extern "C-unwind" fn(*mut c_void, f64, *mut [f64; 3])` (`extern "C"` on bare
+            // metal, where nothing unwinds) are ABI-compatible (thin
             // pointers to sized types; `unsafe` does not change the ABI), and core calls it
             // with a pointer to 3 doubles, as `mbs_load_fn` documents.
             let f: LoadFn<f64> = unsafe {

@@ -7,6 +7,8 @@
 //! - `count`: run one step of each workload between the marker functions
 //!   [`probe::mbs_count_begin`]/[`probe::mbs_count_end`] and exit, for instruction counting
 //!   from QEMU's exec log (`scripts/embedded-figures.sh`);
+//! - `worst`: time every step of a long run of each real-time workload by SysTick (run under
+//!   `-icount shift=0`: ticks count instructions), for the largest step ([`worst`]);
 //! - `selftest-fail`: check one workload against an impossible tolerance: must exit with 1
 //!   (proves that a wrong result reaches QEMU's exit status);
 //! - `selftest-fault`: read an unmapped address: the HardFault handler must exit with 101
@@ -28,6 +30,9 @@ mod probe;
 mod semihost;
 mod slider_crank;
 mod workload;
+// The mechanisms run on the cores with an FPU only (see `SLIDER_CRANK`).
+#[cfg_attr(not(target_abi = "eabihf"), allow(dead_code))]
+mod worst;
 
 use core::mem::size_of;
 use cortex_m_rt::{entry, exception, ExceptionFrame};
@@ -77,6 +82,9 @@ fn main() -> ! {
         "count" => {
             count();
             semihost::exit(0);
+        }
+        "worst" if SLIDER_CRANK => {
+            semihost::exit(u32::from(!worst::worst()));
         }
         "selftest-fail" => {
             let failures = check(
