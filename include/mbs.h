@@ -352,11 +352,13 @@ typedef struct mbs_simulation_settings_of_f64 {
    */
   double spectral_radius;
   /**
-   * Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8.
+   * Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8
+   * (1e-5 in single precision).
    */
   double newton_relative_tolerance;
   /**
-   * Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10.
+   * Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10
+   * (1e-6 in single precision).
    */
   double newton_absolute_tolerance;
   /**
@@ -464,11 +466,13 @@ typedef struct mbs_simulation_settings_of_f32 {
    */
   float spectral_radius;
   /**
-   * Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8.
+   * Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8
+   * (1e-5 in single precision).
    */
   float newton_relative_tolerance;
   /**
-   * Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10.
+   * Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10
+   * (1e-6 in single precision).
    */
   float newton_absolute_tolerance;
   /**
@@ -2371,7 +2375,7 @@ typedef struct mbs_tree_loop_of_f32 mbs_tree_loop_f32;
 #define MBS_ERR_INVALID_MARKER 214
 
 /**
- * A connector joins a marker with itself.
+ * A connector or a joint joins a marker with itself.
  */
 #define MBS_ERR_SAME_MARKER 215
 
@@ -3209,7 +3213,7 @@ mbs_status mbs_step_settings_default_f32(mbs_step_settings_f32 *out);
 /**
  * Fills `*out` with Exudyn's `SolveDynamic` defaults: start 0 s, end 1 s, 100 steps,
  * generalized-alpha with spectral radius 0.9, Newton relative tolerance 1e-8, absolute
- * tolerance 1e-10, 25 iterations.
+ * tolerance 1e-10 (1e-5 and 1e-6 in `mbs_simulation_settings_default_f32`), 25 iterations.
  *
  * # Safety
  * `out` is null or valid for writes.

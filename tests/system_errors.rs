@@ -445,3 +445,26 @@ fn core_errors_are_std_errors() {
     assert_eq!(e.to_string(), "capacity full");
     assert!(e.downcast_ref::<mbs_core::Error>().is_some());
 }
+
+/// A `SystemError` is a `std::error::Error`: `?` turns it into a `Box<dyn Error>` that keeps
+/// the item in its text, and its source is the core error.
+#[test]
+fn a_system_error_is_an_error_that_keeps_its_item() {
+    fn joined_with_itself() -> Result<(), Box<dyn std::error::Error>> {
+        Err(mbs_core::system::SystemError::new(
+            mbs_core::Error::SameMarker,
+            mbs_core::system::ItemRef::Constraint(mbs_core::system::ConstraintIndex(3)),
+        ))?;
+        Ok(())
+    }
+    let e = joined_with_itself().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a connector or joint joins a marker with itself at Constraint(ConstraintIndex(3))"
+    );
+    let source = e.source().expect("the core error");
+    assert_eq!(
+        source.to_string(),
+        "a connector or joint joins a marker with itself"
+    );
+}

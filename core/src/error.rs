@@ -100,7 +100,7 @@ pub enum Error {
     LocalPositionMustBeZero,
     /// A marker type that the body cannot carry (e.g. a rigid marker on a mass point).
     MarkerNotSupported,
-    /// A connector joins a marker with itself.
+    /// A connector or a joint joins a marker with itself.
     SameMarker,
     /// A constraint joins a body (or the ground) with itself: its two markers are on one node
     /// or both on the ground.
@@ -156,7 +156,7 @@ impl core::fmt::Display for Error {
                 f.write_str("local position must be [0,0,0] for this output")
             }
             Error::MarkerNotSupported => f.write_str("marker type not supported by this body"),
-            Error::SameMarker => f.write_str("connector joins a marker with itself"),
+            Error::SameMarker => f.write_str("a connector or joint joins a marker with itself"),
             Error::SameBody => f.write_str("constraint joins a body with itself"),
             Error::WrongNodeKind => f.write_str("node of the wrong kind"),
             Error::NotAssembled => f.write_str("system not assembled"),

@@ -50,9 +50,11 @@ pub struct mbs_simulation_settings_of<T> {
     /// Spectral radius at infinite frequency `rho_inf` of generalized-alpha, in [0, 1]
     /// (default 0.9; 1 = no numerical damping).
     pub spectral_radius: T,
-    /// Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8.
+    /// Newton: converged when `|r| <= relative_tolerance * max(|M q_tt|, |f|)` (-), default 1e-8
+    /// (1e-5 in single precision).
     pub newton_relative_tolerance: T,
-    /// Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10.
+    /// Newton: converged when `|r| / n <= absolute_tolerance` (N per coordinate), default 1e-10
+    /// (1e-6 in single precision).
     pub newton_absolute_tolerance: T,
     /// Newton: most updates per step (>= 1), default 25; then `MBS_ERR_SOLVER_FAILED`.
     pub newton_max_iterations: u32,
@@ -140,7 +142,7 @@ impl<T: Real> mbs_simulation_settings_of<T> {
 
 /// Fills `*out` with Exudyn's `SolveDynamic` defaults: start 0 s, end 1 s, 100 steps,
 /// generalized-alpha with spectral radius 0.9, Newton relative tolerance 1e-8, absolute
-/// tolerance 1e-10, 25 iterations.
+/// tolerance 1e-10 (1e-5 and 1e-6 in `mbs_simulation_settings_default_f32`), 25 iterations.
 ///
 /// # Safety
 /// `out` is null or valid for writes.

@@ -96,7 +96,7 @@ pub const MBS_ERR_INVALID_LOCAL_POSITION: MbsStatus = 212;
 pub const MBS_ERR_INVALID_STIFFNESS_DAMPING: MbsStatus = 213;
 /// The body cannot carry this marker type (e.g. a rigid marker on a mass point).
 pub const MBS_ERR_INVALID_MARKER: MbsStatus = 214;
-/// A connector joins a marker with itself.
+/// A connector or a joint joins a marker with itself.
 pub const MBS_ERR_SAME_MARKER: MbsStatus = 215;
 /// An item refers to a node of the wrong kind.
 pub const MBS_ERR_WRONG_NODE_KIND: MbsStatus = 216;
@@ -162,7 +162,7 @@ pub extern "C" fn mbs_status_str(status: MbsStatus) -> *const c_char {
         MBS_ERR_INVALID_LOCAL_POSITION => b"invalid local position\0",
         MBS_ERR_INVALID_STIFFNESS_DAMPING => b"invalid stiffness or damping\0",
         MBS_ERR_INVALID_MARKER => b"marker type not supported by this body\0",
-        MBS_ERR_SAME_MARKER => b"connector joins a marker with itself\0",
+        MBS_ERR_SAME_MARKER => b"a connector or joint joins a marker with itself\0",
         MBS_ERR_WRONG_NODE_KIND => b"node of the wrong kind\0",
         MBS_ERR_INVALID_POSITION => b"invalid position\0",
         MBS_ERR_INVALID_VELOCITY => b"invalid velocity\0",

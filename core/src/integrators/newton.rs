@@ -12,11 +12,15 @@ use crate::{Error, Param, Real, Result};
 /// (`|dx| <= 8 eps |x|`; this is what makes `f32` converge, whose round-off is above 1e-8).
 /// The relative test is against the size of the forces, not against the first residual, so a
 /// poor predictor does not loosen it.
+///
+/// The defaults follow the scalar: Exudyn's in double precision (1e-8 relative, 1e-10 N
+/// absolute); in single precision 1e-5 and 1e-6 N, which a residual in f32 (round-off 6e-8)
+/// reaches in one or two updates where f64's tolerances are out of its reach.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NewtonSettings<T: Real> {
-    /// Residual reduction factor (default 1e-8).
+    /// Residual reduction factor (default 1e-8; 1e-5 in `f32`).
     pub relative_tolerance: T,
-    /// Absolute residual tolerance per coordinate (default 1e-10, N).
+    /// Absolute residual tolerance per coordinate (default 1e-10 N; 1e-6 N in `f32`).
     pub absolute_tolerance: T,
     /// Maximum number of Newton updates per step (default 25, as Exudyn's `newton.maxIterations`);
     /// a step that has not converged after them is `Err(NewtonNotConverged)` (a system's
@@ -26,9 +30,11 @@ pub struct NewtonSettings<T: Real> {
 
 impl<T: Real> Default for NewtonSettings<T> {
     fn default() -> Self {
+        // Single precision: a scalar whose round-off is far above f64's.
+        let single = T::EPS > T::c(1e-10);
         Self {
-            relative_tolerance: T::c(1e-8),
-            absolute_tolerance: T::c(1e-10),
+            relative_tolerance: T::c(if single { 1e-5 } else { 1e-8 }),
+            absolute_tolerance: T::c(if single { 1e-6 } else { 1e-10 }),
             max_iterations: 25,
         }
     }

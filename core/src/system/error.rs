@@ -36,6 +36,14 @@ impl core::fmt::Display for SystemError {
     }
 }
 
+/// A [`SystemError`] is an error (`?` into `Box<dyn Error>` keeps its item); its source is the
+/// core [`Error`].
+impl core::error::Error for SystemError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// `core::result::Result` with [`SystemError`].
 pub type SystemResult<T> = core::result::Result<T, SystemError>;
 

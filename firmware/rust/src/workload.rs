@@ -346,24 +346,10 @@ pub const SLIDER_CRANK_TORQUE: f64 = 10.0;
 /// Unknowns the slider-crank's Newton matrix holds: 8 coordinates and 7 multipliers.
 pub const SLIDER_CRANK_CAPACITY: usize = 16;
 
-/// The mechanisms' Newton tolerances by precision: Exudyn's (1e-8 relative, 1e-10 absolute)
-/// in f64; 1e-5 and 1e-6 in f32, whose rounding is 1e-7.
-fn newton_for_precision<T: Real>() -> NewtonSettings<T> {
-    if T::EPS.to_f64() > 1e-10 {
-        NewtonSettings {
-            relative_tolerance: T::c(1e-5),
-            absolute_tolerance: T::c(1e-6),
-            max_iterations: 25,
-        }
-    } else {
-        NewtonSettings::default()
-    }
-}
-
-/// The mechanisms' system settings: the generalized-alpha scheme with rho_inf = 0.9, Newton
-/// tolerances by precision, the start projected onto the constraints (positions and rates
-/// rounded to T satisfy them only to T's rounding), and the real-time mode's `k` Newton updates
-/// a step (0: off).
+/// The mechanisms' system settings: the generalized-alpha scheme with rho_inf = 0.9, the
+/// default Newton tolerances (by precision: `NewtonSettings`), the start projected onto the
+/// constraints (positions and rates rounded to T satisfy them only to T's rounding), and the
+/// real-time mode's `k` Newton updates a step (0: off).
 fn mechanism_settings<T: Real>(k: u32) -> SystemSettings<T> {
     mechanism_settings_on(k, Rotations::EulerParameters)
 }
@@ -374,7 +360,6 @@ fn mechanism_settings_on<T: Real>(k: u32, rotations: Rotations) -> SystemSetting
     alpha.rotations = rotations;
     alpha.real_time_updates = k;
     alpha.spectral_radius = T::c(0.9);
-    alpha.newton = newton_for_precision();
     alpha.assembly.tolerance = T::EPS * T::c(64.0);
     alpha.assembly.solve = true;
     SystemSettings::default()
@@ -464,7 +449,7 @@ impl<T: Real> SliderCrankRun<T> {
         let model = SliderCrank {
             torque: T::c(SLIDER_CRANK_TORQUE),
         };
-        let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(newton_for_precision())?;
+        let solver = ConstrainedAlpha::new(T::c(0.9))?.with_newton(NewtonSettings::default())?;
         let mut work = Workspace::default();
         // Positions rounded to T satisfy the constraints to T's rounding: assembled.
         let assembly = Assembly {

@@ -42,7 +42,8 @@ pub struct ConstrainedAlpha<T: Real> {
 /// the constraints.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Assembly<T> {
-    /// Largest accepted `|C(q_0)|` (m or rad); default `1e-8`.
+    /// Largest accepted `|C(q_0)|` (m or rad); default `1e-8` (64 round-offs in `f32`, where
+    /// positions near 1 m round to a few 1e-7).
     pub tolerance: T,
     /// Largest accepted `|C_q v_0|` relative to `1 + |v_0|`; default `1e-4`. Looser than the
     /// positions': an index-3 step keeps `C(q) = 0` to the Newton tolerance but `C_q q_t = 0`
@@ -58,7 +59,9 @@ pub struct Assembly<T> {
 impl<T: Real> Default for Assembly<T> {
     fn default() -> Self {
         Self {
-            tolerance: T::c(1e-8),
+            // 1e-8 m, or 64 round-offs in f32: positions rounded to f32 near 1 m satisfy the
+            // constraints only to a few 1e-7.
+            tolerance: T::c(1e-8).max(T::EPS * T::c(64.0)),
             velocity_tolerance: T::c(1e-4),
             solve: false,
         }
