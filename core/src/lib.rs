@@ -72,5 +72,8 @@ pub use error::{Error, Param, Result};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+/// The nalgebra the API uses (its vectors and matrices), so that a user need not match its
+/// version and features.
+pub use nalgebra;
 pub use output::{OutputValue, OutputVariableType};
 pub use real::Real;

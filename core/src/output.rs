@@ -157,6 +157,30 @@ impl<T: crate::Real> OutputValue<T> {
         false
     }
 
+    /// The scalar, or `None` for a vector or matrix.
+    pub fn as_scalar(&self) -> Option<T> {
+        match self {
+            OutputValue::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// The 3-vector (a position, a velocity, ...), or `None` for a scalar or matrix.
+    pub fn as_vector3(&self) -> Option<Vector3<T>> {
+        match self {
+            OutputValue::Vector3(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The 3x3 matrix (a rotation matrix), or `None` for a scalar or vector.
+    pub fn as_matrix3(&self) -> Option<Matrix3<T>> {
+        match self {
+            OutputValue::Matrix3(m) => Some(*m),
+            _ => None,
+        }
+    }
+
     /// Writes the components into `out` (matrices row-major) and returns how many were written;
     /// `Err(CapacityFull)` and nothing written if `out` is too short.
     pub fn write_to(&self, out: &mut [T]) -> crate::Result<usize> {
@@ -200,6 +224,23 @@ mod tests {
             Some(OutputVariableType::Position)
         );
         assert_eq!(OutputVariableType::from_name(""), None);
+    }
+
+    #[test]
+    fn each_reader_gives_its_kind_and_none_for_the_others() {
+        let (s, v, m) = (
+            2.5f64,
+            Vector3::new(1.0, 2.0, 3.0),
+            Matrix3::identity() * 4.0,
+        );
+        let all = [
+            OutputValue::Scalar(s),
+            OutputValue::Vector3(v),
+            OutputValue::Matrix3(m),
+        ];
+        assert_eq!(all.map(|o| o.as_scalar()), [Some(s), None, None]);
+        assert_eq!(all.map(|o| o.as_vector3()), [None, Some(v), None]);
+        assert_eq!(all.map(|o| o.as_matrix3()), [None, None, Some(m)]);
     }
 
     #[test]
