@@ -110,10 +110,10 @@ pub const MBS_NO_INDEX: u32 = 0xFFFF_FFFF;
 /// other `mbs_system_*` functions, and `mbs_system_deinit(&sys)` before the storage is freed or
 /// reused (later calls with it are then refused). The contents are private. Init writes zeros
 /// over every byte, then the empty system (its unused item slots zeroed again); only the
-/// padding between fields (a few dozen bytes), the payload of the empty kinematic-tree slot
-/// (about 7 KB, in builds that copy the empty value from the stack) and the padding inside the
-/// values later calls copy in may hold any bytes: compare two systems through their outputs,
-/// not byte for byte. Do not copy an initialized
+/// padding between fields (a few dozen bytes), the payloads of the empty options (the
+/// kinematic-tree slot's 7 KB; in builds that copy the empty value from the stack) and the
+/// padding inside the values later calls copy in may hold any bytes: compare two systems
+/// through their outputs, not byte for byte. Do not copy an initialized
 /// system with `memcpy` while sensors hold buffers you do not want shared, and do not use
 /// one system from two threads at once.
 #[repr(C)]
