@@ -85,6 +85,9 @@ fn clean_cmd(program: &str) -> Command {
     for v in [
         "RUSTFLAGS",
         "CARGO_ENCODED_RUSTFLAGS",
+        // cargo-llvm-cov instruments through a rustc wrapper: not the firmware's builds.
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
         "CARGO_BUILD_RUSTFLAGS",
         "CARGO_BUILD_TARGET",
         "CARGO_TARGET_DIR",
